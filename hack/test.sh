@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Runs the whole test suite, installing PostgreSQL first if it is missing.
+#
+#   hack/test.sh                      # every package
+#   hack/test.sh ./pkg/sqlstorage/... # arguments go straight to go test
+#
+# Arguments replace the default ./... entirely, so name the packages when
+# passing flags (hack/test.sh -run TestFoo ./pkg/...).
+#
+# The full log is kept at ${TMPDIR:-/tmp}/canopy-test.log, and the last line
+# printed reads "N passed, N failed, N skipped".
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+have_postgres_server() {
+	compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null && return 0
+	# Non-Debian layouts (Homebrew, source builds) are found via pg_config,
+	# just as internal/pgtest finds them.
+	local bindir
+	bindir=$(pg_config --bindir 2>/dev/null) && [[ -x $bindir/initdb ]]
+}
+
+if ! have_postgres_server; then
+	if ! command -v apt-get >/dev/null; then
+		echo "hack/test.sh: PostgreSQL server binaries not found and apt-get is unavailable; install the PostgreSQL server and rerun" >&2
+		exit 1
+	fi
+	as_root() {
+		if [[ $(id -u) -eq 0 ]]; then
+			"$@"
+		else
+			sudo "$@"
+		fi
+	}
+	echo "hack/test.sh: PostgreSQL server not found; installing it" >&2
+	as_root apt-get update
+	# Through env because sudo may drop DEBIAN_FRONTEND from the environment.
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql
+fi
+
+log="${TMPDIR:-/tmp}/canopy-test.log"
+status=0
+go test -count=1 -timeout 40m -v "${@:-./...}" 2>&1 | tee "$log" || status=$?
+
+# Subtests are indented, so leading whitespace is allowed.
+awk '
+	/^[[:space:]]*--- PASS/ { pass++ }
+	/^[[:space:]]*--- FAIL/ { fail++ }
+	/^[[:space:]]*--- SKIP/ { skip++ }
+	END { printf "%d passed, %d failed, %d skipped\n", pass, fail, skip }
+' "$log"
+exit "$status"

@@ -1,0 +1,434 @@
+package sqlstorage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"k8s.io/klog/v2"
+)
+
+// Options tune a Backend. The zero value means the defaults.
+type Options struct {
+	// PollInterval bounds how late a write made by another process on the
+	// same database reaches this process's watchers. Local writes are seen
+	// at once. Default 20ms.
+	PollInterval time.Duration
+	// ProgressInterval is how often idle ProgressNotify watches get a
+	// bookmark. Default 5s.
+	ProgressInterval time.Duration
+	// CompactInterval is how often history older than one interval is
+	// compacted. Default 5m; negative disables background compaction.
+	CompactInterval time.Duration
+	// HistoryEvents is how many recent events are kept in memory for
+	// watchers to start from without reading the database. Default 10000.
+	HistoryEvents int
+	// MaxBatch caps how many concurrent writes share one transaction.
+	// Default 256.
+	MaxBatch int
+	// WriteTimeout bounds one write transaction. Default 10s.
+	WriteTimeout time.Duration
+}
+
+func (o *Options) setDefaults() {
+	if o.PollInterval <= 0 {
+		o.PollInterval = 20 * time.Millisecond
+	}
+	if o.ProgressInterval <= 0 {
+		o.ProgressInterval = 5 * time.Second
+	}
+	if o.CompactInterval == 0 {
+		o.CompactInterval = 5 * time.Minute
+	}
+	if o.HistoryEvents <= 0 {
+		o.HistoryEvents = 10000
+	}
+	if o.MaxBatch <= 0 {
+		o.MaxBatch = 256
+	}
+	if o.WriteTimeout <= 0 {
+		o.WriteTimeout = 10 * time.Second
+	}
+}
+
+// Backend is one process's connection to the database. It is shared by the
+// stores of every resource: it owns the single write queue, the single
+// change poller and the in-memory event history that all watchers read.
+type Backend struct {
+	d    *dialect
+	db   *sql.DB
+	opts Options
+
+	writes chan *op
+
+	mu sync.Mutex
+	// history holds the events after firstRev-1 up to lastRev, with no gap.
+	history    []event
+	lastRev    int64
+	compactRev int64
+	// changed is closed and replaced whenever history grows or a progress
+	// round starts, waking every watcher that waits on it.
+	changed  chan struct{}
+	progress uint64
+
+	progressWanted atomic.Bool
+	pollNow        chan struct{}
+	// pollErr is the last poll's failure, nil once a poll succeeds.
+	pollErr atomic.Pointer[error]
+
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// event is one committed revision, as watchers consume it.
+type event struct {
+	rev, createRev int64
+	key            string
+	// value is nil for a deletion; prevValue is nil for a creation.
+	value, prevValue []byte
+}
+
+// Open connects to the datastore named by url, creates the schema when it
+// is missing and starts the background loops.
+func Open(ctx context.Context, url string, opts Options) (*Backend, error) {
+	d, err := parseDatastore(url)
+	if err != nil {
+		return nil, err
+	}
+	opts.setDefaults()
+	db, err := sql.Open(d.driver, d.dsn)
+	if err != nil {
+		return nil, fmt.Errorf("opening %s datastore: %w", d.name, err)
+	}
+	db.SetMaxOpenConns(d.maxConns)
+	db.SetMaxIdleConns(d.maxConns)
+	db.SetConnMaxIdleTime(5 * time.Minute)
+	for _, stmt := range d.schema() {
+		if _, err := db.ExecContext(ctx, stmt); err != nil {
+			_ = db.Close()
+			return nil, fmt.Errorf("creating the %s schema: %w", d.name, err)
+		}
+	}
+	b := &Backend{
+		d: d, db: db, opts: opts,
+		writes:  make(chan *op, opts.MaxBatch),
+		changed: make(chan struct{}),
+		pollNow: make(chan struct{}, 1),
+	}
+	rev, compact, err := b.counters(ctx)
+	if err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("reading the revision counter: %w", err)
+	}
+	b.lastRev, b.compactRev = rev, compact
+	loopCtx, cancel := context.WithCancel(context.Background())
+	b.cancel = cancel
+	for _, loop := range []func(context.Context){b.writeLoop, b.pollLoop, b.expiryLoop, b.compactLoop} {
+		b.wg.Add(1)
+		go func() {
+			defer b.wg.Done()
+			loop(loopCtx)
+		}()
+	}
+	return b, nil
+}
+
+// Close stops the background loops and closes the database pool.
+func (b *Backend) Close() error {
+	b.cancel()
+	b.wg.Wait()
+	return b.db.Close()
+}
+
+// Dialect names the database kind: sqlite, postgres or cockroachdb.
+func (b *Backend) Dialect() string { return b.d.name }
+
+// DB exposes the pool for tests that inspect the schema directly.
+func (b *Backend) DB() *sql.DB { return b.db }
+
+func (b *Backend) counters(ctx context.Context) (rev, compact int64, err error) {
+	rows, err := b.db.QueryContext(ctx, `SELECT name, value FROM canopy_meta`)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var name string
+		var v int64
+		if err := rows.Scan(&name, &v); err != nil {
+			return 0, 0, err
+		}
+		switch name {
+		case "rev":
+			rev = v
+		case "compact_rev":
+			compact = v
+		}
+	}
+	return rev, compact, rows.Err()
+}
+
+// CurrentRevision reads the revision of the last committed write.
+func (b *Backend) CurrentRevision(ctx context.Context) (int64, error) {
+	rev, _, err := b.counters(ctx)
+	return rev, wrapDBError(err)
+}
+
+// CompactRevision is the highest revision compacted so far, as last seen.
+func (b *Backend) CompactRevision() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.compactRev
+}
+
+// wrapDBError turns a database failure into an API error that says what is
+// wrong; an unreachable database is a 503 so that clients retry.
+func wrapDBError(err error) error {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	if isUnavailable(err) {
+		return errUnavailable(err)
+	}
+	return errInternal(err)
+}
+
+// readiness fails while the database cannot be polled.
+func (b *Backend) readiness() error {
+	if err := b.pollErr.Load(); err != nil {
+		return *err
+	}
+	return nil
+}
+
+func (b *Backend) broadcastLocked() {
+	close(b.changed)
+	b.changed = make(chan struct{})
+}
+
+func (b *Backend) kickPoll() {
+	select {
+	case b.pollNow <- struct{}{}:
+	default:
+	}
+}
+
+// requestProgress asks for a bookmark on every ProgressNotify watch once the
+// next poll has brought history up to date with the database.
+func (b *Backend) requestProgress() {
+	b.progressWanted.Store(true)
+	b.kickPoll()
+}
+
+func (b *Backend) pollLoop(ctx context.Context) {
+	poll := time.NewTicker(b.opts.PollInterval)
+	defer poll.Stop()
+	progress := time.NewTicker(b.opts.ProgressInterval)
+	defer progress.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-poll.C:
+		case <-b.pollNow:
+		case <-progress.C:
+			b.progressWanted.Store(true)
+		}
+		err := b.poll(ctx)
+		if err != nil && ctx.Err() == nil {
+			klog.V(2).InfoS("Polling the datastore for changes failed; will retry", "err", err)
+			err = wrapDBError(err)
+			b.pollErr.Store(&err)
+		} else {
+			b.pollErr.Store(nil)
+		}
+	}
+}
+
+// poll appends every revision committed since the last poll to the history.
+// Revisions are dense and become visible in order, so "rev > lastRev" can
+// never skip a write that commits later.
+func (b *Backend) poll(ctx context.Context) error {
+	rev, compact, err := b.counters(ctx)
+	if err != nil {
+		return err
+	}
+	b.mu.Lock()
+	if compact > b.compactRev {
+		b.compactRev = compact
+	}
+	last := b.lastRev
+	b.mu.Unlock()
+	for last < rev {
+		evs, err := b.readEvents(ctx, last, rev, 1000)
+		if err != nil {
+			return err
+		}
+		b.mu.Lock()
+		if len(evs) == 0 || evs[0].rev != last+1 {
+			// This process was cut off for longer than history is kept:
+			// the revisions in between are compacted away. Restart history
+			// at the present; watchers still behind will get 410 Gone.
+			klog.InfoS("Watch history restarted after a gap in the datastore", "from", last, "to", rev)
+			b.history = nil
+			b.lastRev = rev
+			b.broadcastLocked()
+			b.mu.Unlock()
+			break
+		}
+		b.history = append(b.history, evs...)
+		if n := len(b.history); n > 2*b.opts.HistoryEvents {
+			b.history = append([]event(nil), b.history[n-b.opts.HistoryEvents:]...)
+		}
+		last = evs[len(evs)-1].rev
+		b.lastRev = last
+		b.broadcastLocked()
+		b.mu.Unlock()
+	}
+	if b.progressWanted.Swap(false) {
+		b.mu.Lock()
+		b.progress++
+		b.broadcastLocked()
+		b.mu.Unlock()
+	}
+	return nil
+}
+
+// readEvents reads committed revisions in (after, upto], oldest first.
+// upto <= 0 means no upper bound.
+func (b *Backend) readEvents(ctx context.Context, after, upto int64, limit int) ([]event, error) {
+	if upto <= 0 {
+		upto = 1<<63 - 1
+	}
+	rows, err := b.db.QueryContext(ctx, b.d.sql(`
+		SELECT r.rev, r.key, r.value, r.create_rev, p.value
+		FROM canopy_revisions r LEFT JOIN canopy_revisions p ON p.rev = r.prev_rev
+		WHERE r.rev > $1 AND r.rev <= $2 ORDER BY r.rev LIMIT $3`), after, upto, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var evs []event
+	for rows.Next() {
+		var e event
+		if err := rows.Scan(&e.rev, &e.key, &e.value, &e.createRev, &e.prevValue); err != nil {
+			return nil, err
+		}
+		evs = append(evs, e)
+	}
+	return evs, rows.Err()
+}
+
+// eventsAfter returns the in-memory events after rev, the progress round
+// and a channel closed on the next change. ok is false when rev is older
+// than the in-memory history, so the caller must read the database.
+func (b *Backend) eventsAfter(rev int64, max int) (evs []event, progress uint64, changed <-chan struct{}, ok bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	first := b.lastRev + 1
+	if len(b.history) > 0 {
+		first = b.history[0].rev
+	}
+	if rev+1 < first {
+		return nil, b.progress, b.changed, false
+	}
+	start := int(rev + 1 - first)
+	if start < len(b.history) {
+		end := min(len(b.history), start+max)
+		evs = b.history[start:end:end]
+	}
+	return evs, b.progress, b.changed, true
+}
+
+// Compact drops the history at and below rev, keeping for every key the
+// version that is current at rev. Reads and watches from older revisions
+// then fail with 410 Gone, exactly as etcd's do.
+func (b *Backend) Compact(ctx context.Context, rev int64) error {
+	// The compacted revision is recorded, and committed, before any row goes:
+	// a reader that sees a row missing is bound to see the new compact_rev.
+	if _, err := b.db.ExecContext(ctx, b.d.sql(
+		`UPDATE canopy_meta SET value = $1 WHERE name = 'compact_rev' AND value < $1`), rev); err != nil {
+		return wrapDBError(err)
+	}
+	b.mu.Lock()
+	if rev > b.compactRev {
+		b.compactRev = rev
+	}
+	b.mu.Unlock()
+	for {
+		res, err := b.db.ExecContext(ctx, b.d.sql(`
+			DELETE FROM canopy_revisions WHERE rev IN (
+				SELECT rev FROM canopy_revisions
+				WHERE superseded_rev IS NOT NULL AND superseded_rev <= $1 LIMIT 1000)`), rev)
+		if err != nil {
+			return wrapDBError(err)
+		}
+		if n, _ := res.RowsAffected(); n < 1000 {
+			return nil
+		}
+	}
+}
+
+func (b *Backend) compactLoop(ctx context.Context) {
+	if b.opts.CompactInterval < 0 {
+		return
+	}
+	t := time.NewTicker(b.opts.CompactInterval)
+	defer t.Stop()
+	var previous int64
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		// Compacting to the revision seen one interval ago keeps at least
+		// one interval of history for watchers to resume from.
+		if previous > 0 {
+			if err := b.Compact(ctx, previous); err != nil && ctx.Err() == nil {
+				klog.ErrorS(err, "Compacting the datastore failed", "rev", previous)
+			}
+		}
+		rev, err := b.CurrentRevision(ctx)
+		if err == nil {
+			previous = rev
+		}
+	}
+}
+
+// expiryLoop deletes objects whose TTL has passed, through the ordinary
+// write path so that watchers see a DELETE event. Several hubs may race to
+// expire the same object; the revision precondition lets one win.
+func (b *Backend) expiryLoop(ctx context.Context) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		rows, err := b.db.QueryContext(ctx, b.d.sql(`
+			SELECT key, rev FROM canopy_revisions
+			WHERE superseded_rev IS NULL AND expires_at IS NOT NULL AND expires_at <= $1 LIMIT 500`),
+			time.Now().UnixMilli())
+		if err != nil {
+			continue
+		}
+		var ops []*op
+		for rows.Next() {
+			o := &op{done: make(chan struct{})}
+			if rows.Scan(&o.key, &o.expect) == nil {
+				ops = append(ops, o)
+			}
+		}
+		_ = rows.Close()
+		for _, o := range ops {
+			_ = b.submit(ctx, o)
+		}
+	}
+}

@@ -1,0 +1,158 @@
+package sqlstorage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/cockroachdb/cockroach-go/v2/crdb"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	// The two database/sql drivers the store speaks through.
+	_ "github.com/jackc/pgx/v5/stdlib"
+	_ "modernc.org/sqlite"
+)
+
+// dialect holds every difference between the SQL databases the store runs on.
+// Everything else in this package is written once, in the SQL the three share.
+type dialect struct {
+	name string
+	// driver and dsn are what database/sql.Open takes.
+	driver, dsn string
+	// keyType must order keys byte-wise, so that a key prefix is one index range.
+	keyType, blobType string
+	// lockCounter locks the revision counter row for the rest of the
+	// transaction; SQLite needs nothing because BEGIN IMMEDIATE already holds
+	// the single database write lock.
+	lockCounter string
+	// retrying wraps each write transaction in CockroachDB's client-side
+	// retry protocol (SAVEPOINT cockroach_restart), which SERIALIZABLE
+	// transactions need to survive SQLSTATE 40001.
+	retrying bool
+	// maxConns bounds the connection pool.
+	maxConns int
+}
+
+// parseDatastore turns a datastore URL into a dialect:
+//
+//	sqlite://PATH            embedded SQLite file (PATH may be relative)
+//	postgres://… or postgresql://…
+//	cockroachdb://…          CockroachDB over the PostgreSQL wire protocol
+func parseDatastore(raw string) (*dialect, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("datastore URL %q is not a URL: %w", raw, err)
+	}
+	switch u.Scheme {
+	case "sqlite":
+		path := strings.TrimPrefix(raw, "sqlite://")
+		if i := strings.IndexByte(path, '?'); i >= 0 {
+			path = path[:i]
+		}
+		if path == "" {
+			return nil, fmt.Errorf("datastore URL %q names no file: use sqlite://PATH", raw)
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return nil, fmt.Errorf("creating the directory of %s: %w", path, err)
+		}
+		// WAL lets reads go on during a write; synchronous=FULL makes every
+		// acknowledged commit durable across a crash; IMMEDIATE takes the
+		// write lock at BEGIN so that two writers never deadlock upgrading it.
+		q := url.Values{}
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "synchronous(FULL)")
+		q.Add("_pragma", "busy_timeout(10000)")
+		q.Add("_pragma", "foreign_keys(OFF)")
+		q.Set("_txlock", "immediate")
+		return &dialect{
+			name: "sqlite", driver: "sqlite", dsn: "file:" + path + "?" + q.Encode(),
+			keyType: "TEXT", blobType: "BLOB", maxConns: 8,
+		}, nil
+	case "postgres", "postgresql":
+		return &dialect{
+			name: "postgres", driver: "pgx", dsn: raw,
+			keyType: `TEXT COLLATE "C"`, blobType: "BYTEA",
+			lockCounter: " FOR UPDATE", maxConns: 32,
+		}, nil
+	case "cockroachdb", "cockroach":
+		u.Scheme = "postgres"
+		return &dialect{
+			name: "cockroachdb", driver: "pgx", dsn: u.String(),
+			// CockroachDB's STRING already compares byte-wise.
+			keyType: "STRING", blobType: "BYTES",
+			lockCounter: " FOR UPDATE", retrying: true, maxConns: 32,
+		}, nil
+	default:
+		return nil, fmt.Errorf("datastore URL %q has an unknown scheme %q: use sqlite://PATH, postgres://… or cockroachdb://…", raw, u.Scheme)
+	}
+}
+
+// sql adapts a statement written with $N placeholders to the dialect.
+// SQLite reads $N as a named parameter, ?N is its positional form.
+func (d *dialect) sql(q string) string {
+	if d.name == "sqlite" {
+		return strings.ReplaceAll(q, "$", "?")
+	}
+	return q
+}
+
+func (d *dialect) schema() []string {
+	return []string{
+		`CREATE TABLE IF NOT EXISTS canopy_meta (name ` + d.keyType + ` PRIMARY KEY, value BIGINT NOT NULL)`,
+		// Revision 1 is the empty store, as in etcd: a current revision is never 0.
+		`INSERT INTO canopy_meta (name, value) VALUES ('rev', 1), ('compact_rev', 0) ON CONFLICT (name) DO NOTHING`,
+		`CREATE TABLE IF NOT EXISTS canopy_revisions (
+			rev BIGINT PRIMARY KEY,
+			key ` + d.keyType + ` NOT NULL,
+			value ` + d.blobType + `,
+			create_rev BIGINT NOT NULL,
+			prev_rev BIGINT NOT NULL,
+			superseded_rev BIGINT,
+			expires_at BIGINT
+		)`,
+		`CREATE UNIQUE INDEX IF NOT EXISTS canopy_revisions_current ON canopy_revisions (key) WHERE superseded_rev IS NULL`,
+		`CREATE INDEX IF NOT EXISTS canopy_revisions_history ON canopy_revisions (key, rev)`,
+		`CREATE INDEX IF NOT EXISTS canopy_revisions_superseded ON canopy_revisions (superseded_rev) WHERE superseded_rev IS NOT NULL`,
+		`CREATE INDEX IF NOT EXISTS canopy_revisions_expiry ON canopy_revisions (expires_at) WHERE expires_at IS NOT NULL AND superseded_rev IS NULL`,
+	}
+}
+
+// inTx runs fn in one write transaction. Under CockroachDB fn may run more
+// than once, so it must compute everything it returns afresh on each run.
+func (d *dialect) inTx(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
+	if d.retrying {
+		return crdb.ExecuteTx(ctx, db, &sql.TxOptions{Isolation: sql.LevelSerializable}, fn)
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// isUnavailable tells a database that cannot be reached from one that
+// answered with an error, so that callers get a 503 for the former.
+func isUnavailable(err error) bool {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		// Class 08 is connection exceptions, 57P0x is the server shutting down.
+		return strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57P")
+	}
+	var connErr *pgconn.ConnectError
+	if errors.As(err, &connErr) || errors.Is(err, sql.ErrConnDone) {
+		return true
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "connection refused") || strings.Contains(msg, "broken pipe") ||
+		strings.Contains(msg, "connection reset") || strings.Contains(msg, "unexpected EOF") ||
+		strings.Contains(msg, "failed to connect") || strings.Contains(msg, "conn closed")
+}

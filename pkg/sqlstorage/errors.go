@@ -1,0 +1,46 @@
+package sqlstorage
+
+import (
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apiserver/pkg/storage"
+)
+
+func errUnavailable(err error) error {
+	return apierrors.NewServiceUnavailable(fmt.Sprintf(
+		"the datastore cannot be reached (%v); the request was not applied, retry once the database is back", err))
+}
+
+func errInternal(err error) error {
+	return apierrors.NewInternalError(fmt.Errorf("datastore error: %w", err))
+}
+
+// errCompacted is what etcd's "required revision has been compacted" becomes.
+func errCompacted(rev, compacted int64) error {
+	return apierrors.NewResourceExpired(fmt.Sprintf(
+		"The resourceVersion for the provided watch is too old: %d is older than the oldest kept, %d; list again to get a fresh resourceVersion", rev, compacted))
+}
+
+// The list errors carry kube-apiserver's exact messages: clients and the
+// conformance suite match on them.
+const (
+	listExpired          = "The resourceVersion for the provided list is too old."
+	continueExpired      = "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter."
+	inconsistentContinue = "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list."
+)
+
+// errListCompacted is the 410 for a list at a compacted revision. A paged
+// list gets a token to go on at the latest revision instead, as from etcd.
+func errListCompacted(paging bool, continueKey, keyPrefix string) error {
+	if !paging {
+		return apierrors.NewResourceExpired(listExpired)
+	}
+	token, err := storage.EncodeContinue(continueKey, keyPrefix, -1)
+	if err != nil {
+		return apierrors.NewResourceExpired(continueExpired)
+	}
+	statusErr := apierrors.NewResourceExpired(inconsistentContinue)
+	statusErr.ErrStatus.ListMeta.Continue = token
+	return statusErr
+}

@@ -1,0 +1,184 @@
+package sqlstorage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+// op is one conditional write: it applies only if the key's current version
+// has mod revision expect (0: the key must not exist). A nil value deletes.
+type op struct {
+	key       string
+	value     []byte
+	expect    int64
+	expiresAt int64 // unix milliseconds; 0 for no TTL
+
+	// Results, valid once done is closed.
+	applied bool
+	rev     int64     // the revision the write committed at
+	current *kvRecord // the current version, when the precondition failed
+	err     error
+	done    chan struct{}
+}
+
+// kvRecord is one stored version of a key.
+type kvRecord struct {
+	value     []byte
+	modRev    int64
+	createRev int64
+}
+
+// submit queues o for the writer and waits for its outcome.
+func (b *Backend) submit(ctx context.Context, o *op) error {
+	select {
+	case b.writes <- o:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	<-o.done
+	return o.err
+}
+
+// writeLoop is the process's single writer. Every write takes the row lock on
+// the revision counter, so writes are serialized across all hub processes
+// anyway; batching the writes that queue up meanwhile into one transaction
+// turns that serialization into group commit instead of a bottleneck.
+func (b *Backend) writeLoop(ctx context.Context) {
+	batch := make([]*op, 0, b.opts.MaxBatch)
+	for {
+		batch = batch[:0]
+		select {
+		case <-ctx.Done():
+			return
+		case o := <-b.writes:
+			batch = append(batch, o)
+		}
+	drain:
+		for len(batch) < cap(batch) {
+			select {
+			case o := <-b.writes:
+				batch = append(batch, o)
+			default:
+				break drain
+			}
+		}
+		b.commit(ctx, batch)
+		for _, o := range batch {
+			close(o.done)
+		}
+		b.kickPoll()
+	}
+}
+
+func (b *Backend) commit(ctx context.Context, batch []*op) {
+	txCtx, cancel := context.WithTimeout(ctx, b.opts.WriteTimeout)
+	defer cancel()
+	err := b.d.inTx(txCtx, b.db, func(tx *sql.Tx) error { return b.apply(txCtx, tx, batch) })
+	if err != nil && len(batch) > 1 && !isUnavailable(err) {
+		// One bad write must not fail the others that happened to share its
+		// transaction: retry each alone to find the culprit.
+		for _, o := range batch {
+			b.commit(ctx, []*op{o})
+		}
+		return
+	}
+	for _, o := range batch {
+		o.err = wrapDBError(err)
+	}
+}
+
+// apply runs the batch's writes in order inside tx, giving each applied
+// write the next revision. It resets every result first, since CockroachDB
+// may run it again after a serialization failure.
+func (b *Backend) apply(ctx context.Context, tx *sql.Tx, batch []*op) error {
+	var rev int64
+	if err := tx.QueryRowContext(ctx, `SELECT value FROM canopy_meta WHERE name = 'rev'`+b.d.lockCounter).Scan(&rev); err != nil {
+		return err
+	}
+	start := rev
+	for _, o := range batch {
+		o.applied, o.rev, o.current = false, 0, nil
+		next := rev + 1
+		var expires any
+		if o.expiresAt != 0 {
+			expires = o.expiresAt
+		}
+		if o.expect == 0 {
+			if o.value == nil {
+				return errors.New("a deletion needs the revision it deletes")
+			}
+			res, err := tx.ExecContext(ctx, b.d.sql(`
+				INSERT INTO canopy_revisions (rev, key, value, create_rev, prev_rev, expires_at)
+				VALUES ($1, $2, $3, $1, 0, $4)
+				ON CONFLICT (key) WHERE superseded_rev IS NULL DO NOTHING`), next, o.key, o.value, expires)
+			if err != nil {
+				return err
+			}
+			n, err := res.RowsAffected()
+			if err != nil {
+				return err
+			}
+			o.applied = n == 1
+		} else {
+			var createRev int64
+			err := tx.QueryRowContext(ctx, b.d.sql(`
+				UPDATE canopy_revisions SET superseded_rev = $1
+				WHERE key = $2 AND superseded_rev IS NULL AND rev = $3
+				RETURNING create_rev`), next, o.key, o.expect).Scan(&createRev)
+			switch {
+			case errors.Is(err, sql.ErrNoRows):
+			case err != nil:
+				return err
+			default:
+				// A tombstone supersedes itself, so it is never current. Its
+				// value is an untyped nil: a nil []byte is an empty BLOB to SQLite.
+				var value, superseded any = o.value, nil
+				if o.value == nil {
+					value, superseded, expires = nil, next, nil
+				}
+				if _, err := tx.ExecContext(ctx, b.d.sql(`
+					INSERT INTO canopy_revisions (rev, key, value, create_rev, prev_rev, superseded_rev, expires_at)
+					VALUES ($1, $2, $3, $4, $5, $6, $7)`),
+					next, o.key, value, createRev, o.expect, superseded, expires); err != nil {
+					return err
+				}
+				o.applied = true
+			}
+		}
+		if o.applied {
+			rev = next
+			o.rev = next
+			continue
+		}
+		cur, err := currentVersion(ctx, tx, b.d, o.key)
+		if err != nil {
+			return err
+		}
+		o.current = cur
+	}
+	if rev == start {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, b.d.sql(`UPDATE canopy_meta SET value = $1 WHERE name = 'rev'`), rev)
+	return err
+}
+
+type queryer interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// currentVersion reads the current version of key, or nil if it has none.
+func currentVersion(ctx context.Context, q queryer, d *dialect, key string) (*kvRecord, error) {
+	var r kvRecord
+	err := q.QueryRowContext(ctx, d.sql(`
+		SELECT value, rev, create_rev FROM canopy_revisions
+		WHERE key = $1 AND superseded_rev IS NULL`), key).Scan(&r.value, &r.modRev, &r.createRev)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
