@@ -277,6 +277,10 @@ func TestWatchFamily(t *testing.T) {
 			storagetesting.RunWatchSemanticInitialEventsExtended(ctx, t, s)
 		},
 		"ListMatchSingle": func(ctx context.Context, t *testing.T, s *Store) { storagetesting.RunWatchListMatchSingle(ctx, t, s) },
+		"WithUnsafeDelete": func(ctx context.Context, t *testing.T, s *Store) {
+			featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.AllowUnsafeMalformedObjectDeletion, true)
+			storagetesting.RunTestWatchWithUnsafeDelete(ctx, t, withTransformerOverride{s}, errors.New("bits flipped"))
+		},
 		"ErrorIsBlockingFurtherEvents": func(ctx context.Context, t *testing.T, s *Store) {
 			storagetesting.RunWatchErrorIsBlockingFurtherEvents(ctx, t, withPrefixTransformer{s})
 		},

@@ -139,6 +139,18 @@ func (d *dialect) inTx(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) 
 	return tx.Commit()
 }
 
+// isAmbiguous tells a commit whose outcome is unknown: CockroachDB's
+// RELEASE SAVEPOINT is the commit, and when it fails the writes may or may
+// not have been applied.
+func isAmbiguous(err error) bool {
+	var amb *crdb.AmbiguousCommitError
+	if errors.As(err, &amb) {
+		return true
+	}
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "40003" // statement_completion_unknown
+}
+
 // isUnavailable tells a database that cannot be reached from one that
 // answered with an error, so that callers get a 503 for the former.
 func isUnavailable(err error) bool {

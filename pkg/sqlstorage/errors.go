@@ -9,7 +9,7 @@ import (
 
 func errUnavailable(err error) error {
 	return apierrors.NewServiceUnavailable(fmt.Sprintf(
-		"the datastore cannot be reached (%v); the request was not applied, retry once the database is back", err))
+		"the datastore cannot be reached (%v); retry once the database is back (a write cut off during its commit may have been applied)", err))
 }
 
 func errInternal(err error) error {

@@ -456,6 +456,17 @@ func (s *Store) GetList(ctx context.Context, key string, opts storage.ListOption
 	var lastKey string
 	var hasMore bool
 	for {
+		if s.b.rangeRead != nil {
+			limit := int64(page)
+			if !paging {
+				limit = 0
+			}
+			from := r.from
+			if r.after {
+				from += "\x00"
+			}
+			s.b.rangeRead(ctx, from, withRev, limit)
+		}
 		// One row more than the page tells whether anything follows it.
 		l, err := s.b.readRange(ctx, r, withRev, page+1)
 		if err != nil {

@@ -214,7 +214,7 @@ func (b *Backend) readHistory(ctx context.Context, rev int64) ([]event, error) {
 	if err != nil {
 		return nil, wrapDBError(err)
 	}
-	if rev < compacted || (len(evs) > 0 && evs[0].rev != rev+1) {
+	if rev < compacted || (len(evs) > 0 && !dense(evs, rev)) {
 		return nil, errCompacted(rev, compacted)
 	}
 	return evs, nil

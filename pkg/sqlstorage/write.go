@@ -75,9 +75,10 @@ func (b *Backend) commit(ctx context.Context, batch []*op) {
 	txCtx, cancel := context.WithTimeout(ctx, b.opts.WriteTimeout)
 	defer cancel()
 	err := b.d.inTx(txCtx, b.db, func(tx *sql.Tx) error { return b.apply(txCtx, tx, batch) })
-	if err != nil && len(batch) > 1 && !isUnavailable(err) {
+	if err != nil && len(batch) > 1 && !isUnavailable(err) && !isAmbiguous(err) {
 		// One bad write must not fail the others that happened to share its
-		// transaction: retry each alone to find the culprit.
+		// transaction: retry each alone to find the culprit. Not when the
+		// commit's outcome is unknown: the batch may have been applied.
 		for _, o := range batch {
 			b.commit(ctx, []*op{o})
 		}
