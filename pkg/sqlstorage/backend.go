@@ -259,10 +259,18 @@ func (b *Backend) pollLoop(ctx context.Context) {
 		case <-progress.C:
 			b.progressWanted.Store(true)
 		}
-		err := b.poll(ctx)
+		// A database that hangs must fail readiness, not stall the poller.
+		pollCtx, cancel := context.WithTimeout(ctx, b.opts.WriteTimeout)
+		err := b.poll(pollCtx)
+		timedOut := pollCtx.Err() != nil
+		cancel()
 		if err != nil && ctx.Err() == nil {
 			klog.V(2).InfoS("Polling the datastore for changes failed; will retry", "err", err)
-			err = wrapDBError(err)
+			if timedOut {
+				err = errUnavailable(fmt.Errorf("no answer within %v: %w", b.opts.WriteTimeout, err))
+			} else {
+				err = wrapDBError(err)
+			}
 			b.pollErr.Store(&err)
 		} else {
 			b.pollErr.Store(nil)

@@ -12,6 +12,13 @@ func errUnavailable(err error) error {
 		"the datastore cannot be reached (%v); retry once the database is back (a write cut off during its commit may have been applied)", err))
 }
 
+// errOutcomeUnknown is for a write whose COMMIT got no answer: it may or
+// may not have been applied, so retrying it blindly could apply it twice.
+func errOutcomeUnknown(err error) error {
+	return apierrors.NewTimeoutError(fmt.Sprintf(
+		"the datastore did not confirm the commit (%v); the write may or may not have been applied, read the object before retrying", err), 1)
+}
+
 func errInternal(err error) error {
 	return apierrors.NewInternalError(fmt.Errorf("datastore error: %w", err))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 )
 
 // op is one conditional write: it applies only if the key's current version
@@ -74,18 +75,38 @@ func (b *Backend) writeLoop(ctx context.Context) {
 func (b *Backend) commit(ctx context.Context, batch []*op) {
 	txCtx, cancel := context.WithTimeout(ctx, b.opts.WriteTimeout)
 	defer cancel()
-	err := b.d.inTx(txCtx, b.db, func(tx *sql.Tx) error { return b.apply(txCtx, tx, batch) })
-	if err != nil && len(batch) > 1 && !isUnavailable(err) && !isAmbiguous(err) {
+	// applied tells that apply ran to the end: a failure after it is the
+	// COMMIT's, and the batch may then have been applied.
+	var applied bool
+	err := b.d.inTx(txCtx, b.db, func(tx *sql.Tx) error {
+		err := b.apply(txCtx, tx, batch)
+		applied = err == nil
+		return err
+	})
+	if err == nil {
+		return
+	}
+	ambiguous := isAmbiguous(err) || (applied && !b.d.retrying)
+	timedOut := txCtx.Err() != nil && ctx.Err() == nil
+	if len(batch) > 1 && !ambiguous && !timedOut && !isUnavailable(err) {
 		// One bad write must not fail the others that happened to share its
-		// transaction: retry each alone to find the culprit. Not when the
-		// commit's outcome is unknown: the batch may have been applied.
+		// transaction: retry each alone to find the culprit. Only when the
+		// batch surely was not applied, and the database answers.
 		for _, o := range batch {
 			b.commit(ctx, []*op{o})
 		}
 		return
 	}
+	switch {
+	case ambiguous:
+		err = errOutcomeUnknown(err)
+	case timedOut:
+		err = errUnavailable(fmt.Errorf("no answer within %v: %w", b.opts.WriteTimeout, err))
+	default:
+		err = wrapDBError(err)
+	}
 	for _, o := range batch {
-		o.err = wrapDBError(err)
+		o.err = err
 	}
 }
 
