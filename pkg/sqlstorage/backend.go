@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -298,7 +299,12 @@ func (b *Backend) poll(ctx context.Context) error {
 			return err
 		}
 		b.mu.Lock()
-		if !dense(evs, last) {
+		// The writer may have appended this process's own commits meanwhile.
+		last = b.lastRev
+		evs = evs[sort.Search(len(evs), func(i int) bool { return evs[i].rev > last }):]
+		switch {
+		case last >= rev:
+		case !dense(evs, last):
 			// This process was cut off for longer than history is kept:
 			// the revisions in between are compacted away. Restart history
 			// at the present; watchers still behind will get 410 Gone.
@@ -306,16 +312,10 @@ func (b *Backend) poll(ctx context.Context) error {
 			b.history = nil
 			b.lastRev = rev
 			b.broadcastLocked()
-			b.mu.Unlock()
-			break
+		default:
+			b.appendLocked(evs)
 		}
-		b.history = append(b.history, evs...)
-		if n := len(b.history); n > 2*b.opts.HistoryEvents {
-			b.history = append([]event(nil), b.history[n-b.opts.HistoryEvents:]...)
-		}
-		last = evs[len(evs)-1].rev
-		b.lastRev = last
-		b.broadcastLocked()
+		last = b.lastRev
 		b.mu.Unlock()
 	}
 	if b.progressWanted.Swap(false) {
@@ -325,6 +325,33 @@ func (b *Backend) poll(ctx context.Context) error {
 		b.mu.Unlock()
 	}
 	return nil
+}
+
+// appendLocked adds evs, which follow lastRev with no gap, to the history.
+func (b *Backend) appendLocked(evs []event) {
+	b.history = append(b.history, evs...)
+	if n := len(b.history); n > 2*b.opts.HistoryEvents {
+		b.history = append([]event(nil), b.history[n-b.opts.HistoryEvents:]...)
+	}
+	b.lastRev = evs[len(evs)-1].rev
+	b.broadcastLocked()
+}
+
+// appendCommitted hands the writes this process just committed to its
+// watchers without a round trip to the database. If another process
+// committed in between, the history would have a hole: the poller reads
+// the database instead.
+func (b *Backend) appendCommitted(evs []event) {
+	if len(evs) == 0 {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if evs[0].rev != b.lastRev+1 {
+		b.kickPoll()
+		return
+	}
+	b.appendLocked(evs)
 }
 
 // dense tells whether evs are exactly the revisions following after: they

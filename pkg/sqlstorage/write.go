@@ -16,11 +16,13 @@ type op struct {
 	expiresAt int64 // unix milliseconds; 0 for no TTL
 
 	// Results, valid once done is closed.
-	applied bool
-	rev     int64     // the revision the write committed at
-	current *kvRecord // the current version, when the precondition failed
-	err     error
-	done    chan struct{}
+	applied   bool
+	rev       int64     // the revision the write committed at
+	createRev int64     // the revision that created the key
+	prevValue []byte    // the version the write replaced, nil for a creation
+	current   *kvRecord // the current version, when the precondition failed
+	err       error
+	done      chan struct{}
 }
 
 // kvRecord is one stored version of a key.
@@ -65,10 +67,16 @@ func (b *Backend) writeLoop(ctx context.Context) {
 			}
 		}
 		b.commit(ctx, batch)
+		var committed []event
+		for _, o := range batch {
+			if o.err == nil && o.applied {
+				committed = append(committed, event{rev: o.rev, createRev: o.createRev, key: o.key, value: o.value, prevValue: o.prevValue})
+			}
+		}
+		b.appendCommitted(committed)
 		for _, o := range batch {
 			close(o.done)
 		}
-		b.kickPoll()
 	}
 }
 
@@ -120,7 +128,7 @@ func (b *Backend) apply(ctx context.Context, tx *sql.Tx, batch []*op) error {
 	}
 	start := rev
 	for _, o := range batch {
-		o.applied, o.rev, o.current = false, 0, nil
+		o.applied, o.rev, o.createRev, o.prevValue, o.current = false, 0, 0, nil, nil
 		next := rev + 1
 		var expires any
 		if o.expiresAt != 0 {
@@ -143,11 +151,12 @@ func (b *Backend) apply(ctx context.Context, tx *sql.Tx, batch []*op) error {
 			}
 			o.applied = n == 1
 		} else {
+			// RETURNING gives the replaced version, which the row keeps.
 			var createRev int64
 			err := tx.QueryRowContext(ctx, b.d.sql(`
 				UPDATE canopy_revisions SET superseded_rev = $1
 				WHERE key = $2 AND superseded_rev IS NULL AND rev = $3
-				RETURNING create_rev`), next, o.key, o.expect).Scan(&createRev)
+				RETURNING create_rev, value`), next, o.key, o.expect).Scan(&createRev, &o.prevValue)
 			switch {
 			case errors.Is(err, sql.ErrNoRows):
 			case err != nil:
@@ -165,12 +174,15 @@ func (b *Backend) apply(ctx context.Context, tx *sql.Tx, batch []*op) error {
 					next, o.key, value, createRev, o.expect, superseded, expires); err != nil {
 					return err
 				}
-				o.applied = true
+				o.applied, o.createRev = true, createRev
 			}
 		}
 		if o.applied {
 			rev = next
 			o.rev = next
+			if o.expect == 0 {
+				o.createRev = next
+			}
 			continue
 		}
 		cur, err := currentVersion(ctx, tx, b.d, o.key)
