@@ -222,14 +222,61 @@ func (s *Store) state(ctx context.Context, rec *kvRecord, key string, v reflect.
 	return st, nil
 }
 
-func (s *Store) currentState(ctx context.Context, key string, v reflect.Value, ignoreNotFound, expectBroken bool) func() (*objState, error) {
-	return func() (*objState, error) {
+// cursor is the version a write loop works from. It starts from a
+// caller's suggestion, which may be stale, or from what is stored.
+type cursor struct {
+	st      *objState
+	current bool // st was read from the database, not suggested
+	load    func() (*objState, error)
+}
+
+// start positions a write loop: on the suggestion when there is one,
+// otherwise on what is stored.
+func (s *Store) start(ctx context.Context, key string, v reflect.Value, suggestion runtime.Object, ignoreNotFound, expectBroken bool) (*cursor, error) {
+	c := &cursor{load: func() (*objState, error) {
 		rec, err := s.b.current(ctx, key)
 		if err != nil {
 			return nil, err
 		}
 		return s.state(ctx, rec, key, v, ignoreNotFound, expectBroken)
+	}}
+	var err error
+	if suggestion != nil && !expectBroken {
+		c.st, err = s.stateFromObject(suggestion)
+	} else {
+		c.st, err = c.load()
+		c.current = true
 	}
+	return c, err
+}
+
+// recheck judges a failed check again on what is stored, since the
+// suggestion it failed on may be stale. It returns nil to try again, or the
+// error to give up with.
+func (c *cursor) recheck(checkErr error) error {
+	if c.current {
+		return checkErr
+	}
+	suggested := c.st.rev
+	st, err := c.load()
+	if err != nil {
+		return err
+	}
+	c.st, c.current = st, true
+	if st.rev == suggested {
+		return checkErr
+	}
+	return nil
+}
+
+// refresh reloads the stored version, e.g. to confirm a suggestion.
+func (c *cursor) refresh() error {
+	st, err := c.load()
+	if err != nil {
+		return err
+	}
+	c.st, c.current = st, true
+	return nil
 }
 
 // stateFromObject builds the state of a cached object a caller suggests,
@@ -265,56 +312,39 @@ func (s *Store) Delete(ctx context.Context, key string, out runtime.Object, prec
 		return fmt.Errorf("unable to convert output object to pointer: %v", err)
 	}
 	expectBroken := opts.ExpectTransformOrDecodeError
-	getCurrent := s.currentState(ctx, k, v, false, expectBroken)
-	var orig *objState
-	var origIsCurrent bool
-	if cachedExistingObject != nil && !expectBroken {
-		orig, err = s.stateFromObject(cachedExistingObject)
-	} else {
-		orig, err = getCurrent()
-		origIsCurrent = true
-	}
+	c, err := s.start(ctx, k, v, cachedExistingObject, false, expectBroken)
 	if err != nil {
 		return err
 	}
 	for {
 		var checkErr error
 		if preconditions != nil {
-			checkErr = preconditions.Check(k, orig.obj)
+			checkErr = preconditions.Check(k, c.st.obj)
 		}
 		if checkErr == nil {
-			checkErr = validateDeletion(ctx, orig.obj)
+			checkErr = validateDeletion(ctx, c.st.obj)
 		}
 		if checkErr != nil {
-			if origIsCurrent {
-				return checkErr
-			}
-			// The suggestion may be stale: judge again on what is stored.
-			cachedRev := orig.rev
-			if orig, err = getCurrent(); err != nil {
+			if err := c.recheck(checkErr); err != nil {
 				return err
-			}
-			origIsCurrent = true
-			if cachedRev == orig.rev {
-				return checkErr
 			}
 			continue
 		}
-		o := &op{key: k, expect: orig.rev, done: make(chan struct{})}
+		o := &op{key: k, expect: c.st.rev, done: make(chan struct{})}
 		if err := s.b.submit(ctx, o); err != nil {
 			return err
 		}
 		if !o.applied {
-			if orig, err = s.state(ctx, o.current, k, v, false, expectBroken); err != nil {
+			if c.st, err = s.state(ctx, o.current, k, v, false, expectBroken); err != nil {
 				return err
 			}
-			origIsCurrent = true
+			c.current = true
 			continue
 		}
 		if expectBroken {
 			return nil
 		}
-		return s.decode(orig.data, out, o.rev)
+		return s.decode(c.st.data, out, o.rev)
 	}
 }
 
@@ -329,42 +359,21 @@ func (s *Store) GuaranteedUpdate(ctx context.Context, key string, destination ru
 	if err != nil {
 		return fmt.Errorf("unable to convert output object to pointer: %v", err)
 	}
-	getCurrent := s.currentState(ctx, k, v, ignoreNotFound, false)
-	var orig *objState
-	var origIsCurrent bool
-	if cachedExistingObject != nil {
-		orig, err = s.stateFromObject(cachedExistingObject)
-	} else {
-		orig, err = getCurrent()
-		origIsCurrent = true
-	}
+	c, err := s.start(ctx, k, v, cachedExistingObject, ignoreNotFound, false)
 	if err != nil {
 		return err
 	}
 	for {
-		if err := preconditions.Check(k, orig.obj); err != nil {
-			if origIsCurrent {
+		if err := preconditions.Check(k, c.st.obj); err != nil {
+			if err := c.recheck(err); err != nil {
 				return err
 			}
-			if orig, err = getCurrent(); err != nil {
-				return err
-			}
-			origIsCurrent = true
 			continue
 		}
-		ret, ttl, updateErr := s.updateState(orig, tryUpdate)
-		if updateErr != nil {
-			if origIsCurrent {
-				return updateErr
-			}
-			// The suggestion may be stale: judge again on what is stored.
-			cachedRev := orig.rev
-			if orig, err = getCurrent(); err != nil {
+		ret, ttl, err := s.updateState(c.st, tryUpdate)
+		if err != nil {
+			if err := c.recheck(err); err != nil {
 				return err
-			}
-			origIsCurrent = true
-			if cachedRev == orig.rev {
-				return updateErr
 			}
 			continue
 		}
@@ -372,35 +381,34 @@ func (s *Store) GuaranteedUpdate(ctx context.Context, key string, destination ru
 		if err != nil {
 			return err
 		}
-		if !orig.stale && bytes.Equal(data, orig.data) {
+		if !c.st.stale && bytes.Equal(data, c.st.data) {
 			// Nothing changes: answer with what is stored, once it is
 			// certain that the suggestion was what is stored.
-			if !origIsCurrent {
-				if orig, err = getCurrent(); err != nil {
+			if !c.current {
+				if err := c.refresh(); err != nil {
 					return err
 				}
-				origIsCurrent = true
-				if !bytes.Equal(data, orig.data) {
+				if !bytes.Equal(data, c.st.data) {
 					continue
 				}
 			}
-			if !orig.stale {
-				return s.decode(orig.data, destination, orig.rev)
+			if !c.st.stale {
+				return s.decode(c.st.data, destination, c.st.rev)
 			}
 		}
 		stored, err := s.transformer.TransformToStorage(ctx, data, authenticatedData(k))
 		if err != nil {
 			return storage.NewInternalError(err)
 		}
-		o := &op{key: k, value: stored, expect: orig.rev, expiresAt: expiry(ttl), done: make(chan struct{})}
+		o := &op{key: k, value: stored, expect: c.st.rev, expiresAt: expiry(ttl), done: make(chan struct{})}
 		if err := s.b.submit(ctx, o); err != nil {
 			return err
 		}
 		if !o.applied {
-			if orig, err = s.state(ctx, o.current, k, v, ignoreNotFound, false); err != nil {
+			if c.st, err = s.state(ctx, o.current, k, v, ignoreNotFound, false); err != nil {
 				return err
 			}
-			origIsCurrent = true
+			c.current = true
 			continue
 		}
 		return s.decode(data, destination, o.rev)
