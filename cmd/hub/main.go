@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+	genericapiserver "k8s.io/apiserver/pkg/server"
+	"k8s.io/component-base/cli"
+
+	"github.com/canopy-dev/canopy/pkg/hub"
+)
+
+func main() {
+	os.Exit(cli.Run(newRootCommand()))
+}
+
+func newRootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "hub",
+		Short: "Canopy's hub: one API server hosting many logical clusters",
+	}
+	root.AddCommand(newStartCommand())
+	return root
+}
+
+func newStartCommand() *cobra.Command {
+	var o hub.Options
+	cmd := &cobra.Command{
+		Use:   "start",
+		Short: "Serve the hub until interrupted",
+		Long: `Serve the hub on https://127.0.0.1:<secure-port>.
+
+On first start it creates a certificate authority, a serving certificate and an
+admin client certificate in <data-dir>/pki, and reuses them afterwards. Every
+start writes <data-dir>/admin.kubeconfig, whose context "root" reaches the
+root logical cluster; logical cluster <name> is at /clusters/<name>.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.SecurePort <= 0 || o.SecurePort > 65535 {
+				return fmt.Errorf("--secure-port %d is not a port", o.SecurePort)
+			}
+			return hub.Run(genericapiserver.SetupSignalContext(), o, cmd.OutOrStdout())
+		},
+	}
+	cmd.Flags().StringVar(&o.DataDir, "data-dir", ".canopy", "directory for the hub's certificates, admin kubeconfig and SQLite database")
+	cmd.Flags().IntVar(&o.SecurePort, "secure-port", 6443, "HTTPS port, served on 127.0.0.1")
+	cmd.Flags().StringVar(&o.Datastore, "datastore", "", "sqlite://PATH, postgres://… or cockroachdb://… (default sqlite://<data-dir>/canopy.db)")
+	return cmd
+}

@@ -1,0 +1,287 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// hub is one hub process over a data directory that outlives it.
+type hub struct {
+	bin, dataDir string
+	port         int
+	cmd          *exec.Cmd
+	log          bytes.Buffer
+}
+
+func buildHub(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "hub")
+	build := exec.Command("go", "build", "-o", bin, "github.com/canopy-dev/canopy/cmd/hub")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building cmd/hub: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+func (h *hub) start(t *testing.T) {
+	t.Helper()
+	h.log.Reset()
+	h.cmd = exec.Command(h.bin, "start", "--data-dir", h.dataDir, "--secure-port", strconv.Itoa(h.port))
+	h.cmd.Stdout, h.cmd.Stderr = &h.log, &h.log
+	if err := h.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.stop(t) })
+	h.waitReady(t)
+}
+
+func (h *hub) stop(t *testing.T) {
+	if h.cmd == nil {
+		return
+	}
+	_ = h.cmd.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() {
+		_ = h.cmd.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		_ = h.cmd.Process.Kill()
+		<-done
+		t.Errorf("the hub did not stop within 15s of an interrupt")
+	}
+	h.cmd = nil
+}
+
+// waitReady polls /readyz as the admin, which also proves the generated
+// CA, serving and client certificates fit together.
+func (h *hub) waitReady(t *testing.T) {
+	t.Helper()
+	pki := filepath.Join(h.dataDir, "pki")
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		err := h.readyz(pki)
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the hub is not ready after 30s: %v\n%s", err, h.log.String())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// adminClient talks HTTPS to the hub as admin with the certificates in pki.
+func adminClient(pki string) (*http.Client, error) {
+	caPEM, err := os.ReadFile(filepath.Join(pki, "ca.crt"))
+	if err != nil {
+		return nil, err
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(caPEM)
+	admin, err := tls.LoadX509KeyPair(filepath.Join(pki, "admin.crt"), filepath.Join(pki, "admin.key"))
+	if err != nil {
+		return nil, err
+	}
+	return &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{
+		TLSClientConfig: &tls.Config{RootCAs: pool, Certificates: []tls.Certificate{admin}},
+	}}, nil
+}
+
+func (h *hub) readyz(pki string) error {
+	client, err := adminClient(pki)
+	if err != nil {
+		return err
+	}
+	resp, err := client.Get(fmt.Sprintf("https://127.0.0.1:%d/readyz", h.port))
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("/readyz: %s", resp.Status)
+	}
+	return nil
+}
+
+// kubectl runs the real kubectl with its own home, so that no cache or
+// config of the machine's user plays a part.
+type kubectl struct {
+	t          *testing.T
+	kubeconfig string
+	home       string
+}
+
+func (k kubectl) run(args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "kubectl", append([]string{"--kubeconfig", k.kubeconfig}, args...)...)
+	cmd.Env = append(os.Environ(), "HOME="+k.home)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if err != nil {
+		return stdout.String(), fmt.Errorf("kubectl %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return stdout.String(), nil
+}
+
+func (k kubectl) must(args ...string) string {
+	k.t.Helper()
+	out, err := k.run(args...)
+	if err != nil {
+		k.t.Fatal(err)
+	}
+	return out
+}
+
+// names lists the names of a resource in a context.
+func (k kubectl) names(context, resource string) []string {
+	k.t.Helper()
+	out := strings.Fields(k.must("--context", context, "get", resource, "-o", "name"))
+	for i, n := range out {
+		out[i] = n[strings.Index(n, "/")+1:]
+	}
+	return out
+}
+
+func TestHubLogicalClusters(t *testing.T) {
+	if _, err := exec.LookPath("kubectl"); err != nil {
+		t.Fatalf("kubectl must be on PATH: %v", err)
+	}
+	h := &hub{bin: buildHub(t), dataDir: t.TempDir(), port: freePort(t)}
+	h.start(t)
+
+	admin := filepath.Join(h.dataDir, "admin.kubeconfig")
+	k := kubectl{t: t, kubeconfig: filepath.Join(t.TempDir(), "kubeconfig"), home: t.TempDir()}
+	adminBytes, err := os.ReadFile(admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(k.kubeconfig, adminBytes, 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	// The generated kubeconfig reaches root, whose namespaces exist.
+	if got := k.must("config", "view", "--minify", "-o", "jsonpath={.clusters[0].cluster.server}"); got != fmt.Sprintf("https://127.0.0.1:%d/clusters/root", h.port) {
+		t.Fatalf("admin kubeconfig points at %q", got)
+	}
+	if got := strings.Join(k.names("root", "namespaces"), " "); got != "default kube-public kube-system" {
+		t.Fatalf("root has namespaces %q", got)
+	}
+
+	// Contexts for two more logical clusters, as a user would add them.
+	ca := filepath.Join(h.dataDir, "pki", "ca.crt")
+	for _, name := range []string{"a", "b"} {
+		server := fmt.Sprintf("https://127.0.0.1:%d/clusters/root:%s", h.port, name)
+		k.must("config", "set-cluster", name, "--server", server, "--certificate-authority", ca, "--embed-certs")
+		k.must("config", "set-context", name, "--cluster", name, "--user", "admin")
+	}
+
+	k.must("--context", "a", "create", "configmap", "shared-name", "--from-literal", "cluster=a")
+	k.must("--context", "a", "create", "configmap", "only-in-a")
+	k.must("--context", "b", "create", "configmap", "shared-name", "--from-literal", "cluster=b")
+
+	if got := strings.Join(k.names("a", "cm"), " "); got != "only-in-a shared-name" {
+		t.Errorf("root:a has configmaps %q", got)
+	}
+	if got := strings.Join(k.names("b", "cm"), " "); got != "shared-name" {
+		t.Errorf("root:b has configmaps %q", got)
+	}
+	if got := k.names("root", "cm"); len(got) != 0 {
+		t.Errorf("root has configmaps %q", got)
+	}
+	if got := k.must("--context", "b", "get", "cm", "shared-name", "-o", "jsonpath={.data.cluster}"); got != "b" {
+		t.Errorf("root:b's shared-name holds cluster=%q", got)
+	}
+	yaml := k.must("--context", "a", "get", "cm", "shared-name", "-o", "yaml")
+	for _, want := range []string{"kind: ConfigMap", "name: shared-name", "cluster: a", "canopy.dev/cluster: root:a"} {
+		if !strings.Contains(yaml, want) {
+			t.Errorf("kubectl get -o yaml lacks %q:\n%s", want, yaml)
+		}
+	}
+	// The columns are the server's table, as for Kubernetes' configmaps.
+	if table := k.must("--context", "a", "get", "cm"); !strings.HasPrefix(table, "NAME") || !strings.Contains(strings.Split(table, "\n")[0], "DATA") {
+		t.Errorf("kubectl get cm printed:\n%s", table)
+	}
+
+	// A client cannot move an object to another cluster through the
+	// annotation.
+	k.must("--context", "b", "annotate", "cm", "shared-name", "--overwrite", "canopy.dev/cluster=root:a")
+	if got := k.must("--context", "b", "get", "cm", "shared-name", "-o", `jsonpath={.metadata.annotations.canopy\.dev/cluster}`); got != "root:b" {
+		t.Errorf("after annotating, root:b's object says it is in %q", got)
+	}
+	if got := strings.Join(k.names("a", "cm"), " "); got != "only-in-a shared-name" {
+		t.Errorf("after annotating in root:b, root:a has configmaps %q", got)
+	}
+
+	// A bad logical cluster name is refused with a Status saying why.
+	k.must("config", "set-cluster", "bad", "--server", fmt.Sprintf("https://127.0.0.1:%d/clusters/root:Bad", h.port), "--certificate-authority", ca, "--embed-certs")
+	k.must("config", "set-context", "bad", "--cluster", "bad", "--user", "admin")
+	if out, err := k.run("--context", "bad", "get", "configmaps"); err == nil || !strings.Contains(err.Error(), "BadRequest") {
+		t.Errorf("kubectl in a bad cluster name got %q, %v", out, err)
+	}
+	client, err := adminClient(filepath.Join(h.dataDir, "pki"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := client.Get(fmt.Sprintf("https://127.0.0.1:%d/clusters/root:Bad/api", h.port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var status metav1.Status
+	err = json.NewDecoder(resp.Body).Decode(&status)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusBadRequest || status.Kind != "Status" || !strings.Contains(status.Message, `invalid logical cluster name "root:Bad"`) {
+		t.Errorf("a bad cluster name got %s, %+v, %v", resp.Status, status, err)
+	}
+
+	k.must("--context", "a", "delete", "configmap", "only-in-a")
+	if got := strings.Join(k.names("a", "cm"), " "); got != "shared-name" {
+		t.Errorf("after delete, root:a has configmaps %q", got)
+	}
+	if got := strings.Join(k.names("b", "cm"), " "); got != "shared-name" {
+		t.Errorf("after deleting in root:a, root:b has configmaps %q", got)
+	}
+
+	// Everything survives a restart on the same data directory, which
+	// also reuses the certificates the kubeconfig embeds.
+	h.stop(t)
+	h.start(t)
+	if got := strings.Join(k.names("a", "cm"), " "); got != "shared-name" {
+		t.Errorf("after restart, root:a has configmaps %q", got)
+	}
+	if got := k.must("--context", "b", "get", "cm", "shared-name", "-o", "jsonpath={.data.cluster}"); got != "b" {
+		t.Errorf("after restart, root:b's shared-name holds cluster=%q", got)
+	}
+	if got := strings.Join(k.names("a", "namespaces"), " "); got != "default kube-public kube-system" {
+		t.Errorf("after restart, root:a has namespaces %q", got)
+	}
+}

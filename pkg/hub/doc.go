@@ -1,0 +1,6 @@
+// Package hub assembles the hub: the one API server that hosts every
+// logical cluster. It owns the hub's data directory, its certificates and
+// admin kubeconfig, the storage backend, and the k8s.io/apiserver
+// GenericAPIServer with the logical cluster routing, authentication,
+// authorization and APIs it serves.
+package hub

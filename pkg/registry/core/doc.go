@@ -1,0 +1,12 @@
+// Package core serves the core/v1 resources every logical cluster has:
+// namespaces, configmaps and secrets.
+//
+// Without k8s.io/kubernetes there are no internal versions of these types,
+// so the k8s.io/api v1 types are registered as the internal version too.
+// runtime.Scheme converts between two versions of one Go type by setting
+// the kind, so requests and storage convert nothing, and the strategies
+// here validate and default the v1 objects directly. The defaulting and
+// v1-to-internal steps Kubernetes does in conversion (Secret.stringData
+// merged into data, an empty Secret type becoming Opaque) happen in the
+// strategies instead.
+package core

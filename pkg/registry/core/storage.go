@@ -1,0 +1,100 @@
+package core
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apiserver/pkg/registry/generic"
+	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
+	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/apiserver/pkg/storage/names"
+
+	"github.com/canopy-dev/canopy/pkg/registry"
+)
+
+// withShortNames lets kubectl resolve a resource's short names, which it
+// learns from discovery.
+type withShortNames struct {
+	*genericregistry.Store
+	shortNames []string
+}
+
+func (s withShortNames) ShortNames() []string { return s.shortNames }
+
+// NewStorage returns the core/v1 resources, by name, for
+// genericapiserver.APIGroupInfo.VersionedResourcesStorageMap["v1"].
+func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (map[string]rest.Storage, error) {
+	resources := map[string]rest.Storage{}
+	for _, r := range []struct {
+		singular, plural string
+		shortNames       []string
+		newObj, newList  func() runtime.Object
+		strategy         interface {
+			rest.RESTCreateStrategy
+			rest.RESTUpdateStrategy
+			rest.RESTDeleteStrategy
+		}
+		table table
+	}{
+		{
+			singular: "namespace", plural: "namespaces", shortNames: []string{"ns"},
+			newObj:   func() runtime.Object { return &corev1.Namespace{} },
+			newList:  func() runtime.Object { return &corev1.NamespaceList{} },
+			strategy: namespaceStrategy{typer, names.SimpleNameGenerator},
+			table: table{
+				columns: []metav1.TableColumnDefinition{column("Status", "string", "The status of the namespace")},
+				cells:   func(o runtime.Object) []any { return []any{string(o.(*corev1.Namespace).Status.Phase)} },
+			},
+		},
+		{
+			singular: "configmap", plural: "configmaps", shortNames: []string{"cm"},
+			newObj:   func() runtime.Object { return &corev1.ConfigMap{} },
+			newList:  func() runtime.Object { return &corev1.ConfigMapList{} },
+			strategy: configMapStrategy{typer, names.SimpleNameGenerator},
+			table: table{
+				columns: []metav1.TableColumnDefinition{column("Data", "integer", "The number of keys in data and binaryData")},
+				cells: func(o runtime.Object) []any {
+					cm := o.(*corev1.ConfigMap)
+					return []any{count(len(cm.Data) + len(cm.BinaryData))}
+				},
+			},
+		},
+		{
+			singular: "secret", plural: "secrets",
+			newObj:   func() runtime.Object { return &corev1.Secret{} },
+			newList:  func() runtime.Object { return &corev1.SecretList{} },
+			strategy: secretStrategy{typer, names.SimpleNameGenerator},
+			table: table{
+				columns: []metav1.TableColumnDefinition{
+					column("Type", "string", "The type of the secret"),
+					column("Data", "integer", "The number of keys in data"),
+				},
+				cells: func(o runtime.Object) []any {
+					s := o.(*corev1.Secret)
+					return []any{string(s.Type), count(len(s.Data))}
+				},
+			},
+		},
+	} {
+		s := &genericregistry.Store{
+			NewFunc:                   r.newObj,
+			NewListFunc:               r.newList,
+			DefaultQualifiedResource:  schema.GroupResource{Resource: r.plural},
+			SingularQualifiedResource: schema.GroupResource{Resource: r.singular},
+			CreateStrategy:            r.strategy,
+			UpdateStrategy:            r.strategy,
+			DeleteStrategy:            r.strategy,
+			TableConvertor:            r.table,
+		}
+		if err := f.Complete(s, corev1.SchemeGroupVersion, generic.StoreOptions{}); err != nil {
+			return nil, err
+		}
+		if len(r.shortNames) > 0 {
+			resources[r.plural] = withShortNames{s, r.shortNames}
+		} else {
+			resources[r.plural] = s
+		}
+	}
+	return resources, nil
+}

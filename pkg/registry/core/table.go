@@ -1,0 +1,73 @@
+package core
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/duration"
+)
+
+// table is the server-side table of a kind, what kubectl get prints. The
+// columns are Kubernetes' own for these kinds, so output reads the same.
+type table struct {
+	columns []metav1.TableColumnDefinition
+	// cells are the values of one object between its name and its age.
+	cells func(obj runtime.Object) []any
+}
+
+func (t table) ConvertToTable(_ context.Context, object runtime.Object, tableOptions runtime.Object) (*metav1.Table, error) {
+	out := &metav1.Table{}
+	fill := func(obj runtime.Object) error {
+		m, err := meta.Accessor(obj)
+		if err != nil {
+			return err
+		}
+		cells := append([]any{m.GetName()}, t.cells(obj)...)
+		cells = append(cells, age(m.GetCreationTimestamp()))
+		out.Rows = append(out.Rows, metav1.TableRow{Cells: cells, Object: runtime.RawExtension{Object: obj}})
+		return nil
+	}
+	if meta.IsListType(object) {
+		if err := meta.EachListItem(object, fill); err != nil {
+			return nil, err
+		}
+		if l, err := meta.ListAccessor(object); err == nil {
+			out.ResourceVersion = l.GetResourceVersion()
+			out.Continue = l.GetContinue()
+			out.RemainingItemCount = l.GetRemainingItemCount()
+		}
+	} else {
+		if err := fill(object); err != nil {
+			return nil, err
+		}
+		if m, err := meta.Accessor(object); err == nil {
+			out.ResourceVersion = m.GetResourceVersion()
+		}
+	}
+	if opt, ok := tableOptions.(*metav1.TableOptions); !ok || !opt.NoHeaders {
+		out.ColumnDefinitions = append([]metav1.TableColumnDefinition{{
+			Name: "Name", Type: "string", Format: "name", Description: metav1.ObjectMeta{}.SwaggerDoc()["name"],
+		}}, t.columns...)
+		out.ColumnDefinitions = append(out.ColumnDefinitions, metav1.TableColumnDefinition{
+			Name: "Age", Type: "string", Description: metav1.ObjectMeta{}.SwaggerDoc()["creationTimestamp"],
+		})
+	}
+	return out, nil
+}
+
+func age(t metav1.Time) string {
+	if t.IsZero() {
+		return "<unknown>"
+	}
+	return duration.HumanDuration(time.Since(t.Time))
+}
+
+func count(n int) string { return strconv.Itoa(n) }
+
+func column(name, typ, description string) metav1.TableColumnDefinition {
+	return metav1.TableColumnDefinition{Name: name, Type: typ, Description: description}
+}

@@ -1,0 +1,19 @@
+// Package registry turns a genericregistry.Store into one served in every
+// logical cluster, over the hub's SQL storage.
+//
+// Keys carry the logical cluster right after the resource, as
+// pkg/sqlstorage lays them out:
+//
+//	/registry/<resource>/<cluster>/[<namespace>/]<name>         core group
+//	/registry/<group>/<resource>/<cluster>/[<namespace>/]<name> other groups
+//
+// so one logical cluster's objects of a resource are one key prefix. A
+// request's key takes the cluster from its context. The watch cache keys
+// objects without a request, so every stored object also carries its
+// cluster in the logicalcluster.Annotation, which the store sets on every
+// create and update whatever the client sent.
+//
+// Each resource has one watch cache for all logical clusters: a logical
+// cluster costs nothing until it has objects, and a list or watch in one
+// logical cluster is a prefix of the shared cache.
+package registry

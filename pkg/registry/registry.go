@@ -1,0 +1,161 @@
+package registry
+
+import (
+	"context"
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apiserver/pkg/registry/generic"
+	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
+	serverstorage "k8s.io/apiserver/pkg/server/storage"
+	"k8s.io/apiserver/pkg/storage"
+	"k8s.io/apiserver/pkg/storage/cacher"
+	"k8s.io/apiserver/pkg/storage/storagebackend"
+	"k8s.io/apiserver/pkg/storage/storagebackend/factory"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/sqlstorage"
+)
+
+// keyPrefix is where every key lives, as in etcd-backed Kubernetes.
+const keyPrefix = "/registry"
+
+// storageMediaType is how objects are stored: protobuf, as Kubernetes
+// stores the built-in types, since it is smaller and faster to decode.
+const storageMediaType = runtime.ContentTypeProtobuf
+
+// Factory completes the stores of resources over one Backend.
+type Factory struct {
+	Backend *sqlstorage.Backend
+	// Serializer encodes stored objects; a CodecFactory of the hub's scheme.
+	Serializer runtime.StorageSerializer
+}
+
+// Complete finishes s, as genericregistry.Store.CompleteWithOptions does,
+// for a store whose objects are stored as storageVersion and served in
+// every logical cluster. s.CreateStrategy decides whether the resource is
+// namespaced.
+func (f *Factory) Complete(s *genericregistry.Store, storageVersion schema.GroupVersion, opts generic.StoreOptions) error {
+	if s.CreateStrategy == nil {
+		return fmt.Errorf("store for %s has no CreateStrategy", s.DefaultQualifiedResource)
+	}
+	gr := s.DefaultQualifiedResource
+	resourcePrefix := gr.Resource
+	if gr.Group != "" {
+		resourcePrefix = gr.Group + "/" + gr.Resource
+	}
+	k := keys{prefix: "/" + resourcePrefix, namespaced: s.CreateStrategy.NamespaceScoped()}
+	s.KeyRootFunc, s.KeyFunc = k.root, k.object
+	s.BeginCreate = stampOnCreate(s.BeginCreate)
+	s.BeginUpdate = stampOnUpdate(s.BeginUpdate)
+
+	codec, encodeVersioner, err := serverstorage.NewStorageCodec(serverstorage.StorageCodecConfig{
+		StorageMediaType:  storageMediaType,
+		StorageSerializer: f.Serializer,
+		StorageVersion:    storageVersion,
+		MemoryVersion:     schema.GroupVersion{Group: storageVersion.Group, Version: runtime.APIVersionInternal},
+	})
+	if err != nil {
+		return fmt.Errorf("storage codec for %s: %w", gr, err)
+	}
+	opts.RESTOptions = generic.RESTOptions{
+		StorageConfig: &storagebackend.ConfigForResource{
+			Config:        storagebackend.Config{Prefix: keyPrefix, Codec: codec, EncodeVersioner: encodeVersioner},
+			GroupResource: gr,
+		},
+		Decorator:               f.decorator(k),
+		ResourcePrefix:          resourcePrefix,
+		DeleteCollectionWorkers: 1,
+	}
+	return s.CompleteWithOptions(&opts)
+}
+
+// decorator puts a watch cache keyed by k in front of the SQL store. It
+// ignores the key function the registry offers, which knows no cluster.
+func (f *Factory) decorator(k keys) generic.StorageDecorator {
+	return func(config *storagebackend.ConfigForResource, resourcePrefix string, _ func(runtime.Object) (string, error),
+		newFunc, newListFunc func() runtime.Object, getAttrs storage.AttrFunc, triggers storage.IndexerFuncs, indexers *cache.Indexers,
+	) (storage.Interface, factory.DestroyFunc, error) {
+		s := f.Backend.NewStore(sqlstorage.Config{
+			Codec: config.Codec, NewFunc: newFunc, NewListFunc: newListFunc,
+			Prefix: config.Prefix, ResourcePrefix: resourcePrefix,
+			GroupResource: config.GroupResource, Transformer: config.Transformer,
+		})
+		c, err := cacher.NewCacherFromConfig(cacher.Config{
+			Storage:             listThenWatch{s},
+			Versioner:           storage.APIObjectVersioner{},
+			GroupResource:       config.GroupResource,
+			EventsHistoryWindow: cacher.DefaultEventFreshDuration,
+			ResourcePrefix:      resourcePrefix,
+			KeyFunc:             k.fromObject,
+			GetAttrsFunc:        getAttrs,
+			IndexerFuncs:        triggers,
+			Indexers:            indexers,
+			NewFunc:             newFunc,
+			NewListFunc:         newListFunc,
+			Codec:               config.Codec,
+		})
+		if err != nil {
+			return nil, nil, fmt.Errorf("watch cache for %s: %w", config.GroupResource, err)
+		}
+		d := cacher.NewCacheDelegator(c, s)
+		return d, func() {
+			d.Stop()
+			c.Stop()
+		}, nil
+	}
+}
+
+// listThenWatch makes the watch cache fill itself with a list rather than
+// a streamed watch. The reflector collects a streamed initial state in a
+// store keyed by namespace and name alone, where same-named objects of
+// different logical clusters overwrite each other; a list goes straight
+// into the watch cache, keyed by the cluster-aware key function.
+type listThenWatch struct{ *sqlstorage.Store }
+
+func (listThenWatch) IsWatchListSemanticsUnSupported() bool { return true }
+
+// stamp records the request's logical cluster on obj, overriding the
+// client: the annotation is what the watch cache keys the object by, so it
+// must always name the cluster whose key the object is stored under.
+func stamp(ctx context.Context, obj runtime.Object) error {
+	cluster, ok := logicalcluster.ClusterFrom(ctx)
+	if !ok {
+		return apierrors.NewInternalError(fmt.Errorf("no logical cluster in the request"))
+	}
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return err
+	}
+	logicalcluster.SetOn(m, cluster)
+	return nil
+}
+
+func stampOnCreate(next genericregistry.BeginCreateFunc) genericregistry.BeginCreateFunc {
+	return func(ctx context.Context, obj runtime.Object, options *metav1.CreateOptions) (genericregistry.FinishFunc, error) {
+		if err := stamp(ctx, obj); err != nil {
+			return nil, err
+		}
+		if next != nil {
+			return next(ctx, obj, options)
+		}
+		return func(context.Context, bool) {}, nil
+	}
+}
+
+func stampOnUpdate(next genericregistry.BeginUpdateFunc) genericregistry.BeginUpdateFunc {
+	return func(ctx context.Context, obj, old runtime.Object, options *metav1.UpdateOptions) (genericregistry.FinishFunc, error) {
+		if err := stamp(ctx, obj); err != nil {
+			return nil, err
+		}
+		if next != nil {
+			return next(ctx, obj, old, options)
+		}
+		return func(context.Context, bool) {}, nil
+	}
+}
