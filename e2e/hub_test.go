@@ -18,14 +18,19 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/canopy-dev/canopy/internal/pgtest"
 )
 
-// hub is one hub process over a data directory that outlives it.
+// hub is one hub process over a data directory and a datastore that
+// outlive it.
 type hub struct {
 	bin, dataDir string
-	port         int
-	cmd          *exec.Cmd
-	log          bytes.Buffer
+	// datastore is the --datastore URL; empty means the embedded default.
+	datastore string
+	port      int
+	cmd       *exec.Cmd
+	log       bytes.Buffer
 }
 
 func buildHub(t *testing.T) string {
@@ -51,7 +56,11 @@ func freePort(t *testing.T) int {
 func (h *hub) start(t *testing.T) {
 	t.Helper()
 	h.log.Reset()
-	h.cmd = exec.Command(h.bin, "start", "--data-dir", h.dataDir, "--secure-port", strconv.Itoa(h.port))
+	args := []string{"start", "--data-dir", h.dataDir, "--secure-port", strconv.Itoa(h.port)}
+	if h.datastore != "" {
+		args = append(args, "--datastore", h.datastore)
+	}
+	h.cmd = exec.Command(h.bin, args...)
 	h.cmd.Stdout, h.cmd.Stderr = &h.log, &h.log
 	if err := h.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -172,11 +181,31 @@ func (k kubectl) names(context, resource string) []string {
 	return out
 }
 
+// datastores are the stores every end-to-end test runs on: the embedded
+// default, and a PostgreSQL database of its own.
+var datastores = []struct {
+	name string
+	url  func(t *testing.T) string
+}{
+	{"sqlite", func(*testing.T) string { return "" }},
+	{"postgres", func(t *testing.T) string { return pgtest.Shared(t).NewDatabase(t) }},
+}
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
 func TestHubLogicalClusters(t *testing.T) {
 	if _, err := exec.LookPath("kubectl"); err != nil {
 		t.Fatalf("kubectl must be on PATH: %v", err)
 	}
-	h := &hub{bin: buildHub(t), dataDir: t.TempDir(), port: freePort(t)}
+	bin := buildHub(t)
+	for _, ds := range datastores {
+		t.Run(ds.name, func(t *testing.T) {
+			testHubLogicalClusters(t, &hub{bin: bin, dataDir: t.TempDir(), datastore: ds.url(t), port: freePort(t)})
+		})
+	}
+}
+
+func testHubLogicalClusters(t *testing.T, h *hub) {
 	h.start(t)
 
 	admin := filepath.Join(h.dataDir, "admin.kubeconfig")
