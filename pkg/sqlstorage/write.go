@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // op is one conditional write: it applies only if the key's current version
@@ -121,12 +122,40 @@ func (b *Backend) commit(ctx context.Context, batch []*op) {
 // apply runs the batch's writes in order inside tx, giving each applied
 // write the next revision. It resets every result first, since CockroachDB
 // may run it again after a serialization failure.
+//
+// A batch's creates take no round trip each: while the transaction holds
+// the counter lock no other write can commit, so one query tells which of
+// their keys exist, and one multi-row INSERT writes each run of creates (an
+// update or deletion in between flushes the run first).
 func (b *Backend) apply(ctx context.Context, tx *sql.Tx, batch []*op) error {
 	var rev int64
 	if err := tx.QueryRowContext(ctx, `SELECT value FROM canopy_meta WHERE name = 'rev'`+b.d.lockCounter).Scan(&rev); err != nil {
 		return err
 	}
 	start := rev
+	// current is nil when the batch has fewer than two creates: a single
+	// create is cheaper as one INSERT ... ON CONFLICT DO NOTHING.
+	current, err := currentVersions(ctx, tx, b.d, batch)
+	if err != nil {
+		return err
+	}
+	var pending []any // rev, key, value, expires_at of each create not yet inserted
+	flush := func() error {
+		if len(pending) == 0 {
+			return nil
+		}
+		var q strings.Builder
+		q.WriteString(`INSERT INTO canopy_revisions (rev, key, value, create_rev, prev_rev, expires_at) VALUES `)
+		for i := 0; i < len(pending); i += 4 {
+			if i > 0 {
+				q.WriteString(", ")
+			}
+			fmt.Fprintf(&q, "($%d, $%d, $%d, $%d, 0, $%d)", i+1, i+2, i+3, i+1, i+4)
+		}
+		_, err := tx.ExecContext(ctx, b.d.sql(q.String()), pending...)
+		pending = pending[:0]
+		return err
+	}
 	for _, o := range batch {
 		o.applied, o.rev, o.createRev, o.prevValue, o.current = false, 0, 0, nil, nil
 		next := rev + 1
@@ -134,10 +163,19 @@ func (b *Backend) apply(ctx context.Context, tx *sql.Tx, batch []*op) error {
 		if o.expiresAt != 0 {
 			expires = o.expiresAt
 		}
-		if o.expect == 0 {
-			if o.value == nil {
-				return errors.New("a deletion needs the revision it deletes")
+		switch {
+		case o.expect == 0 && o.value == nil:
+			return errors.New("a deletion needs the revision it deletes")
+		case o.expect == 0 && current != nil:
+			if cur := current[o.key]; cur != nil {
+				o.current = cur
+				continue
 			}
+			pending = append(pending, next, o.key, o.value, expires)
+			current[o.key] = &kvRecord{value: o.value, modRev: next, createRev: next}
+			rev, o.rev, o.createRev, o.applied = next, next, next, true
+			continue
+		case o.expect == 0:
 			res, err := tx.ExecContext(ctx, b.d.sql(`
 				INSERT INTO canopy_revisions (rev, key, value, create_rev, prev_rev, expires_at)
 				VALUES ($1, $2, $3, $1, 0, $4)
@@ -149,8 +187,13 @@ func (b *Backend) apply(ctx context.Context, tx *sql.Tx, batch []*op) error {
 			if err != nil {
 				return err
 			}
-			o.applied = n == 1
-		} else {
+			if o.applied = n == 1; o.applied {
+				o.createRev = next
+			}
+		default:
+			if err := flush(); err != nil {
+				return err
+			}
 			// RETURNING gives the replaced version, which the row keeps.
 			var createRev int64
 			err := tx.QueryRowContext(ctx, b.d.sql(`
@@ -180,8 +223,11 @@ func (b *Backend) apply(ctx context.Context, tx *sql.Tx, batch []*op) error {
 		if o.applied {
 			rev = next
 			o.rev = next
-			if o.expect == 0 {
-				o.createRev = next
+			if current != nil {
+				current[o.key] = nil
+				if o.value != nil {
+					current[o.key] = &kvRecord{value: o.value, modRev: next, createRev: o.createRev}
+				}
 			}
 			continue
 		}
@@ -190,12 +236,56 @@ func (b *Backend) apply(ctx context.Context, tx *sql.Tx, batch []*op) error {
 			return err
 		}
 		o.current = cur
+		if current != nil {
+			current[o.key] = cur
+		}
+	}
+	if err := flush(); err != nil {
+		return err
 	}
 	if rev == start {
 		return nil
 	}
-	_, err := tx.ExecContext(ctx, b.d.sql(`UPDATE canopy_meta SET value = $1 WHERE name = 'rev'`), rev)
+	_, err = tx.ExecContext(ctx, b.d.sql(`UPDATE canopy_meta SET value = $1 WHERE name = 'rev'`), rev)
 	return err
+}
+
+// currentVersions reads, in one query, the current version of every key the
+// batch creates; keys without one are absent from the map. With fewer than
+// two creates it reads nothing and returns nil.
+func currentVersions(ctx context.Context, tx *sql.Tx, d *dialect, batch []*op) (map[string]*kvRecord, error) {
+	var keys []any
+	var in strings.Builder
+	for _, o := range batch {
+		if o.expect != 0 {
+			continue
+		}
+		if len(keys) > 0 {
+			in.WriteString(", ")
+		}
+		keys = append(keys, o.key)
+		fmt.Fprintf(&in, "$%d", len(keys))
+	}
+	if len(keys) < 2 {
+		return nil, nil
+	}
+	rows, err := tx.QueryContext(ctx, d.sql(`
+		SELECT key, value, rev, create_rev FROM canopy_revisions
+		WHERE superseded_rev IS NULL AND key IN (`+in.String()+`)`), keys...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	current := make(map[string]*kvRecord, len(batch))
+	for rows.Next() {
+		var key string
+		var r kvRecord
+		if err := rows.Scan(&key, &r.value, &r.modRev, &r.createRev); err != nil {
+			return nil, err
+		}
+		current[key] = &r
+	}
+	return current, rows.Err()
 }
 
 type queryer interface {
