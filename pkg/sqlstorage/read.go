@@ -89,20 +89,8 @@ func visibleAt(p string) string {
 // so the rows and the counters come from one snapshot; that is what makes a
 // compacted revision detectable (compact_rev is committed before rows go).
 func (b *Backend) readRange(ctx context.Context, r keyRange, atRev int64, limit int) (*listing, error) {
-	cond, keyArgs := r.where(2)
-	args := append([]any{limit}, keyArgs...)
-	visible := "superseded_rev IS NULL"
-	if atRev > 0 {
-		args = append(args, atRev)
-		visible = visibleAt("$" + strconv.Itoa(len(args)))
-	}
-	q := `SELECT m.value, c.value, r.key, r.value, r.rev
-		FROM canopy_meta m
-		JOIN canopy_meta c ON c.name = 'compact_rev'
-		LEFT JOIN (SELECT key, value, rev FROM canopy_revisions
-			WHERE ` + visible + ` AND ` + cond + ` ORDER BY key LIMIT $1) r ON TRUE
-		WHERE m.name = 'rev' ORDER BY r.key`
-	rows, err := b.db.QueryContext(ctx, b.d.sql(q), args...)
+	q, args := b.rangeQuery(r, atRev, limit)
+	rows, err := b.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, wrapDBError(err)
 	}
@@ -129,6 +117,24 @@ func (b *Backend) readRange(ctx context.Context, r keyRange, atRev int64, limit 
 		l.rev = l.current
 	}
 	return l, nil
+}
+
+// rangeQuery is the statement readRange runs.
+func (b *Backend) rangeQuery(r keyRange, atRev int64, limit int) (string, []any) {
+	cond, keyArgs := r.where(2)
+	args := append([]any{limit}, keyArgs...)
+	visible := "superseded_rev IS NULL"
+	if atRev > 0 {
+		args = append(args, atRev)
+		visible = visibleAt("$" + strconv.Itoa(len(args)))
+	}
+	q := `SELECT m.value, c.value, r.key, r.value, r.rev
+		FROM canopy_meta m
+		JOIN canopy_meta c ON c.name = 'compact_rev'
+		LEFT JOIN (SELECT key, value, rev FROM canopy_revisions
+			WHERE ` + visible + ` AND ` + cond + ` ORDER BY key LIMIT $1) r ON TRUE
+		WHERE m.name = 'rev' ORDER BY r.key`
+	return b.d.sql(q), args
 }
 
 // countRange counts the keys in r that exist at revision rev.
