@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/tls"
@@ -171,6 +172,47 @@ func (k kubectl) must(args ...string) string {
 	return out
 }
 
+// start runs kubectl in the background until it has printed a first
+// line; the function it returns stops it and returns what it printed.
+func (k kubectl) start(args ...string) func() string {
+	k.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, "kubectl", append([]string{"--kubeconfig", k.kubeconfig}, args...)...)
+	cmd.Env = append(os.Environ(), "HOME="+k.home)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		k.t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		k.t.Fatal(err)
+	}
+	lines := make(chan string, 100)
+	go func() {
+		defer close(lines)
+		scanner := bufio.NewScanner(stdout)
+		for scanner.Scan() {
+			lines <- scanner.Text()
+		}
+	}()
+	var out []string
+	select {
+	case line, ok := <-lines:
+		if ok {
+			out = append(out, line)
+		}
+	case <-time.After(15 * time.Second):
+		k.t.Errorf("kubectl %s printed nothing in 15s", strings.Join(args, " "))
+	}
+	return func() string {
+		cancel()
+		for line := range lines {
+			out = append(out, line)
+		}
+		_ = cmd.Wait()
+		return strings.Join(out, "\n")
+	}
+}
+
 // names lists the names of a resource in a context.
 func (k kubectl) names(context, resource string) []string {
 	k.t.Helper()
@@ -226,12 +268,53 @@ func testHubLogicalClusters(t *testing.T, h *hub) {
 		t.Fatalf("root has namespaces %q", got)
 	}
 
-	// Contexts for two more logical clusters, as a user would add them.
+	// Contexts for more logical clusters, as a user would add them.
 	ca := filepath.Join(h.dataDir, "pki", "ca.crt")
+	for context, path := range map[string]string{"a": "root:a", "b": "root:b", "child": "root:a:child", "nope": "root:nope"} {
+		server := fmt.Sprintf("https://127.0.0.1:%d/clusters/%s", h.port, path)
+		k.must("config", "set-cluster", context, "--server", server, "--certificate-authority", ca, "--embed-certs")
+		k.must("config", "set-context", context, "--cluster", context, "--user", "admin")
+	}
+
+	// Logical clusters are made with LogicalClusters in their parent.
+	k.createLogicalCluster("root", "a")
+	k.createLogicalCluster("root", "b")
+	k.createLogicalCluster("a", "child")
+	table := k.must("--context", "root", "get", "logicalclusters")
+	if header := strings.Fields(strings.Split(table, "\n")[0]); strings.Join(header, " ") != "NAME PHASE URL AGE" {
+		t.Errorf("kubectl get logicalclusters printed:\n%s", table)
+	}
 	for _, name := range []string{"a", "b"} {
-		server := fmt.Sprintf("https://127.0.0.1:%d/clusters/root:%s", h.port, name)
-		k.must("config", "set-cluster", name, "--server", server, "--certificate-authority", ca, "--embed-certs")
-		k.must("config", "set-context", name, "--cluster", name, "--user", "admin")
+		want := fmt.Sprintf("%s Ready https://127.0.0.1:%d/clusters/root:%s", name, h.port, name)
+		if !strings.Contains(strings.Join(strings.Fields(table), " "), want) {
+			t.Errorf("kubectl get logicalclusters lacks %q:\n%s", want, table)
+		}
+	}
+	if got := k.must("--context", "a", "get", "logicalcluster", "child", "-o", "jsonpath={.status.url}"); got != fmt.Sprintf("https://127.0.0.1:%d/clusters/root:a:child", h.port) {
+		t.Errorf("root:a:child has URL %q", got)
+	}
+	if got := strings.Join(k.names("child", "namespaces"), " "); got != "default kube-public kube-system" {
+		t.Errorf("root:a:child has namespaces %q", got)
+	}
+	k.must("--context", "child", "create", "configmap", "in-child")
+	k.must("--context", "child", "create", "secret", "generic", "in-child", "--from-literal", "k=v")
+
+	// A logical cluster nobody made is not there, and the answer says how
+	// to make it.
+	if out, err := k.run("--context", "nope", "get", "configmaps"); err == nil {
+		t.Errorf("kubectl in root:nope got %q", out)
+	}
+	client, err := adminClient(filepath.Join(h.dataDir, "pki"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, code := getStatus(t, client, fmt.Sprintf("https://127.0.0.1:%d/clusters/root:nope/api/v1/namespaces/default/configmaps", h.port))
+	if code != http.StatusNotFound || status.Reason != metav1.StatusReasonNotFound ||
+		!strings.Contains(status.Message, `logical cluster "root:nope" does not exist: create a LogicalCluster (tenancy.canopy.dev/v1alpha1) named "nope" in logical cluster "root"`) {
+		t.Errorf("root:nope got %d, %+v", code, status)
+	}
+	if _, code := getStatus(t, client, fmt.Sprintf("https://127.0.0.1:%d/clusters/root:nope:child/api", h.port)); code != http.StatusNotFound {
+		t.Errorf("root:nope:child got %d", code)
 	}
 
 	k.must("--context", "a", "create", "configmap", "shared-name", "--from-literal", "cluster=a")
@@ -277,19 +360,9 @@ func testHubLogicalClusters(t *testing.T, h *hub) {
 	if out, err := k.run("--context", "bad", "get", "configmaps"); err == nil || !strings.Contains(err.Error(), "BadRequest") {
 		t.Errorf("kubectl in a bad cluster name got %q, %v", out, err)
 	}
-	client, err := adminClient(filepath.Join(h.dataDir, "pki"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := client.Get(fmt.Sprintf("https://127.0.0.1:%d/clusters/root:Bad/api", h.port))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var status metav1.Status
-	err = json.NewDecoder(resp.Body).Decode(&status)
-	resp.Body.Close()
-	if err != nil || resp.StatusCode != http.StatusBadRequest || status.Kind != "Status" || !strings.Contains(status.Message, `invalid logical cluster name "root:Bad"`) {
-		t.Errorf("a bad cluster name got %s, %+v, %v", resp.Status, status, err)
+	status, code = getStatus(t, client, fmt.Sprintf("https://127.0.0.1:%d/clusters/root:Bad/api", h.port))
+	if code != http.StatusBadRequest || !strings.Contains(status.Message, `invalid logical cluster name "root:Bad"`) {
+		t.Errorf("a bad cluster name got %d, %+v", code, status)
 	}
 
 	k.must("--context", "a", "delete", "configmap", "only-in-a")
@@ -313,4 +386,70 @@ func testHubLogicalClusters(t *testing.T, h *hub) {
 	if got := strings.Join(k.names("a", "namespaces"), " "); got != "default kube-public kube-system" {
 		t.Errorf("after restart, root:a has namespaces %q", got)
 	}
+
+	// Deleting root:a removes its data and root:a:child's, and nothing
+	// of root:b's.
+	watch := k.start("--context", "root", "get", "logicalcluster", "a", "--watch", "-o", `jsonpath={.status.phase}: {.status.message}{"\n"}`)
+	k.must("--context", "root", "delete", "logicalcluster", "a", "--wait=false")
+	k.must("--context", "root", "wait", "--for=delete", "logicalcluster/a", "--timeout=15s")
+	// The deletion's progress was in the status on the way: root:a
+	// waited for root:a:child.
+	progress := watch()
+	if !strings.Contains(progress, "Terminating: removed 4 objects; waiting for the deletion of 1 logicalclusters.tenancy.canopy.dev") {
+		t.Errorf("while root:a was deleted, its status read:\n%s", progress)
+	}
+	for _, context := range []string{"a", "child"} {
+		if out, err := k.run("--context", context, "get", "configmaps"); err == nil {
+			t.Errorf("after deleting root:a, kubectl in %s got %q", context, out)
+		}
+	}
+	if got := k.must("--context", "b", "get", "cm", "shared-name", "-o", "jsonpath={.data.cluster}"); got != "b" {
+		t.Errorf("after deleting root:a, root:b's shared-name holds cluster=%q", got)
+	}
+	if got := strings.Join(k.names("b", "namespaces"), " "); got != "default kube-public kube-system" {
+		t.Errorf("after deleting root:a, root:b has namespaces %q", got)
+	}
+	// A logical cluster made again under the same name starts empty:
+	// nothing of the old root:a or root:a:child is left in storage.
+	k.createLogicalCluster("root", "a")
+	for resource, want := range map[string]string{"namespaces": "default kube-public kube-system", "configmaps": "", "secrets": "", "logicalclusters": ""} {
+		if got := strings.Join(k.names("a", resource), " "); got != want {
+			t.Errorf("root:a made again has %s %q", resource, got)
+		}
+	}
+	k.createLogicalCluster("a", "child")
+	for _, resource := range []string{"configmaps", "secrets"} {
+		if got := k.names("child", resource); len(got) != 0 {
+			t.Errorf("root:a:child made again has %s %q", resource, got)
+		}
+	}
+}
+
+// createLogicalCluster creates LogicalCluster name in the logical cluster
+// of a kubectl context, as a user would from a file, and waits until it
+// is ready.
+func (k kubectl) createLogicalCluster(context, name string) {
+	k.t.Helper()
+	file := filepath.Join(k.t.TempDir(), name+".yaml")
+	manifest := "apiVersion: tenancy.canopy.dev/v1alpha1\nkind: LogicalCluster\nmetadata:\n  name: " + name + "\n"
+	if err := os.WriteFile(file, []byte(manifest), 0o600); err != nil {
+		k.t.Fatal(err)
+	}
+	k.must("--context", context, "create", "-f", file)
+	k.must("--context", context, "wait", "--for=jsonpath={.status.phase}=Ready", "logicalcluster/"+name, "--timeout=15s")
+}
+
+// getStatus GETs url and decodes the Status it answers with.
+func getStatus(t *testing.T, client *http.Client, url string) (metav1.Status, int) {
+	t.Helper()
+	resp, err := client.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var status metav1.Status
+	if err := json.NewDecoder(resp.Body).Decode(&status); err != nil || status.Kind != "Status" {
+		t.Errorf("GET %s: %s answered %+v, %v; want a Status", url, resp.Status, status, err)
+	}
+	return status, resp.StatusCode
 }

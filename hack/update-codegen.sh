@@ -1,23 +1,47 @@
 #!/usr/bin/env bash
-# Regenerates pkg/generated/openapi, the OpenAPI definitions of the types the
-# hub serves. The API server needs them to serve /openapi and for
-# server-side apply; k8s.io/kubernetes has them generated, but the hub may
+# Regenerates the generated code of the hub's own API types and
+# pkg/generated/openapi, the OpenAPI definitions of every type the hub
+# serves. The API server needs those to serve /openapi and for server-side
+# apply; k8s.io/kubernetes has them generated for its types, but the hub may
 # not depend on it.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+# The generators are taken at the versions of the libraries they generate
+# for, so that the generated code matches what it is compiled against.
+code_generator_version=$(go list -m -f '{{.Version}}' k8s.io/apimachinery)
 openapi_gen_version=$(go list -m -f '{{.Version}}' k8s.io/kube-openapi)
+
+own_apis=(
+	github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1
+)
+upstream_apis=(
+	k8s.io/api/core/v1
+	k8s.io/apimachinery/pkg/apis/meta/v1
+	k8s.io/apimachinery/pkg/runtime
+	k8s.io/apimachinery/pkg/util/intstr
+	k8s.io/apimachinery/pkg/api/resource
+	k8s.io/apimachinery/pkg/version
+)
+
+go run "k8s.io/code-generator/cmd/deepcopy-gen@${code_generator_version}" \
+	--output-file zz_generated.deepcopy.go \
+	--go-header-file /dev/null \
+	"${own_apis[@]}"
+
+readonly_flags=()
+for pkg in "${upstream_apis[@]}"; do
+	readonly_flags+=(--readonly-pkg "$pkg")
+done
 
 go run "k8s.io/kube-openapi/cmd/openapi-gen@${openapi_gen_version}" \
 	--output-dir pkg/generated/openapi \
 	--output-pkg github.com/canopy-dev/canopy/pkg/generated/openapi \
 	--output-file zz_generated.openapi.go \
+	--output-model-name-file zz_generated.model_name.go \
+	"${readonly_flags[@]}" \
 	--go-header-file /dev/null \
 	--report-filename /dev/null \
-	k8s.io/api/core/v1 \
-	k8s.io/apimachinery/pkg/apis/meta/v1 \
-	k8s.io/apimachinery/pkg/runtime \
-	k8s.io/apimachinery/pkg/util/intstr \
-	k8s.io/apimachinery/pkg/api/resource \
-	k8s.io/apimachinery/pkg/version
+	"${upstream_apis[@]}" \
+	"${own_apis[@]}"

@@ -34,7 +34,9 @@ func newStartCommand() *cobra.Command {
 On first start it creates a certificate authority, a serving certificate and an
 admin client certificate in <data-dir>/pki, and reuses them afterwards. Every
 start writes <data-dir>/admin.kubeconfig, whose context "root" reaches the
-root logical cluster; logical cluster <name> is at /clusters/<name>.`,
+root logical cluster. A LogicalCluster named <child> created in logical cluster
+<parent> makes logical cluster <parent>:<child>, served at
+/clusters/<parent>:<child>.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.SecurePort <= 0 || o.SecurePort > 65535 {

@@ -2,6 +2,7 @@ package hub
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -9,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -21,8 +21,10 @@ import (
 	x509request "k8s.io/apiserver/pkg/authentication/request/x509"
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/apiserver/pkg/authorization/authorizerfactory"
+	"k8s.io/apiserver/pkg/endpoints/handlers/responsewriters"
 	openapinamer "k8s.io/apiserver/pkg/endpoints/openapi"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	"k8s.io/apiserver/pkg/server/dynamiccertificates"
@@ -31,10 +33,13 @@ import (
 	"k8s.io/klog/v2"
 	netutils "k8s.io/utils/net"
 
+	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
+	lccontroller "github.com/canopy-dev/canopy/pkg/controller/logicalcluster"
 	generatedopenapi "github.com/canopy-dev/canopy/pkg/generated/openapi"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/registry"
 	"github.com/canopy-dev/canopy/pkg/registry/core"
+	"github.com/canopy-dev/canopy/pkg/registry/tenancy"
 	"github.com/canopy-dev/canopy/pkg/sqlstorage"
 )
 
@@ -51,10 +56,6 @@ type Options struct {
 
 // KubeconfigPath is where the hub writes the admin kubeconfig for dataDir.
 func KubeconfigPath(dataDir string) string { return filepath.Join(dataDir, "admin.kubeconfig") }
-
-// defaultNamespaces exist in every logical cluster, as in every
-// Kubernetes cluster; tools assume them.
-var defaultNamespaces = []string{metav1.NamespaceDefault, metav1.NamespaceSystem, metav1.NamespacePublic}
 
 // Run serves the hub until ctx ends. It tells out how to reach it once it
 // serves.
@@ -96,6 +97,9 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err := core.AddToScheme(scheme); err != nil {
 		return err
 	}
+	if err := tenancy.AddToScheme(scheme); err != nil {
+		return err
+	}
 	// The generic API server decodes options and writes statuses in the
 	// core group's v1, unversioned, as kube-apiserver does.
 	metav1.AddToGroupVersion(scheme, schema.GroupVersion{Version: "v1"})
@@ -103,14 +107,18 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		&metav1.Status{}, &metav1.APIVersions{}, &metav1.APIGroupList{}, &metav1.APIGroup{}, &metav1.APIResourceList{})
 	codecs := serializer.NewCodecFactory(scheme)
 
-	coreStorage, err := core.NewStorage(&registry.Factory{Backend: backend, Serializer: codecs}, scheme)
+	factory := &registry.Factory{Backend: backend, Serializer: codecs}
+	coreStorage, coreStores, err := core.NewStorage(factory, scheme)
 	if err != nil {
 		return err
 	}
-	namespaces := coreStorage["namespaces"].(rest.Creater)
-	bootstrap := &namespaceBootstrap{namespaces: namespaces}
+	tenancyStorage, err := tenancy.NewStorage(factory, scheme)
+	if err != nil {
+		return err
+	}
+	setUp := defaultNamespaces(coreStorage["namespaces"].(rest.Creater))
 
-	cfg, err := serverConfig(scheme, codecs, p, o.SecurePort, bootstrap)
+	cfg, err := serverConfig(scheme, codecs, p, o.SecurePort, tenancyStorage)
 	if err != nil {
 		return err
 	}
@@ -123,13 +131,37 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err := server.InstallLegacyAPIGroup(genericapiserver.DefaultLegacyAPIPrefix, &coreGroup); err != nil {
 		return err
 	}
-	if err := bootstrap.ensure(ctx, logicalcluster.Root); err != nil {
+	tenancyGroup := genericapiserver.NewDefaultAPIGroupInfo(tenancyv1alpha1.GroupName, scheme, runtime.NewParameterCodec(scheme), codecs)
+	tenancyGroup.VersionedResourcesStorageMap[tenancyv1alpha1.SchemeGroupVersion.Version] = tenancyStorage.Resources()
+	if err := server.InstallAPIGroup(&tenancyGroup); err != nil {
+		return err
+	}
+	// Root has no LogicalCluster to be set up by; every other logical
+	// cluster is set up by the controller when its LogicalCluster is
+	// created.
+	if err := setUp(ctx, logicalcluster.Root); err != nil {
 		return fmt.Errorf("creating the default namespaces of %s: %w", logicalcluster.Root, err)
+	}
+
+	// Every store keeps its objects per logical cluster, so deleting one
+	// empties each of them there.
+	data := append([]*genericregistry.Store{tenancyStorage.LogicalClusters}, coreStores...)
+	controller := lccontroller.New(lccontroller.Config{
+		LogicalClusters: tenancyStorage,
+		Data:            data,
+		SetUp:           setUp,
+		URL:             func(n logicalcluster.Name) string { return "https://" + host + logicalcluster.PathPrefix + string(n) },
+	})
+	if err := server.AddPostStartHook("canopy-logicalcluster-controller", func(hookCtx genericapiserver.PostStartHookContext) error {
+		go controller.Run(hookCtx)
+		return nil
+	}); err != nil {
+		return err
 	}
 	if err := server.AddPostStartHook("canopy-ready-message", func(genericapiserver.PostStartHookContext) error {
 		_, err := fmt.Fprintf(out, "Canopy hub serving on https://%s, data in %s\n\n  export KUBECONFIG=%s\n  kubectl get ns\n\n"+
-			"Other logical clusters are at https://%s%s<name>, e.g. %sroot:team.\n",
-			host, dataDir, kubeconfig, host, logicalcluster.PathPrefix, logicalcluster.PathPrefix)
+			"A LogicalCluster (%s) named team in root makes root:team, at https://%s%sroot:team.\n",
+			host, dataDir, kubeconfig, tenancyv1alpha1.SchemeGroupVersion, host, logicalcluster.PathPrefix)
 		return err
 	}); err != nil {
 		return err
@@ -137,7 +169,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	return server.PrepareRun().RunWithContext(ctx)
 }
 
-func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki, port int, bootstrap *namespaceBootstrap) (*genericapiserver.Config, error) {
+func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki, port int, clusters *tenancy.Storage) (*genericapiserver.Config, error) {
 	cfg := genericapiserver.NewConfig(codecs)
 	cfg.EffectiveVersion = compatibility.DefaultBuildEffectiveVersion()
 	// Server-side apply needs the schemas, and kubectl's client-side
@@ -171,41 +203,44 @@ func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki
 	cfg.BuildHandlerChainFunc = func(apiHandler http.Handler, c *genericapiserver.Config) http.Handler {
 		// Routing comes first, so that every filter, from authentication
 		// on, sees the path within the logical cluster and the cluster in
-		// the context.
-		return logicalcluster.WithLogicalCluster(genericapiserver.DefaultBuildHandlerChain(bootstrap.wrap(apiHandler), c))
+		// the context. Whether a logical cluster exists is told only to
+		// those allowed to ask, after authorization.
+		return logicalcluster.WithLogicalCluster(genericapiserver.DefaultBuildHandlerChain(withServedClusters(apiHandler, clusters), c))
 	}
 	return cfg, nil
 }
 
-// namespaceBootstrap creates the default namespaces of a logical cluster
-// the first time this process serves an authorized request for it: a
-// logical cluster exists from its first use, and costs nothing before.
-type namespaceBootstrap struct {
-	namespaces rest.Creater
-	done       sync.Map
-}
-
-func (b *namespaceBootstrap) wrap(next http.Handler) http.Handler {
+// withServedClusters answers 404 for a logical cluster that does not
+// exist or is being deleted, saying why.
+func withServedClusters(next http.Handler, clusters *tenancy.Storage) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if cluster, ok := logicalcluster.ClusterFrom(req.Context()); ok {
-			if _, done := b.done.Load(cluster); !done {
-				if err := b.ensure(req.Context(), cluster); err != nil {
-					klog.ErrorS(err, "Creating the default namespaces", "cluster", cluster)
+			if err := clusters.Served(req.Context(), cluster); err != nil {
+				var status apierrors.APIStatus
+				if !errors.As(err, &status) {
+					status = apierrors.NewInternalError(err)
 				}
+				s := status.Status()
+				s.TypeMeta = metav1.TypeMeta{Kind: "Status", APIVersion: "v1"}
+				responsewriters.WriteRawJSON(int(s.Code), s, w)
+				return
 			}
 		}
 		next.ServeHTTP(w, req)
 	})
 }
 
-func (b *namespaceBootstrap) ensure(ctx context.Context, cluster logicalcluster.Name) error {
-	ctx = logicalcluster.WithCluster(genericapirequest.WithNamespace(context.WithoutCancel(ctx), ""), cluster)
-	for _, name := range defaultNamespaces {
-		_, err := b.namespaces.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}, rest.ValidateAllObjectFunc, &metav1.CreateOptions{})
-		if err != nil && !apierrors.IsAlreadyExists(err) {
-			return err
+// defaultNamespaces returns the set-up of a new logical cluster: creating
+// the namespaces every Kubernetes cluster has, which tools assume.
+func defaultNamespaces(namespaces rest.Creater) func(context.Context, logicalcluster.Name) error {
+	return func(ctx context.Context, cluster logicalcluster.Name) error {
+		ctx = logicalcluster.WithCluster(genericapirequest.WithNamespace(ctx, ""), cluster)
+		for _, name := range []string{metav1.NamespaceDefault, metav1.NamespaceSystem, metav1.NamespacePublic} {
+			_, err := namespaces.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}, rest.ValidateAllObjectFunc, &metav1.CreateOptions{})
+			if err != nil && !apierrors.IsAlreadyExists(err) {
+				return err
+			}
 		}
+		return nil
 	}
-	b.done.Store(cluster, true)
-	return nil
 }

@@ -44,6 +44,11 @@ func (n Name) Parent() (Name, bool) {
 	return n[:i], true
 }
 
+// Child is the logical cluster named segment nested in n.
+func (n Name) Child(segment string) (Name, error) {
+	return Parse(string(n) + separator + segment)
+}
+
 // Base is the last segment of n: team for root:org:team.
 func (n Name) Base() string {
 	return string(n)[strings.LastIndex(string(n), separator)+1:]

@@ -31,6 +31,12 @@ func TestParentAndBase(t *testing.T) {
 	if p, ok := Root.Parent(); ok {
 		t.Errorf("root has parent %q", p)
 	}
+	if c, err := n.Child("x"); err != nil || c != "root:org:team:x" {
+		t.Errorf("Child x of %s = %q, %v", n, c, err)
+	}
+	if c, err := n.Child("X"); err == nil {
+		t.Errorf("Child X of %s = %q; want an error", n, c)
+	}
 	if b := Root.Base(); b != "root" {
 		t.Errorf("Base of root = %q", b)
 	}

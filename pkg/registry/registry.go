@@ -25,15 +25,15 @@ import (
 // keyPrefix is where every key lives, as in etcd-backed Kubernetes.
 const keyPrefix = "/registry"
 
-// storageMediaType is how objects are stored: protobuf, as Kubernetes
-// stores the built-in types, since it is smaller and faster to decode.
-const storageMediaType = runtime.ContentTypeProtobuf
-
 // Factory completes the stores of resources over one Backend.
 type Factory struct {
 	Backend *sqlstorage.Backend
 	// Serializer encodes stored objects; a CodecFactory of the hub's scheme.
 	Serializer runtime.StorageSerializer
+	// StorageMediaType is how objects are stored. Empty means protobuf, as
+	// Kubernetes stores the built-in types, since it is smaller and faster
+	// to decode; types without generated protobuf code need JSON.
+	StorageMediaType string
 }
 
 // Complete finishes s, as genericregistry.Store.CompleteWithOptions does,
@@ -45,17 +45,18 @@ func (f *Factory) Complete(s *genericregistry.Store, storageVersion schema.Group
 		return fmt.Errorf("store for %s has no CreateStrategy", s.DefaultQualifiedResource)
 	}
 	gr := s.DefaultQualifiedResource
-	resourcePrefix := gr.Resource
-	if gr.Group != "" {
-		resourcePrefix = gr.Group + "/" + gr.Resource
-	}
+	resourcePrefix := resourcePrefix(gr)
 	k := keys{prefix: "/" + resourcePrefix, namespaced: s.CreateStrategy.NamespaceScoped()}
 	s.KeyRootFunc, s.KeyFunc = k.root, k.object
 	s.BeginCreate = stampOnCreate(s.BeginCreate)
 	s.BeginUpdate = stampOnUpdate(s.BeginUpdate)
 
+	mediaType := f.StorageMediaType
+	if mediaType == "" {
+		mediaType = runtime.ContentTypeProtobuf
+	}
 	codec, encodeVersioner, err := serverstorage.NewStorageCodec(serverstorage.StorageCodecConfig{
-		StorageMediaType:  storageMediaType,
+		StorageMediaType:  mediaType,
 		StorageSerializer: f.Serializer,
 		StorageVersion:    storageVersion,
 		MemoryVersion:     schema.GroupVersion{Group: storageVersion.Group, Version: runtime.APIVersionInternal},
@@ -73,6 +74,14 @@ func (f *Factory) Complete(s *genericregistry.Store, storageVersion schema.Group
 		DeleteCollectionWorkers: 1,
 	}
 	return s.CompleteWithOptions(&opts)
+}
+
+// resourcePrefix is where the keys of gr start, below keyPrefix.
+func resourcePrefix(gr schema.GroupResource) string {
+	if gr.Group == "" {
+		return gr.Resource
+	}
+	return gr.Group + "/" + gr.Resource
 }
 
 // decorator puts a watch cache keyed by k in front of the SQL store. It

@@ -23,9 +23,11 @@ type withShortNames struct {
 func (s withShortNames) ShortNames() []string { return s.shortNames }
 
 // NewStorage returns the core/v1 resources, by name, for
-// genericapiserver.APIGroupInfo.VersionedResourcesStorageMap["v1"].
-func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (map[string]rest.Storage, error) {
+// genericapiserver.APIGroupInfo.VersionedResourcesStorageMap["v1"], and
+// the registry store of each.
+func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (map[string]rest.Storage, []*genericregistry.Store, error) {
 	resources := map[string]rest.Storage{}
+	var stores []*genericregistry.Store
 	for _, r := range []struct {
 		singular, plural string
 		shortNames       []string
@@ -35,16 +37,16 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (map[string]rest
 			rest.RESTUpdateStrategy
 			rest.RESTDeleteStrategy
 		}
-		table table
+		table registry.Table
 	}{
 		{
 			singular: "namespace", plural: "namespaces", shortNames: []string{"ns"},
 			newObj:   func() runtime.Object { return &corev1.Namespace{} },
 			newList:  func() runtime.Object { return &corev1.NamespaceList{} },
 			strategy: namespaceStrategy{typer, names.SimpleNameGenerator},
-			table: table{
-				columns: []metav1.TableColumnDefinition{column("Status", "string", "The status of the namespace")},
-				cells:   func(o runtime.Object) []any { return []any{string(o.(*corev1.Namespace).Status.Phase)} },
+			table: registry.Table{
+				Columns: []metav1.TableColumnDefinition{registry.Column("Status", "string", "The status of the namespace")},
+				Cells:   func(o runtime.Object) []any { return []any{string(o.(*corev1.Namespace).Status.Phase)} },
 			},
 		},
 		{
@@ -52,11 +54,11 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (map[string]rest
 			newObj:   func() runtime.Object { return &corev1.ConfigMap{} },
 			newList:  func() runtime.Object { return &corev1.ConfigMapList{} },
 			strategy: configMapStrategy{typer, names.SimpleNameGenerator},
-			table: table{
-				columns: []metav1.TableColumnDefinition{column("Data", "integer", "The number of keys in data and binaryData")},
-				cells: func(o runtime.Object) []any {
+			table: registry.Table{
+				Columns: []metav1.TableColumnDefinition{registry.Column("Data", "integer", "The number of keys in data and binaryData")},
+				Cells: func(o runtime.Object) []any {
 					cm := o.(*corev1.ConfigMap)
-					return []any{count(len(cm.Data) + len(cm.BinaryData))}
+					return []any{registry.Count(len(cm.Data) + len(cm.BinaryData))}
 				},
 			},
 		},
@@ -65,14 +67,14 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (map[string]rest
 			newObj:   func() runtime.Object { return &corev1.Secret{} },
 			newList:  func() runtime.Object { return &corev1.SecretList{} },
 			strategy: secretStrategy{typer, names.SimpleNameGenerator},
-			table: table{
-				columns: []metav1.TableColumnDefinition{
-					column("Type", "string", "The type of the secret"),
-					column("Data", "integer", "The number of keys in data"),
+			table: registry.Table{
+				Columns: []metav1.TableColumnDefinition{
+					registry.Column("Type", "string", "The type of the secret"),
+					registry.Column("Data", "integer", "The number of keys in data"),
 				},
-				cells: func(o runtime.Object) []any {
+				Cells: func(o runtime.Object) []any {
 					s := o.(*corev1.Secret)
-					return []any{string(s.Type), count(len(s.Data))}
+					return []any{string(s.Type), registry.Count(len(s.Data))}
 				},
 			},
 		},
@@ -85,16 +87,19 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (map[string]rest
 			CreateStrategy:            r.strategy,
 			UpdateStrategy:            r.strategy,
 			DeleteStrategy:            r.strategy,
-			TableConvertor:            r.table,
+			// The columns are Kubernetes' own for these kinds, so
+			// output reads the same.
+			TableConvertor: r.table,
 		}
 		if err := f.Complete(s, corev1.SchemeGroupVersion, generic.StoreOptions{}); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		stores = append(stores, s)
 		if len(r.shortNames) > 0 {
 			resources[r.plural] = withShortNames{s, r.shortNames}
 		} else {
 			resources[r.plural] = s
 		}
 	}
-	return resources, nil
+	return resources, stores, nil
 }

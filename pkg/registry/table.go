@@ -1,4 +1,4 @@
-package core
+package registry
 
 import (
 	"context"
@@ -11,22 +11,22 @@ import (
 	"k8s.io/apimachinery/pkg/util/duration"
 )
 
-// table is the server-side table of a kind, what kubectl get prints. The
-// columns are Kubernetes' own for these kinds, so output reads the same.
-type table struct {
-	columns []metav1.TableColumnDefinition
-	// cells are the values of one object between its name and its age.
-	cells func(obj runtime.Object) []any
+// Table is the server-side table of a kind, what kubectl get prints: the
+// name, the kind's own columns, and the age.
+type Table struct {
+	Columns []metav1.TableColumnDefinition
+	// Cells are the values of one object between its name and its age.
+	Cells func(obj runtime.Object) []any
 }
 
-func (t table) ConvertToTable(_ context.Context, object runtime.Object, tableOptions runtime.Object) (*metav1.Table, error) {
+func (t Table) ConvertToTable(_ context.Context, object runtime.Object, tableOptions runtime.Object) (*metav1.Table, error) {
 	out := &metav1.Table{}
 	fill := func(obj runtime.Object) error {
 		m, err := meta.Accessor(obj)
 		if err != nil {
 			return err
 		}
-		cells := append([]any{m.GetName()}, t.cells(obj)...)
+		cells := append([]any{m.GetName()}, t.Cells(obj)...)
 		cells = append(cells, age(m.GetCreationTimestamp()))
 		out.Rows = append(out.Rows, metav1.TableRow{Cells: cells, Object: runtime.RawExtension{Object: obj}})
 		return nil
@@ -51,7 +51,7 @@ func (t table) ConvertToTable(_ context.Context, object runtime.Object, tableOpt
 	if opt, ok := tableOptions.(*metav1.TableOptions); !ok || !opt.NoHeaders {
 		out.ColumnDefinitions = append([]metav1.TableColumnDefinition{{
 			Name: "Name", Type: "string", Format: "name", Description: metav1.ObjectMeta{}.SwaggerDoc()["name"],
-		}}, t.columns...)
+		}}, t.Columns...)
 		out.ColumnDefinitions = append(out.ColumnDefinitions, metav1.TableColumnDefinition{
 			Name: "Age", Type: "string", Description: metav1.ObjectMeta{}.SwaggerDoc()["creationTimestamp"],
 		})
@@ -66,8 +66,10 @@ func age(t metav1.Time) string {
 	return duration.HumanDuration(time.Since(t.Time))
 }
 
-func count(n int) string { return strconv.Itoa(n) }
+// Count is a count as a cell.
+func Count(n int) string { return strconv.Itoa(n) }
 
-func column(name, typ, description string) metav1.TableColumnDefinition {
+// Column defines a column of a Table.
+func Column(name, typ, description string) metav1.TableColumnDefinition {
 	return metav1.TableColumnDefinition{Name: name, Type: typ, Description: description}
 }

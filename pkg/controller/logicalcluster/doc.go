@@ -1,0 +1,16 @@
+// Package logicalcluster is the hub's controller of LogicalClusters: it
+// sets up a new logical cluster and removes a deleted one's data.
+//
+// One goroutine serves every logical cluster. It lists LogicalClusters of
+// all logical clusters from the shared watch cache once, then watches
+// them, and acts only on the objects an event names, so an idle hub does
+// no work however many logical clusters it holds.
+//
+// Deleting a LogicalCluster removes, through the registries so that
+// watchers see every DELETE, each object stored in its logical cluster.
+// Those include the LogicalClusters nested in it, whose own deletion then
+// runs the same way; the finalizer keeps each LogicalCluster until the
+// logical clusters nested in it are gone, so deleting root:a ends only
+// after root:a:child has ended. Other logical clusters are not touched:
+// every read and delete is addressed to the one logical cluster at hand.
+package logicalcluster

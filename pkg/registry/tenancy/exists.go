@@ -1,0 +1,71 @@
+package tenancy
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+
+	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+)
+
+// Served returns nil if logical cluster n is served, or a NotFound error
+// saying which logical cluster on its path is missing and how to make it.
+//
+// Root always is. Any other logical cluster is served while it and each
+// logical cluster above it have a LogicalCluster object in their parent
+// that is not being deleted. Each object is read from the watch cache; a
+// miss there is confirmed with a read from the database, so a logical
+// cluster is served as soon as its LogicalCluster's create returns, even
+// before the cache has seen it.
+func (s *Storage) Served(ctx context.Context, n logicalcluster.Name) error {
+	segments := strings.Split(string(n), ":")
+	at := logicalcluster.Root
+	for _, seg := range segments[1:] {
+		parent := at
+		at = logicalcluster.Name(string(at) + ":" + seg)
+		lc, err := s.get(ctx, parent, seg)
+		if apierrors.IsNotFound(err) {
+			return notServed(n, fmt.Sprintf("logical cluster %q does not exist: create a LogicalCluster (%s) named %q in logical cluster %q to make it",
+				at, tenancyv1alpha1.SchemeGroupVersion, seg, parent))
+		}
+		if err != nil {
+			return err
+		}
+		if lc.DeletionTimestamp != nil {
+			return notServed(n, fmt.Sprintf("logical cluster %q is being deleted", at))
+		}
+	}
+	return nil
+}
+
+func (s *Storage) get(ctx context.Context, parent logicalcluster.Name, name string) (*tenancyv1alpha1.LogicalCluster, error) {
+	ctx = logicalcluster.WithCluster(genericapirequest.WithNamespace(ctx, ""), parent)
+	obj, err := s.LogicalClusters.Get(ctx, name, &metav1.GetOptions{ResourceVersion: "0"})
+	if apierrors.IsNotFound(err) {
+		obj, err = s.LogicalClusters.Get(ctx, name, &metav1.GetOptions{})
+	}
+	if err != nil {
+		return nil, err
+	}
+	return obj.(*tenancyv1alpha1.LogicalCluster), nil
+}
+
+func notServed(n logicalcluster.Name, message string) error {
+	return &apierrors.StatusError{ErrStatus: metav1.Status{
+		Status: metav1.StatusFailure,
+		Code:   http.StatusNotFound,
+		Reason: metav1.StatusReasonNotFound,
+		Details: &metav1.StatusDetails{
+			Group: tenancyv1alpha1.GroupName,
+			Kind:  "logicalclusters",
+			Name:  string(n),
+		},
+		Message: message,
+	}}
+}
