@@ -147,12 +147,21 @@ type kubectl struct {
 	t          *testing.T
 	kubeconfig string
 	home       string
+	// bin is the kubectl binary; empty means the one on PATH.
+	bin string
+}
+
+func (k kubectl) binary() string {
+	if k.bin == "" {
+		return "kubectl"
+	}
+	return k.bin
 }
 
 func (k kubectl) run(args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "kubectl", append([]string{"--kubeconfig", k.kubeconfig}, args...)...)
+	cmd := exec.CommandContext(ctx, k.binary(), append([]string{"--kubeconfig", k.kubeconfig}, args...)...)
 	cmd.Env = append(os.Environ(), "HOME="+k.home)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -177,7 +186,7 @@ func (k kubectl) must(args ...string) string {
 func (k kubectl) start(args ...string) func() string {
 	k.t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, "kubectl", append([]string{"--kubeconfig", k.kubeconfig}, args...)...)
+	cmd := exec.CommandContext(ctx, k.binary(), append([]string{"--kubeconfig", k.kubeconfig}, args...)...)
 	cmd.Env = append(os.Environ(), "HOME="+k.home)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

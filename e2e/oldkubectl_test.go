@@ -1,0 +1,81 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Clients in the field are older than the hub: the oldest and newest
+// kubectl releases on the machine drive a logical cluster through the
+// basic get, apply and delete.
+func TestOldKubectl(t *testing.T) {
+	path, err := exec.LookPath("kubectl")
+	if err != nil {
+		t.Fatalf("kubectl must be on PATH: %v", err)
+	}
+	resolved, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &hub{bin: buildHub(t), dataDir: t.TempDir(), port: freePort(t)}
+	h.start(t)
+	admin := kubectl{t: t, kubeconfig: filepath.Join(h.dataDir, "admin.kubeconfig"), home: t.TempDir()}
+	admin.createLogicalCluster("root", "old")
+
+	manifest := filepath.Join(t.TempDir(), "objects.yaml")
+	if err := os.WriteFile(manifest, []byte(`apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+  namespace: default
+data:
+  mode: old
+---
+apiVersion: v1
+kind: Secret
+metadata:
+  name: token
+  namespace: default
+stringData:
+  token: s3cret
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, version := range []string{"1.27", "1.33"} {
+		t.Run(version, func(t *testing.T) {
+			bin := filepath.Join(filepath.Dir(resolved), "kubectl."+version)
+			if _, err := os.Stat(bin); err != nil {
+				t.Fatalf("kubectl %s is not beside kubectl: %v", version, err)
+			}
+			k := kubectl{t: t, kubeconfig: filepath.Join(t.TempDir(), "kubeconfig"), home: t.TempDir(), bin: bin}
+			raw, err := os.ReadFile(admin.kubeconfig)
+			if err != nil {
+				t.Fatal(err)
+			}
+			server := fmt.Sprintf("https://127.0.0.1:%d/clusters/root:old", h.port)
+			if err := os.WriteFile(k.kubeconfig, []byte(strings.ReplaceAll(string(raw),
+				fmt.Sprintf("https://127.0.0.1:%d/clusters/root", h.port), server)), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if got := k.must("version", "--client", "-o", "json"); !strings.Contains(got, `"minor": "`+strings.TrimPrefix(version, "1.")) {
+				t.Fatalf("%s is not kubectl %s: %s", bin, version, got)
+			}
+
+			k.must("apply", "-f", manifest)
+			if got := k.must("get", "configmap", "settings", "-n", "default", "-o", "jsonpath={.data.mode}"); got != "old" {
+				t.Errorf("configmap data is %q after apply, want old", got)
+			}
+			if got := k.must("get", "secrets", "-n", "default"); !strings.Contains(got, "TYPE") || !strings.Contains(got, "token") {
+				t.Errorf("kubectl get secrets printed no table with the secret:\n%s", got)
+			}
+			k.must("delete", "-f", manifest)
+			if got := k.must("get", "configmaps,secrets", "-n", "default", "-o", "name"); got != "" {
+				t.Errorf("objects left after delete:\n%s", got)
+			}
+		})
+	}
+}
