@@ -1,3 +1,5 @@
 // Command hub runs Canopy's hub, the API server that hosts every logical
-// cluster: `hub start`.
+// cluster: `hub start`; and `hub kubeconfig`, which moves a kubeconfig
+// between logical clusters, creates them and prints their tree. Run as
+// kubectl-lc, it is that command as the kubectl plugin `kubectl lc`.
 package main

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 	genericapiserver "k8s.io/apiserver/pkg/server"
@@ -12,6 +13,11 @@ import (
 )
 
 func main() {
+	// kubectl runs plugin kubectl-lc for `kubectl lc …`; a symlink of
+	// that name to this binary makes the kubeconfig commands the plugin.
+	if filepath.Base(os.Args[0]) == pluginName {
+		os.Exit(cli.Run(newKubeconfigCommand("kubectl lc")))
+	}
 	os.Exit(cli.Run(newRootCommand()))
 }
 
@@ -20,7 +26,7 @@ func newRootCommand() *cobra.Command {
 		Use:   "hub",
 		Short: "Canopy's hub: one API server hosting many logical clusters",
 	}
-	root.AddCommand(newStartCommand())
+	root.AddCommand(newStartCommand(), newKubeconfigCommand("kubeconfig"))
 	return root
 }
 
