@@ -18,6 +18,7 @@ import (
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
 	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
@@ -27,8 +28,13 @@ import (
 )
 
 // retryAfter is how long a logical cluster whose work failed waits before
-// it is tried again; one timer serves all of them.
+// it is tried again.
 const retryAfter = time.Second
+
+// workers is how many logical clusters are worked on at once. Each waits
+// mostly on its commits, and the store commits concurrent writes together,
+// so parallel set-ups share commits instead of queueing for one each.
+const workers = 32
 
 // Config is what the controller acts on.
 type Config struct {
@@ -44,25 +50,27 @@ type Config struct {
 	URL func(logicalcluster.Name) string
 }
 
-// Controller sets up new logical clusters and removes deleted ones.
+// Controller sets up new logical clusters and removes deleted ones. A
+// fixed pool of workers serves every logical cluster; the queue hands each
+// logical cluster to one worker at a time and holds it once however often
+// it is queued.
 type Controller struct {
-	c Config
-	// queue holds the logical clusters with work to do, each once.
-	queue  []logicalcluster.Name
-	queued map[logicalcluster.Name]bool
-	// retry holds those to queue again when the retry timer fires.
-	retry map[logicalcluster.Name]bool
+	c     Config
+	queue workqueue.TypedDelayingInterface[logicalcluster.Name]
 }
 
 // New returns a controller for c.
 func New(c Config) *Controller {
-	return &Controller{c: c, queued: map[logicalcluster.Name]bool{}, retry: map[logicalcluster.Name]bool{}}
+	return &Controller{c: c, queue: workqueue.NewTypedDelayingQueueWithConfig(
+		workqueue.TypedDelayingQueueConfig[logicalcluster.Name]{Name: "logicalclusters"})}
 }
 
 // Run works until ctx ends.
 func (c *Controller) Run(ctx context.Context) {
-	retry := time.NewTimer(retryAfter)
-	retry.Stop()
+	defer c.queue.ShutDown()
+	for range workers {
+		go c.work(ctx)
+	}
 	for ctx.Err() == nil {
 		w, err := c.listAndWatch(ctx)
 		if err != nil {
@@ -73,8 +81,23 @@ func (c *Controller) Run(ctx context.Context) {
 			}
 			continue
 		}
-		c.serve(ctx, w, retry)
+		c.serve(ctx, w)
 		w.Stop()
+	}
+}
+
+func (c *Controller) work(ctx context.Context) {
+	for {
+		n, shutdown := c.queue.Get()
+		if shutdown {
+			return
+		}
+		err := c.process(ctx, n)
+		c.queue.Done(n)
+		if err != nil && ctx.Err() == nil {
+			klog.ErrorS(err, "Reconciling logical cluster; retrying", "cluster", n)
+			c.queue.AddAfter(n, retryAfter)
+		}
 	}
 }
 
@@ -93,45 +116,15 @@ func (c *Controller) listAndWatch(ctx context.Context) (watch.Interface, error) 
 	return registry.WatchAllClusters(ctx, c.c.LogicalClusters.LogicalClusters, list.ResourceVersion)
 }
 
-// serve works through the queue and the watch's events until the watch
-// ends or ctx does.
-func (c *Controller) serve(ctx context.Context, w watch.Interface, retry *time.Timer) {
+// serve queues the work the watch's events call for until the watch ends
+// or ctx does.
+func (c *Controller) serve(ctx context.Context, w watch.Interface) {
 	for {
-		if len(c.queue) > 0 {
-			// Events already here go first: they may make work unneeded.
-			select {
-			case ev, ok := <-w.ResultChan():
-				if !ok || !c.handle(ev) {
-					return
-				}
-				continue
-			default:
-			}
-			n := c.queue[0]
-			c.queue = c.queue[1:]
-			delete(c.queued, n)
-			if err := c.process(ctx, n); err != nil {
-				if ctx.Err() != nil {
-					return
-				}
-				klog.ErrorS(err, "Reconciling logical cluster; retrying", "cluster", n)
-				if len(c.retry) == 0 {
-					retry.Reset(retryAfter)
-				}
-				c.retry[n] = true
-			}
-			continue
-		}
 		select {
 		case ev, ok := <-w.ResultChan():
 			if !ok || !c.handle(ev) {
 				return
 			}
-		case <-retry.C:
-			for n := range c.retry {
-				c.enqueue(n)
-			}
-			clear(c.retry)
 		case <-ctx.Done():
 			return
 		}
@@ -176,12 +169,7 @@ func (c *Controller) handle(ev watch.Event) bool {
 	return true
 }
 
-func (c *Controller) enqueue(n logicalcluster.Name) {
-	if !c.queued[n] {
-		c.queued[n] = true
-		c.queue = append(c.queue, n)
-	}
-}
+func (c *Controller) enqueue(n logicalcluster.Name) { c.queue.Add(n) }
 
 func needsWork(lc *tenancyv1alpha1.LogicalCluster) bool {
 	return lc.DeletionTimestamp != nil || lc.Status.Phase != tenancyv1alpha1.LogicalClusterReady

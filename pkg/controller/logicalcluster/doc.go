@@ -1,10 +1,11 @@
 // Package logicalcluster is the hub's controller of LogicalClusters: it
 // sets up a new logical cluster and removes a deleted one's data.
 //
-// One goroutine serves every logical cluster. It lists LogicalClusters of
-// all logical clusters from the shared watch cache once, then watches
-// them, and acts only on the objects an event names, so an idle hub does
-// no work however many logical clusters it holds.
+// One watch and a fixed pool of workers serve every logical cluster. The
+// controller lists LogicalClusters of all logical clusters from the shared
+// watch cache once, then watches them, and acts only on the objects an
+// event names, so an idle hub does no work however many logical clusters
+// it holds.
 //
 // Deleting a LogicalCluster removes, through the registries so that
 // watchers see every DELETE, each object stored in its logical cluster.

@@ -1,0 +1,785 @@
+package hub
+
+import (
+	"bufio"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"text/tabwriter"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/canopy-dev/canopy/internal/pgtest"
+)
+
+// Knobs, all optional.
+const (
+	envLCs     = "CANOPY_BENCH_LCS"     // logical clusters to create (10000)
+	envWorkers = "CANOPY_BENCH_WORKERS" // concurrent clients creating and deleting (48)
+	envDelete  = "CANOPY_BENCH_DELETE"  // logical clusters to delete at the end (1000, at most N)
+	envGets    = "CANOPY_BENCH_GETS"    // GETs per latency run (2000)
+	envSettle  = "CANOPY_BENCH_SETTLE"  // wait before the settled memory reading (10s)
+	envHub     = "CANOPY_HUB"           // a prebuilt hub binary; unset builds cmd/hub
+	envOut     = "CANOPY_BENCH_OUT"     // directory for profiles and the hub log (a temp dir)
+)
+
+// Goals, reported and not enforced.
+const (
+	goalRate      = 200.0                 // logical clusters/s, at least
+	goalKiBPerLC  = 150.0                 // hub RSS per idle logical cluster, at most
+	goalGetP99    = 10 * time.Millisecond // GET p99 with all logical clusters existing, at most
+	configMaps    = 5
+	configMapSize = 1024
+	warmupLCs     = 20
+)
+
+var lcResource = schema.GroupVersionResource{Group: "tenancy.canopy.dev", Version: "v1alpha1", Resource: "logicalclusters"}
+
+func envInt(tb testing.TB, name string, def int) int {
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		tb.Fatalf("%s=%q is not a count", name, v)
+	}
+	return n
+}
+
+func BenchmarkLogicalClusters(b *testing.B) {
+	n := envInt(b, envLCs, 10000)
+	workers := envInt(b, envWorkers, 48)
+	nDelete := min(envInt(b, envDelete, 1000), n)
+	nGets := envInt(b, envGets, 2000)
+	settle := 10 * time.Second
+	if v := os.Getenv(envSettle); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			b.Fatalf("%s=%q: %v", envSettle, v, err)
+		}
+		settle = d
+	}
+	out := os.Getenv(envOut)
+	if out == "" {
+		out = b.TempDir()
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	loadStart := loadavg()
+
+	for range b.N {
+		bin := os.Getenv(envHub)
+		if bin == "" {
+			bin = buildHub(b)
+		}
+		dsn := pgtest.Start(b).NewDatabase(b)
+		h := startHub(b, bin, dsn, filepath.Join(out, "hub.log"))
+		r := &report{N: n, Workers: workers, Out: out}
+		run(b, h, r, n, workers, nDelete, nGets, settle)
+		b.ReportMetric(r.Rate, "lcs/s")
+		b.ReportMetric(r.KiBPerLC, "KiB/lc")
+		b.ReportMetric(ms(r.GetOne.p99), "get-p99-ms")
+		printReport(os.Stdout, r, loadStart)
+	}
+}
+
+// report holds the figures of one run.
+type report struct {
+	N, Workers, Deleted int
+	Out                 string
+
+	Wall, ReadyP50, ReadyP99, ReadyMax     time.Duration
+	Rate                                   float64
+	NSRetries                              int64
+	Deciles                                []float64 // logical clusters/s in each tenth of the creation
+	MemBefore, MemAfter, MemSettled        memSample
+	KiBPerLC, HeapKiBPerLC                 float64
+	GetOne, GetRandom                      latencies
+	DeleteWall, DeleteP50, DeleteP99       time.Duration
+	MemAfterDelete                         memSample
+	CPUProfile, HeapProfile, GoroutineDump string
+}
+
+type memSample struct {
+	RSSKiB, HeapKiB int64 // HeapKiB: go_memstats_heap_alloc_bytes / 1024, -1 if unknown
+	Goroutines      int64 // go_goroutines, -1 if unknown
+}
+
+type latencies struct {
+	n             int
+	p50, p99, max time.Duration
+}
+
+func summarize(d []time.Duration) latencies {
+	if len(d) == 0 {
+		return latencies{}
+	}
+	slices.Sort(d)
+	at := func(q float64) time.Duration { return d[min(len(d)-1, int(q*float64(len(d))))] }
+	return latencies{n: len(d), p50: at(0.50), p99: at(0.99), max: d[len(d)-1]}
+}
+
+func run(b *testing.B, h *hubProcess, r *report, n, workers, nDelete, nGets int, settle time.Duration) {
+	ctx := context.Background()
+	base, err := clientcmd.BuildConfigFromFlags("", filepath.Join(h.dataDir, "admin.kubeconfig"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	base.QPS, base.Burst = 5000, 5000
+	base.Timeout = 60 * time.Second
+	httpClient, err := rest.HTTPClientFor(base)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cluster := func(path string) *rest.Config {
+		c := rest.CopyConfig(base)
+		c.Host = fmt.Sprintf("https://127.0.0.1:%d/clusters/%s", h.port, path)
+		return c
+	}
+	root, err := dynamic.NewForConfigAndClient(cluster("root"), httpClient)
+	if err != nil {
+		b.Fatal(err)
+	}
+	lcs := root.Resource(lcResource)
+	kube := func(name string) *kubernetes.Clientset {
+		cs, err := kubernetes.NewForConfigAndClient(cluster("root:"+name), httpClient)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return cs
+	}
+
+	w := newLCWatcher(ctx, b, lcs)
+	defer w.stop()
+
+	data := strings.Repeat("x", configMapSize)
+	var nsRetries atomic.Int64
+	// create makes one logical cluster and populates it; it returns the
+	// create -> Ready latency.
+	create := func(name string) (time.Duration, error) {
+		ready, _ := w.expect(name)
+		start := time.Now()
+		lc := &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "tenancy.canopy.dev/v1alpha1", "kind": "LogicalCluster",
+			"metadata": map[string]any{"name": name},
+		}}
+		if _, err := lcs.Create(ctx, lc, metav1.CreateOptions{}); err != nil {
+			return 0, fmt.Errorf("creating LogicalCluster %s: %w", name, err)
+		}
+		select {
+		case <-ready:
+		case <-time.After(2 * time.Minute):
+			return 0, fmt.Errorf("LogicalCluster %s not Ready after 2m", name)
+		}
+		readyAfter := time.Since(start)
+		cs := kube(name)
+		for {
+			_, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "app"}}, metav1.CreateOptions{})
+			if err == nil {
+				break
+			}
+			if !apierrors.IsNotFound(err) && !apierrors.IsForbidden(err) || time.Since(start) > 2*time.Minute {
+				return 0, fmt.Errorf("creating namespace app in root:%s: %w", name, err)
+			}
+			nsRetries.Add(1)
+			time.Sleep(10 * time.Millisecond)
+		}
+		for i := range configMaps {
+			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("cm-%d", i)}, Data: map[string]string{"data": data}}
+			if _, err := cs.CoreV1().ConfigMaps("app").Create(ctx, cm, metav1.CreateOptions{}); err != nil {
+				return 0, fmt.Errorf("creating configmap in root:%s: %w", name, err)
+			}
+		}
+		return readyAfter, nil
+	}
+	// pool runs f for 0..count-1 on the workers and returns the durations
+	// f returned; onDone is called after every completion.
+	pool := func(count int, f func(i int) (time.Duration, error), onDone func(done int)) []time.Duration {
+		var next, done atomic.Int64
+		durations := make([]time.Duration, count)
+		var wg sync.WaitGroup
+		var firstErr error
+		var errOnce sync.Once
+		var failed atomic.Bool
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					i := int(next.Add(1) - 1)
+					if i >= count || failed.Load() {
+						return
+					}
+					d, err := f(i)
+					if err != nil {
+						errOnce.Do(func() { firstErr = err; failed.Store(true) })
+						return
+					}
+					durations[i] = d
+					if onDone != nil {
+						onDone(int(done.Add(1)))
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		if firstErr != nil {
+			b.Fatalf("%v\nhub log tail:\n%s", firstErr, h.logTail())
+		}
+		return durations
+	}
+
+	// Warm-up: a few logical clusters, not counted, so that "before" is a
+	// hub that has served the whole path once.
+	pool(warmupLCs, func(i int) (time.Duration, error) { return create(fmt.Sprintf("warm-%d", i)) }, nil)
+	r.MemBefore = h.memory(b, true)
+	logf("before: %s", r.MemBefore)
+
+	// Creation, with a CPU profile of the hub over its first 30s (or less).
+	profSecs := 30
+	r.CPUProfile = filepath.Join(r.Out, "hub-cpu-create.pprof")
+	profDone := make(chan struct{})
+	go func() {
+		defer close(profDone)
+		if err := h.fetchTo(fmt.Sprintf("/debug/pprof/profile?seconds=%d", profSecs), r.CPUProfile, time.Duration(profSecs+30)*time.Second); err != nil {
+			logf("CPU profile: %v", err)
+			r.CPUProfile = ""
+		}
+	}()
+	start := time.Now()
+	var mu sync.Mutex
+	marks := []time.Duration{}
+	step := max(1, n/10)
+	ready := pool(n, func(i int) (time.Duration, error) { return create(fmt.Sprintf("lc-%d", i)) }, func(done int) {
+		if done%step == 0 || done == n {
+			el := time.Since(start)
+			mu.Lock()
+			marks = append(marks, el)
+			mu.Unlock()
+			logf("created %d/%d in %v (%.0f/s overall), hub RSS %d MiB", done, n, el.Round(time.Millisecond), float64(done)/el.Seconds(), h.rssKiB()/1024)
+		}
+	})
+	r.Wall = time.Since(start)
+	r.Rate = float64(n) / r.Wall.Seconds()
+	r.NSRetries = nsRetries.Load()
+	rd := summarize(ready)
+	r.ReadyP50, r.ReadyP99, r.ReadyMax = rd.p50, rd.p99, rd.max
+	slices.Sort(marks)
+	var prev time.Duration
+	for _, m := range marks {
+		if len(r.Deciles) == 10 {
+			break
+		}
+		r.Deciles = append(r.Deciles, float64(step)/(m-prev).Seconds())
+		prev = m
+	}
+	<-profDone
+
+	r.MemAfter = h.memory(b, false)
+	logf("after creating %d: %s", n, r.MemAfter)
+	time.Sleep(settle)
+	r.MemSettled = h.memory(b, true)
+	logf("settled (GC, %v): %s", settle, r.MemSettled)
+	r.KiBPerLC = float64(r.MemSettled.RSSKiB-r.MemBefore.RSSKiB) / float64(n)
+	if r.MemSettled.HeapKiB >= 0 && r.MemBefore.HeapKiB >= 0 {
+		r.HeapKiBPerLC = float64(r.MemSettled.HeapKiB-r.MemBefore.HeapKiB) / float64(n)
+	}
+	r.HeapProfile = filepath.Join(r.Out, "hub-heap.pprof")
+	if err := h.fetchTo("/debug/pprof/heap", r.HeapProfile, time.Minute); err != nil {
+		logf("heap profile: %v", err)
+		r.HeapProfile = ""
+	}
+	r.GoroutineDump = filepath.Join(r.Out, "hub-goroutines.txt")
+	if err := h.fetchTo("/debug/pprof/goroutine?debug=1", r.GoroutineDump, time.Minute); err != nil {
+		r.GoroutineDump = ""
+	}
+
+	// GETs while all logical clusters exist: one ConfigMap in one logical
+	// cluster, then in random ones, sequentially.
+	one := kube(fmt.Sprintf("lc-%d", n/2))
+	get := func(cs *kubernetes.Clientset) time.Duration {
+		t0 := time.Now()
+		if _, err := cs.CoreV1().ConfigMaps("app").Get(ctx, "cm-0", metav1.GetOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(t0)
+	}
+	for range 50 {
+		get(one)
+	}
+	d := make([]time.Duration, nGets)
+	for i := range d {
+		d[i] = get(one)
+	}
+	r.GetOne = summarize(d)
+	clients := make([]*kubernetes.Clientset, n)
+	d = make([]time.Duration, nGets)
+	for i := range d {
+		j := rand.IntN(n)
+		if clients[j] == nil {
+			clients[j] = kube(fmt.Sprintf("lc-%d", j))
+		}
+		d[i] = get(clients[j])
+	}
+	r.GetRandom = summarize(d)
+	logf("GET one cluster: p50 %.2f ms p99 %.2f ms; random clusters: p50 %.2f ms p99 %.2f ms",
+		ms(r.GetOne.p50), ms(r.GetOne.p99), ms(r.GetRandom.p50), ms(r.GetRandom.p99))
+
+	// Deletion of nDelete logical clusters, until each is gone.
+	r.Deleted = nDelete
+	start = time.Now()
+	gone := pool(nDelete, func(i int) (time.Duration, error) {
+		name := fmt.Sprintf("lc-%d", i)
+		_, goneCh := w.expect(name)
+		t0 := time.Now()
+		if err := lcs.Delete(ctx, name, metav1.DeleteOptions{}); err != nil {
+			return 0, fmt.Errorf("deleting LogicalCluster %s: %w", name, err)
+		}
+		select {
+		case <-goneCh:
+		case <-time.After(5 * time.Minute):
+			return 0, fmt.Errorf("LogicalCluster %s not gone 5m after its deletion", name)
+		}
+		return time.Since(t0), nil
+	}, nil)
+	r.DeleteWall = time.Since(start)
+	dd := summarize(gone)
+	r.DeleteP50, r.DeleteP99 = dd.p50, dd.p99
+	// Every one is gone for the API too.
+	for i := range nDelete {
+		if _, err := lcs.Get(ctx, fmt.Sprintf("lc-%d", i), metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+			b.Fatalf("LogicalCluster lc-%d after its deletion: %v", i, err)
+		}
+	}
+	r.MemAfterDelete = h.memory(b, true)
+	if err := h.fetchTo("/debug/pprof/goroutine?debug=1", filepath.Join(r.Out, "hub-goroutines-after-delete.txt"), time.Minute); err != nil {
+		logf("goroutine dump: %v", err)
+	}
+	logf("deleted %d in %v; %s", nDelete, r.DeleteWall.Round(time.Millisecond), r.MemAfterDelete)
+}
+
+// lcWatcher follows root's LogicalClusters and tells workers when theirs
+// is Ready and when it is gone.
+type lcWatcher struct {
+	mu    sync.Mutex
+	ready map[string]chan struct{}
+	gone  map[string]chan struct{}
+	stop  context.CancelFunc
+}
+
+func newLCWatcher(ctx context.Context, tb testing.TB, lcs dynamic.ResourceInterface) *lcWatcher {
+	ctx, cancel := context.WithCancel(ctx)
+	w := &lcWatcher{ready: map[string]chan struct{}{}, gone: map[string]chan struct{}{}, stop: cancel}
+	list, err := lcs.List(ctx, metav1.ListOptions{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rv := list.GetResourceVersion()
+	started := make(chan struct{})
+	go func() {
+		first := true
+		for ctx.Err() == nil {
+			wi, err := lcs.Watch(ctx, metav1.ListOptions{ResourceVersion: rv, AllowWatchBookmarks: true})
+			if first {
+				close(started)
+				first = false
+			}
+			if err != nil {
+				logf("watch of LogicalClusters: %v; relisting", err)
+				time.Sleep(100 * time.Millisecond)
+				rv = w.relist(ctx, lcs)
+				continue
+			}
+			for ev := range wi.ResultChan() {
+				if ev.Type == watch.Error {
+					if ctx.Err() != nil {
+						break
+					}
+					logf("watch of LogicalClusters: error event %v; relisting", ev.Object)
+					rv = ""
+					break
+				}
+				u, ok := ev.Object.(*unstructured.Unstructured)
+				if !ok {
+					continue
+				}
+				rv = u.GetResourceVersion()
+				if ev.Type == watch.Bookmark {
+					continue
+				}
+				w.observe(u, ev.Type == watch.Deleted)
+			}
+			wi.Stop()
+			if ctx.Err() == nil && rv == "" {
+				rv = w.relist(ctx, lcs)
+			}
+		}
+	}()
+	<-started
+	return w
+}
+
+func (w *lcWatcher) relist(ctx context.Context, lcs dynamic.ResourceInterface) string {
+	list, err := lcs.List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return ""
+	}
+	present := map[string]bool{}
+	for i := range list.Items {
+		present[list.Items[i].GetName()] = true
+		w.observe(&list.Items[i], false)
+	}
+	w.mu.Lock()
+	for name, ch := range w.gone {
+		if !present[name] {
+			closeOnce(ch)
+		}
+	}
+	w.mu.Unlock()
+	return list.GetResourceVersion()
+}
+
+func (w *lcWatcher) observe(u *unstructured.Unstructured, deleted bool) {
+	phase, _, _ := unstructured.NestedString(u.Object, "status", "phase")
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	name := u.GetName()
+	if deleted {
+		if ch, ok := w.gone[name]; ok {
+			closeOnce(ch)
+		}
+		return
+	}
+	if phase == "Ready" {
+		if ch, ok := w.ready[name]; ok {
+			closeOnce(ch)
+		}
+	}
+}
+
+// expect returns the channels closed when name is Ready and when it is
+// gone; call it before the request that causes either.
+func (w *lcWatcher) expect(name string) (ready, gone <-chan struct{}) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.ready[name] == nil {
+		w.ready[name] = make(chan struct{})
+	}
+	w.gone[name] = make(chan struct{})
+	return w.ready[name], w.gone[name]
+}
+
+func closeOnce(ch chan struct{}) {
+	select {
+	case <-ch:
+	default:
+		close(ch)
+	}
+}
+
+// hubProcess is a hub started by the benchmark.
+type hubProcess struct {
+	dataDir, logPath string
+	port             int
+	cmd              *exec.Cmd
+	client           *http.Client
+}
+
+func buildHub(tb testing.TB) string {
+	bin := filepath.Join(tb.TempDir(), "hub")
+	build := exec.Command("go", "build", "-o", bin, "github.com/canopy-dev/canopy/cmd/hub")
+	if out, err := build.CombinedOutput(); err != nil {
+		tb.Fatalf("building cmd/hub: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func freePort(tb testing.TB) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+func startHub(tb testing.TB, bin, dsn, logPath string) *hubProcess {
+	h := &hubProcess{dataDir: tb.TempDir(), logPath: logPath, port: freePort(tb)}
+	logFile, err := os.Create(logPath)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	h.cmd = exec.Command(bin, "start", "--data-dir", h.dataDir, "--secure-port", strconv.Itoa(h.port), "--datastore", dsn)
+	h.cmd.Stdout, h.cmd.Stderr = logFile, logFile
+	if err := h.cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		_ = h.cmd.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { _ = h.cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(15 * time.Second):
+			_ = h.cmd.Process.Kill()
+			<-done
+		}
+		logFile.Close()
+	})
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		err := h.readyz()
+		if err == nil {
+			return h
+		}
+		if time.Now().After(deadline) {
+			tb.Fatalf("the hub is not ready after 60s: %v\n%s", err, h.logTail())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// adminClient talks HTTPS to the hub as admin, with the certificates in
+// <data-dir>/pki, for what client-go does not do: /readyz, /metrics,
+// /debug/pprof.
+func (h *hubProcess) adminClient() (*http.Client, error) {
+	if h.client != nil {
+		return h.client, nil
+	}
+	pki := filepath.Join(h.dataDir, "pki")
+	caPEM, err := os.ReadFile(filepath.Join(pki, "ca.crt"))
+	if err != nil {
+		return nil, err
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(caPEM)
+	admin, err := tls.LoadX509KeyPair(filepath.Join(pki, "admin.crt"), filepath.Join(pki, "admin.key"))
+	if err != nil {
+		return nil, err
+	}
+	h.client = &http.Client{Transport: &http.Transport{
+		TLSClientConfig: &tls.Config{RootCAs: pool, Certificates: []tls.Certificate{admin}},
+	}}
+	return h.client, nil
+}
+
+func (h *hubProcess) get(path string, timeout time.Duration) ([]byte, error) {
+	client, err := h.adminClient()
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("https://127.0.0.1:%d%s", h.port, path), nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET %s: %s: %.200s", path, resp.Status, body)
+	}
+	return body, nil
+}
+
+func (h *hubProcess) readyz() error {
+	_, err := h.get("/readyz", 5*time.Second)
+	return err
+}
+
+func (h *hubProcess) fetchTo(path, file string, timeout time.Duration) error {
+	body, err := h.get(path, timeout)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(file, body, 0o644)
+}
+
+func (h *hubProcess) rssKiB() int64 {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", h.cmd.Process.Pid))
+	if err != nil {
+		return -1
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		if v, ok := strings.CutPrefix(s.Text(), "VmRSS:"); ok {
+			kib, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kib
+		}
+	}
+	return -1
+}
+
+// memory reads the hub's RSS, Go heap and goroutines; with gc, it first
+// makes the hub collect garbage (a heap profile with gc=1 does).
+func (h *hubProcess) memory(tb testing.TB, gc bool) memSample {
+	if gc {
+		if _, err := h.get("/debug/pprof/heap?gc=1", time.Minute); err != nil {
+			logf("forcing a GC through /debug/pprof/heap?gc=1: %v", err)
+		}
+	}
+	m := memSample{RSSKiB: h.rssKiB(), HeapKiB: -1, Goroutines: -1}
+	body, err := h.get("/metrics", time.Minute)
+	if err != nil {
+		logf("/metrics: %v", err)
+		return m
+	}
+	for line := range strings.SplitSeq(string(body), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 2 {
+			continue
+		}
+		v, err := strconv.ParseFloat(f[1], 64)
+		if err != nil {
+			continue
+		}
+		switch f[0] {
+		case "go_goroutines":
+			m.Goroutines = int64(v)
+		case "go_memstats_heap_alloc_bytes":
+			m.HeapKiB = int64(v / 1024)
+		}
+	}
+	return m
+}
+
+func (m memSample) String() string {
+	return fmt.Sprintf("RSS %.1f MiB, Go heap %s, goroutines %s", float64(m.RSSKiB)/1024, orNA(m.HeapKiB, func(v int64) string {
+		return fmt.Sprintf("%.1f MiB", float64(v)/1024)
+	}), orNA(m.Goroutines, func(v int64) string { return strconv.FormatInt(v, 10) }))
+}
+
+func orNA(v int64, f func(int64) string) string {
+	if v < 0 {
+		return "n/a"
+	}
+	return f(v)
+}
+
+func (h *hubProcess) logTail() string {
+	b, err := os.ReadFile(h.logPath)
+	if err != nil {
+		return err.Error()
+	}
+	if len(b) > 4000 {
+		b = b[len(b)-4000:]
+	}
+	return string(b)
+}
+
+func logf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "%s bench/hub: %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// printReport prints the figures, the goals and the reference.
+func printReport(out io.Writer, r *report, loadStart string) {
+	bw := bufio.NewWriter(out)
+	defer bw.Flush()
+	fmt.Fprintf(bw, "\n=== Hub benchmark: %d logical clusters on PostgreSQL (fsync on), each with namespace app and %d ConfigMaps of ~%d B;\n"+
+		"client-go as admin, %d concurrent workers; hub, PostgreSQL and benchmark share %d CPUs (GOMAXPROCS=%d here) ===\n\n",
+		r.N, configMaps, configMapSize, r.Workers, runtime.NumCPU(), runtime.GOMAXPROCS(0))
+	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "figure\tvalue\tgoal\t\treference (kcp)\t")
+	rateOK := r.Rate >= goalRate
+	fmt.Fprintf(tw, "creation rate (fully populated)\t%.1f lcs/s (%d in %v)\t>= %.0f/s\t%s\t2-8/s\t\n",
+		r.Rate, r.N, r.Wall.Round(time.Millisecond), goalRate, passMiss(rateOK))
+	dec := make([]string, len(r.Deciles))
+	for i, v := range r.Deciles {
+		dec[i] = fmt.Sprintf("%.0f", v)
+	}
+	fmt.Fprintf(tw, "  rate per tenth of the run\t%s /s\t\t\t\t\n", strings.Join(dec, " "))
+	fmt.Fprintf(tw, "  create -> Ready p50 / p99 / max\t%.1f / %.1f / %.1f ms\t\t\t\t\n", ms(r.ReadyP50), ms(r.ReadyP99), ms(r.ReadyMax))
+	fmt.Fprintf(tw, "  namespace creates retried (not served yet)\t%d\t\t\t\t\n", r.NSRetries)
+	fmt.Fprintf(tw, "hub RSS before (after %d warm-up lcs)\t%.1f MiB\t\t\t\t\n", warmupLCs, float64(r.MemBefore.RSSKiB)/1024)
+	fmt.Fprintf(tw, "hub RSS right after creating\t%.1f MiB\t\t\t\t\n", float64(r.MemAfter.RSSKiB)/1024)
+	fmt.Fprintf(tw, "hub RSS settled (GC + wait)\t%.1f MiB\t\t\t\t\n", float64(r.MemSettled.RSSKiB)/1024)
+	kibOK := r.KiBPerLC <= goalKiBPerLC
+	fmt.Fprintf(tw, "hub RSS per idle logical cluster\t%.1f KiB\t<= %.0f KiB\t%s\t7-10 MiB\t\n", r.KiBPerLC, goalKiBPerLC, passMiss(kibOK))
+	if r.MemBefore.HeapKiB >= 0 {
+		fmt.Fprintf(tw, "  Go heap before / settled\t%.1f / %.1f MiB (%.1f KiB per lc)\t\t\t\t\n",
+			float64(r.MemBefore.HeapKiB)/1024, float64(r.MemSettled.HeapKiB)/1024, r.HeapKiBPerLC)
+	}
+	if r.MemBefore.Goroutines >= 0 {
+		fmt.Fprintf(tw, "  goroutines before / after / settled\t%d / %d / %d\t\t\t\t\n",
+			r.MemBefore.Goroutines, r.MemAfter.Goroutines, r.MemSettled.Goroutines)
+	}
+	getOK := r.GetOne.p99 <= goalGetP99
+	fmt.Fprintf(tw, "GET ConfigMap, one lc, p50 / p99 / max\t%.2f / %.2f / %.2f ms (%d GETs)\tp99 <= %v\t%s\t\t\n",
+		ms(r.GetOne.p50), ms(r.GetOne.p99), ms(r.GetOne.max), r.GetOne.n, goalGetP99, passMiss(getOK))
+	fmt.Fprintf(tw, "GET ConfigMap, random lcs, p50 / p99 / max\t%.2f / %.2f / %.2f ms (%d GETs)\t\t\t\t\n",
+		ms(r.GetRandom.p50), ms(r.GetRandom.p99), ms(r.GetRandom.max), r.GetRandom.n)
+	fmt.Fprintf(tw, "delete %d lcs until all gone\t%v (%.1f lcs/s)\t\t\t\t\n", r.Deleted, r.DeleteWall.Round(time.Millisecond), float64(r.Deleted)/r.DeleteWall.Seconds())
+	fmt.Fprintf(tw, "  delete -> gone p50 / p99\t%.1f / %.1f ms\t\t\t\t\n", ms(r.DeleteP50), ms(r.DeleteP99))
+	fmt.Fprintf(tw, "hub after the deletions (GC)\t%s\t\t\t\t\n", r.MemAfterDelete)
+	tw.Flush()
+	fmt.Fprintf(bw, "\nMachine load average (1, 5, 15 min): %s at the start, %s at the end, on %d CPUs.\n", loadStart, loadavg(), runtime.NumCPU())
+	fmt.Fprintf(bw, "Hub profiles: CPU during creation %s; heap after creation %s; goroutines %s (and hub-goroutines-after-delete.txt); hub log %s\n",
+		orDash(r.CPUProfile), orDash(r.HeapProfile), orDash(r.GoroutineDump), filepath.Join(r.Out, "hub.log"))
+	fmt.Fprintf(bw, "\nGoals (reported, not enforced):\n")
+	fmt.Fprintf(bw, "  creation rate >= %.0f logical clusters/s: %.1f  %s\n", goalRate, r.Rate, passMiss(rateOK))
+	fmt.Fprintf(bw, "  hub RSS per idle logical cluster <= %.0f KiB: %.1f KiB  %s\n", goalKiBPerLC, r.KiBPerLC, passMiss(kibOK))
+	fmt.Fprintf(bw, "  GET p99 with all %d logical clusters existing <= %v: %.2f ms  %s\n", r.N, goalGetP99, ms(r.GetOne.p99), passMiss(getOK))
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+func passMiss(ok bool) string {
+	if ok {
+		return "PASS"
+	}
+	return "MISS"
+}
