@@ -11,7 +11,9 @@ import (
 	"path/filepath"
 	"strconv"
 
+	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -20,7 +22,9 @@ import (
 	"k8s.io/apiserver/pkg/authentication/group"
 	x509request "k8s.io/apiserver/pkg/authentication/request/x509"
 	"k8s.io/apiserver/pkg/authentication/user"
+	"k8s.io/apiserver/pkg/authorization/authorizer"
 	"k8s.io/apiserver/pkg/authorization/authorizerfactory"
+	"k8s.io/apiserver/pkg/authorization/union"
 	"k8s.io/apiserver/pkg/endpoints/handlers/responsewriters"
 	openapinamer "k8s.io/apiserver/pkg/endpoints/openapi"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
@@ -34,11 +38,14 @@ import (
 	netutils "k8s.io/utils/net"
 
 	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
+	rbacauthorizer "github.com/canopy-dev/canopy/pkg/authorization/rbac"
 	lccontroller "github.com/canopy-dev/canopy/pkg/controller/logicalcluster"
 	generatedopenapi "github.com/canopy-dev/canopy/pkg/generated/openapi"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/registry"
+	authorizationregistry "github.com/canopy-dev/canopy/pkg/registry/authorization"
 	"github.com/canopy-dev/canopy/pkg/registry/core"
+	rbacregistry "github.com/canopy-dev/canopy/pkg/registry/rbac"
 	"github.com/canopy-dev/canopy/pkg/registry/tenancy"
 	"github.com/canopy-dev/canopy/pkg/sqlstorage"
 )
@@ -100,6 +107,12 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err := tenancy.AddToScheme(scheme); err != nil {
 		return err
 	}
+	if err := rbacregistry.AddToScheme(scheme); err != nil {
+		return err
+	}
+	if err := authorizationregistry.AddToScheme(scheme); err != nil {
+		return err
+	}
 	// The generic API server decodes options and writes statuses in the
 	// core group's v1, unversioned, as kube-apiserver does.
 	metav1.AddToGroupVersion(scheme, schema.GroupVersion{Version: "v1"})
@@ -116,9 +129,30 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	setUp := defaultNamespaces(coreStorage["namespaces"].(rest.Creater))
+	rbacStorage, err := rbacregistry.NewStorage(factory, scheme)
+	if err != nil {
+		return err
+	}
+	namespaces := defaultNamespaces(coreStorage["namespaces"].(rest.Creater))
+	setUp := func(ctx context.Context, cluster logicalcluster.Name) error {
+		if err := namespaces(ctx, cluster); err != nil {
+			return err
+		}
+		return rbacStorage.SetUp(ctx, cluster)
+	}
 
-	cfg, err := serverConfig(scheme, codecs, p, o.SecurePort, tenancyStorage)
+	// system:masters may do anything anywhere; everyone else what the RBAC
+	// objects of the logical cluster they address grant them there.
+	rbacAuthorizer := rbacauthorizer.New(rbacStorage)
+	authz, err := union.New(
+		union.NamedAuthorizer{AuthorizerName: "system:masters", Authorizer: authorizerfactory.NewPrivilegedGroups(user.SystemPrivilegedGroup)},
+		union.NamedAuthorizer{AuthorizerName: "rbac", Authorizer: rbacAuthorizer},
+	)
+	if err != nil {
+		return err
+	}
+
+	cfg, err := serverConfig(scheme, codecs, p, o.SecurePort, tenancyStorage, authz)
 	if err != nil {
 		return err
 	}
@@ -136,16 +170,29 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err := server.InstallAPIGroup(&tenancyGroup); err != nil {
 		return err
 	}
+	rbacGroup := genericapiserver.NewDefaultAPIGroupInfo(rbacv1.GroupName, scheme, runtime.NewParameterCodec(scheme), codecs)
+	rbacGroup.VersionedResourcesStorageMap[rbacv1.SchemeGroupVersion.Version] = rbacStorage.Resources(rbacAuthorizer)
+	if err := server.InstallAPIGroup(&rbacGroup); err != nil {
+		return err
+	}
+	authorizationGroup := genericapiserver.NewDefaultAPIGroupInfo(authorizationv1.GroupName, scheme, runtime.NewParameterCodec(scheme), codecs)
+	authorizationGroup.VersionedResourcesStorageMap[authorizationv1.SchemeGroupVersion.Version] = map[string]rest.Storage{
+		"selfsubjectaccessreviews": authorizationregistry.NewSelfSubjectAccessReviews(authz),
+	}
+	if err := server.InstallAPIGroup(&authorizationGroup); err != nil {
+		return err
+	}
 	// Root has no LogicalCluster to be set up by; every other logical
 	// cluster is set up by the controller when its LogicalCluster is
 	// created.
 	if err := setUp(ctx, logicalcluster.Root); err != nil {
-		return fmt.Errorf("creating the default namespaces of %s: %w", logicalcluster.Root, err)
+		return fmt.Errorf("setting up %s: %w", logicalcluster.Root, err)
 	}
 
 	// Every store keeps its objects per logical cluster, so deleting one
 	// empties each of them there.
 	data := append([]*genericregistry.Store{tenancyStorage.LogicalClusters}, coreStores...)
+	data = append(data, rbacStorage.Stores()...)
 	controller := lccontroller.New(lccontroller.Config{
 		LogicalClusters: tenancyStorage,
 		Data:            data,
@@ -169,7 +216,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	return server.PrepareRun().RunWithContext(ctx)
 }
 
-func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki, port int, clusters *tenancy.Storage) (*genericapiserver.Config, error) {
+func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki, port int, clusters *tenancy.Storage, authz authorizer.Authorizer) (*genericapiserver.Config, error) {
 	cfg := genericapiserver.NewConfig(codecs)
 	cfg.EffectiveVersion = compatibility.DefaultBuildEffectiveVersion()
 	// Server-side apply needs the schemas, and kubectl's client-side
@@ -197,8 +244,7 @@ func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki
 	}
 	cfg.Authentication.Authenticator = group.NewAuthenticatedGroupAdder(
 		x509request.NewDynamic(clientCA.VerifyOptions, x509request.CommonNameUserConversion))
-	// Until RBAC, system:masters is the only group allowed anything.
-	cfg.Authorization.Authorizer = authorizerfactory.NewPrivilegedGroups(user.SystemPrivilegedGroup)
+	cfg.Authorization.Authorizer = authz
 
 	cfg.BuildHandlerChainFunc = func(apiHandler http.Handler, c *genericapiserver.Config) http.Handler {
 		// Routing comes first, so that every filter, from authentication

@@ -12,11 +12,18 @@ import (
 )
 
 // Table is the server-side table of a kind, what kubectl get prints: the
-// name, the kind's own columns, and the age.
+// name, the kind's own columns, the age unless NoAge, and -o wide columns.
 type Table struct {
 	Columns []metav1.TableColumnDefinition
 	// Cells are the values of one object between its name and its age.
 	Cells func(obj runtime.Object) []any
+	// NoAge leaves the age out, for kinds whose Kubernetes table shows
+	// a creation time among Columns instead.
+	NoAge bool
+	// Wide are columns after the age that kubectl shows only with -o
+	// wide, and WideCells their values.
+	Wide      []metav1.TableColumnDefinition
+	WideCells func(obj runtime.Object) []any
 }
 
 func (t Table) ConvertToTable(_ context.Context, object runtime.Object, tableOptions runtime.Object) (*metav1.Table, error) {
@@ -27,7 +34,12 @@ func (t Table) ConvertToTable(_ context.Context, object runtime.Object, tableOpt
 			return err
 		}
 		cells := append([]any{m.GetName()}, t.Cells(obj)...)
-		cells = append(cells, age(m.GetCreationTimestamp()))
+		if !t.NoAge {
+			cells = append(cells, age(m.GetCreationTimestamp()))
+		}
+		if t.WideCells != nil {
+			cells = append(cells, t.WideCells(obj)...)
+		}
 		out.Rows = append(out.Rows, metav1.TableRow{Cells: cells, Object: runtime.RawExtension{Object: obj}})
 		return nil
 	}
@@ -52,9 +64,15 @@ func (t Table) ConvertToTable(_ context.Context, object runtime.Object, tableOpt
 		out.ColumnDefinitions = append([]metav1.TableColumnDefinition{{
 			Name: "Name", Type: "string", Format: "name", Description: metav1.ObjectMeta{}.SwaggerDoc()["name"],
 		}}, t.Columns...)
-		out.ColumnDefinitions = append(out.ColumnDefinitions, metav1.TableColumnDefinition{
-			Name: "Age", Type: "string", Description: metav1.ObjectMeta{}.SwaggerDoc()["creationTimestamp"],
-		})
+		if !t.NoAge {
+			out.ColumnDefinitions = append(out.ColumnDefinitions, metav1.TableColumnDefinition{
+				Name: "Age", Type: "string", Description: metav1.ObjectMeta{}.SwaggerDoc()["creationTimestamp"],
+			})
+		}
+		for _, c := range t.Wide {
+			c.Priority = 1
+			out.ColumnDefinitions = append(out.ColumnDefinitions, c)
+		}
 	}
 	return out, nil
 }

@@ -1,0 +1,260 @@
+package e2e
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/client-go/util/cert"
+	"k8s.io/client-go/util/keyutil"
+)
+
+// TestRBAC grants a user everything in one logical cluster and checks,
+// with the real kubectl, that it is allowed there and nowhere else, and
+// that a user who may write roles cannot grant more than it has.
+func TestRBAC(t *testing.T) {
+	if _, err := exec.LookPath("kubectl"); err != nil {
+		t.Fatalf("kubectl must be on PATH: %v", err)
+	}
+	h := &hub{bin: buildHub(t), dataDir: t.TempDir(), port: freePort(t)}
+	h.start(t)
+
+	admin := kubectl{t: t, kubeconfig: filepath.Join(t.TempDir(), "kubeconfig"), home: t.TempDir()}
+	adminBytes, err := os.ReadFile(filepath.Join(h.dataDir, "admin.kubeconfig"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(admin.kubeconfig, adminBytes, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pki := filepath.Join(h.dataDir, "pki")
+	alice := userKubeconfig(t, pki, "alice")
+	bob := userKubeconfig(t, pki, "bob")
+	admin.addContexts(h, pki, "admin")
+	alice.addContexts(h, pki, "alice")
+	bob.addContexts(h, pki, "bob")
+
+	admin.createLogicalCluster("root", "a")
+	admin.createLogicalCluster("root", "b")
+	// Data alice must never see.
+	for _, context := range []string{"root", "b"} {
+		admin.must("--context", context, "create", "configmap", "private", "--from-literal", "secret=data")
+		admin.must("--context", context, "create", "secret", "generic", "private", "--from-literal", "secret=data")
+	}
+
+	// Alice gets everything in root:a, through a ClusterRoleBinding there.
+	admin.apply("a", `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: everything
+rules:
+- apiGroups: ["*"]
+  resources: ["*"]
+  verbs: ["*"]
+- nonResourceURLs: ["*"]
+  verbs: ["*"]
+`)
+	admin.must("--context", "a", "create", "clusterrolebinding", "alice-everything", "--clusterrole", "everything", "--user", "alice")
+	if table := admin.must("--context", "a", "get", "clusterrolebinding", "alice-everything", "-o", "wide"); !strings.Contains(strings.Join(strings.Fields(table), " "), "ROLE AGE USERS GROUPS SERVICEACCOUNTS alice-everything ClusterRole/everything") {
+		t.Errorf("kubectl get clusterrolebinding -o wide printed:\n%s", table)
+	}
+	if header := strings.Fields(strings.Split(admin.must("--context", "a", "get", "clusterroles"), "\n")[0]); strings.Join(header, " ") != "NAME CREATED AT" {
+		t.Errorf("kubectl get clusterroles has columns %q", header)
+	}
+	// The authorizer reads the watch cache, which may lag the create.
+	alice.eventually("--context", "a", "auth", "can-i", "create", "configmaps")
+
+	alice.must("--context", "a", "create", "configmap", "mine", "--from-literal", "k=v")
+	if got := alice.must("--context", "a", "get", "configmap", "mine", "-o", "jsonpath={.data.k}"); got != "v" {
+		t.Errorf("alice got root:a's configmap with k=%q", got)
+	}
+	if got := strings.Join(alice.names("a", "configmaps"), " "); got != "mine" {
+		t.Errorf("alice lists configmaps %q in root:a", got)
+	}
+
+	// Nothing of that is granted in root:b or root: every request is
+	// forbidden, and prints no data.
+	for _, context := range []string{"b", "root"} {
+		for _, resource := range []string{"configmaps", "secrets"} {
+			for _, args := range [][]string{
+				{"get", resource, "private", "-o", "yaml"},
+				{"get", resource, "-o", "yaml"},
+				{"delete", resource, "private"},
+				{"create", "-f", writeFile(t, "apiVersion: v1\nkind: "+map[string]string{"configmaps": "ConfigMap", "secrets": "Secret"}[resource]+"\nmetadata:\n  name: alices\n")},
+			} {
+				out, err := alice.run(append([]string{"--context", context}, args...)...)
+				if err == nil || !strings.Contains(err.Error(), "Forbidden") || !strings.Contains(err.Error(), `User "alice" cannot`) {
+					t.Errorf("alice in %s: kubectl %s: %v", context, strings.Join(args, " "), err)
+				}
+				// A refused list still prints an empty List.
+				if strings.Contains(out, "private") || strings.Contains(out, "secret=data") || strings.Contains(err.Error(), "secret=data") {
+					t.Errorf("alice in %s: kubectl %s printed data:\n%s", context, strings.Join(args, " "), out)
+				}
+			}
+		}
+		if got := admin.must("--context", context, "get", "configmap", "private", "-o", "jsonpath={.data.secret}"); got != "data" {
+			t.Errorf("after alice's delete, %s's configmap holds %q", context, got)
+		}
+	}
+
+	// kubectl auth can-i asks the logical cluster it is pointed at.
+	for _, tc := range []struct {
+		context, verb, resource, want string
+	}{
+		{"a", "create", "configmaps", "yes"},
+		{"a", "delete", "secrets", "yes"},
+		{"a", "create", "clusterrolebindings", "yes"},
+		{"b", "get", "configmaps", "no"},
+		{"b", "create", "secrets", "no"},
+		{"root", "list", "configmaps", "no"},
+		{"root", "create", "logicalclusters", "no"},
+	} {
+		// can-i exits 1 for "no", so only its output tells.
+		out, _ := alice.run("--context", tc.context, "auth", "can-i", tc.verb, tc.resource)
+		if got := strings.TrimSpace(out); got != tc.want {
+			t.Errorf("alice: can-i %s %s in %s: %q, want %q", tc.verb, tc.resource, tc.context, got, tc.want)
+		}
+	}
+
+	// Bob may write Roles and RoleBindings in root:a's default namespace
+	// and read configmaps there, no more: he can make and bind a role
+	// with what he has, but not one with more, nor bind alice's role.
+	// ("*" verbs on roles would include escalate and bind, which lift
+	// exactly this check.)
+	admin.apply("a", `apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata:
+  name: role-writer
+  namespace: default
+rules:
+- apiGroups: ["rbac.authorization.k8s.io"]
+  resources: ["roles", "rolebindings"]
+  verbs: ["create", "get", "list", "update", "delete"]
+- apiGroups: [""]
+  resources: ["configmaps"]
+  verbs: ["get", "list"]
+`)
+	admin.must("--context", "a", "create", "rolebinding", "bob-role-writer", "--role", "role-writer", "--user", "bob")
+	bob.eventually("--context", "a", "auth", "can-i", "create", "roles")
+	bob.must("--context", "a", "create", "role", "cm-reader", "--verb", "get", "--resource", "configmaps")
+	bob.must("--context", "a", "create", "rolebinding", "carol-cm-reader", "--role", "cm-reader", "--user", "carol")
+	for _, args := range [][]string{
+		{"create", "role", "secret-reader", "--verb", "get", "--resource", "secrets"},
+		{"create", "rolebinding", "bob-everything", "--clusterrole", "everything", "--user", "bob"},
+	} {
+		if _, err := bob.run(append([]string{"--context", "a"}, args...)...); err == nil || !strings.Contains(err.Error(), "attempting to grant RBAC permissions not currently held") {
+			t.Errorf("bob: kubectl %s: %v", strings.Join(args, " "), err)
+		}
+	}
+	// A role that does not exist yet cannot be bound, or it could be
+	// filled with anything later.
+	if _, err := bob.run("--context", "a", "create", "rolebinding", "bob-later", "--role", "later", "--user", "bob"); err == nil || !strings.Contains(err.Error(), `roles.rbac.authorization.k8s.io "later" not found`) {
+		t.Errorf("bob bound a missing role: %v", err)
+	}
+	if out, _ := bob.run("--context", "a", "auth", "can-i", "get", "secrets"); strings.TrimSpace(out) != "no" {
+		t.Errorf("bob can get secrets in root:a: %q", out)
+	}
+	// An invalid binding is refused with a reason.
+	if _, err := admin.run("--context", "a", "create", "clusterrolebinding", "bad", "--role", "x", "--user", "bob"); err == nil {
+		t.Errorf("a ClusterRoleBinding of a Role was accepted")
+	}
+}
+
+// userKubeconfig issues a client certificate for user signed by the hub's
+// CA, as an administrator would, and returns kubectl with a kubeconfig
+// holding it.
+func userKubeconfig(t *testing.T, pki, user string) kubectl {
+	t.Helper()
+	cas, err := cert.CertsFromFile(filepath.Join(pki, "ca.crt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	caKey, err := keyutil.PrivateKeyFromFile(filepath.Join(pki, "ca.key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, err := x509.CreateCertificate(rand.Reader, &x509.Certificate{
+		SerialNumber: big.NewInt(time.Now().UnixNano()),
+		Subject:      pkix.Name{CommonName: user},
+		NotBefore:    time.Now().Add(-time.Minute),
+		NotAfter:     time.Now().Add(time.Hour),
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
+	}, cas[0], key.Public(), caKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyPEM, err := keyutil.MarshalPrivateKeyToPEM(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	certFile, keyFile := filepath.Join(dir, user+".crt"), filepath.Join(dir, user+".key")
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: cert.CertificateBlockType, Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, keyPEM, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	k := kubectl{t: t, kubeconfig: filepath.Join(dir, "kubeconfig"), home: t.TempDir()}
+	k.must("config", "set-credentials", user, "--client-certificate", certFile, "--client-key", keyFile, "--embed-certs")
+	return k
+}
+
+// addContexts adds contexts root, a and b for those logical clusters,
+// as the kubeconfig's user named user.
+func (k kubectl) addContexts(h *hub, pki, user string) {
+	k.t.Helper()
+	for context, path := range map[string]string{"root": "root", "a": "root:a", "b": "root:b"} {
+		k.must("config", "set-cluster", context, "--server", "https://127.0.0.1:"+strconv.Itoa(h.port)+"/clusters/"+path,
+			"--certificate-authority", filepath.Join(pki, "ca.crt"), "--embed-certs")
+		k.must("config", "set-context", context, "--cluster", context, "--user", user)
+	}
+}
+
+// apply creates or updates the objects of manifest in the logical cluster
+// of context.
+func (k kubectl) apply(context, manifest string) {
+	k.t.Helper()
+	k.must("--context", context, "apply", "-f", writeFile(k.t, manifest))
+}
+
+// eventually runs kubectl until it succeeds, for up to 10s.
+func (k kubectl) eventually(args ...string) {
+	k.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		_, err := k.run(args...)
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			k.t.Fatal(err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func writeFile(t *testing.T, content string) string {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "manifest.yaml")
+	if err := os.WriteFile(f, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}

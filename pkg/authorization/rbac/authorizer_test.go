@@ -1,0 +1,127 @@
+package rbac
+
+import (
+	"context"
+	"testing"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apiserver/pkg/authentication/user"
+	"k8s.io/apiserver/pkg/authorization/authorizer"
+
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+)
+
+// objects is a Source over fixed objects, each with its logical cluster
+// in the annotation, as the registry stores them.
+type objects []metav1.Object
+
+func (o objects) in(cluster logicalcluster.Name) []metav1.Object {
+	var out []metav1.Object
+	for _, obj := range o {
+		if c, err := logicalcluster.FromObject(obj); err == nil && c == cluster {
+			out = append(out, obj)
+		}
+	}
+	return out
+}
+
+func (o objects) ClusterRoleBindings(_ context.Context, c logicalcluster.Name) ([]*rbacv1.ClusterRoleBinding, error) {
+	var out []*rbacv1.ClusterRoleBinding
+	for _, obj := range o.in(c) {
+		if b, ok := obj.(*rbacv1.ClusterRoleBinding); ok {
+			out = append(out, b)
+		}
+	}
+	return out, nil
+}
+
+func (o objects) RoleBindings(_ context.Context, c logicalcluster.Name, ns string) ([]*rbacv1.RoleBinding, error) {
+	var out []*rbacv1.RoleBinding
+	for _, obj := range o.in(c) {
+		if b, ok := obj.(*rbacv1.RoleBinding); ok && b.Namespace == ns {
+			out = append(out, b)
+		}
+	}
+	return out, nil
+}
+
+func (o objects) ClusterRole(_ context.Context, c logicalcluster.Name, name string) (*rbacv1.ClusterRole, error) {
+	for _, obj := range o.in(c) {
+		if r, ok := obj.(*rbacv1.ClusterRole); ok && r.Name == name {
+			return r, nil
+		}
+	}
+	return nil, nil
+}
+
+func (o objects) Role(_ context.Context, c logicalcluster.Name, ns, name string) (*rbacv1.Role, error) {
+	for _, obj := range o.in(c) {
+		if r, ok := obj.(*rbacv1.Role); ok && r.Namespace == ns && r.Name == name {
+			return r, nil
+		}
+	}
+	return nil, nil
+}
+
+func meta(cluster logicalcluster.Name, ns, name string) metav1.ObjectMeta {
+	m := metav1.ObjectMeta{Namespace: ns, Name: name}
+	logicalcluster.SetOn(&m, cluster)
+	return m
+}
+
+func TestAuthorizerIsolatesLogicalClusters(t *testing.T) {
+	readCM := []rbacv1.PolicyRule{{Verbs: []string{"get"}, APIGroups: []string{""}, Resources: []string{"configmaps"}}}
+	ref := func(kind, name string) rbacv1.RoleRef {
+		return rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: kind, Name: name}
+	}
+	to := func(name string) []rbacv1.Subject {
+		return []rbacv1.Subject{{Kind: rbacv1.UserKind, APIGroup: rbacv1.GroupName, Name: name}}
+	}
+	a := New(objects{
+		// root:a: alice everywhere, bob in ns1 through a ClusterRole,
+		// carol in ns1 through a Role, dave bound to a missing role.
+		&rbacv1.ClusterRole{ObjectMeta: meta("root:a", "", "read-cm"), Rules: readCM},
+		&rbacv1.ClusterRoleBinding{ObjectMeta: meta("root:a", "", "alice"), RoleRef: ref("ClusterRole", "read-cm"), Subjects: to("alice")},
+		&rbacv1.RoleBinding{ObjectMeta: meta("root:a", "ns1", "bob"), RoleRef: ref("ClusterRole", "read-cm"), Subjects: to("bob")},
+		&rbacv1.Role{ObjectMeta: meta("root:a", "ns1", "read-cm"), Rules: readCM},
+		&rbacv1.RoleBinding{ObjectMeta: meta("root:a", "ns1", "carol"), RoleRef: ref("Role", "read-cm"), Subjects: to("carol")},
+		&rbacv1.RoleBinding{ObjectMeta: meta("root:a", "ns1", "dave"), RoleRef: ref("Role", "missing"), Subjects: to("dave")},
+		// root:b has a ClusterRole of the same name that alice is not
+		// bound to there.
+		&rbacv1.ClusterRole{ObjectMeta: meta("root:b", "", "read-cm"), Rules: readCM},
+	})
+	for _, tc := range []struct {
+		user, cluster, namespace string
+		want                     authorizer.Decision
+	}{
+		{"alice", "root:a", "ns1", authorizer.DecisionAllow},
+		{"alice", "root:a", "ns2", authorizer.DecisionAllow},
+		{"alice", "root:b", "ns1", authorizer.DecisionNoOpinion},
+		{"alice", "root", "ns1", authorizer.DecisionNoOpinion},
+		{"alice", "root:a:child", "ns1", authorizer.DecisionNoOpinion},
+		{"bob", "root:a", "ns1", authorizer.DecisionAllow},
+		{"bob", "root:a", "ns2", authorizer.DecisionNoOpinion},
+		{"carol", "root:a", "ns1", authorizer.DecisionAllow},
+		{"carol", "root:a", "ns2", authorizer.DecisionNoOpinion},
+		{"dave", "root:a", "ns1", authorizer.DecisionNoOpinion},
+	} {
+		ctx := logicalcluster.WithCluster(t.Context(), logicalcluster.Name(tc.cluster))
+		attrs := resource("get", "", "configmaps", "", "x")
+		attrs.User, attrs.Namespace = &user.DefaultInfo{Name: tc.user}, tc.namespace
+		got, reason, err := a.Authorize(ctx, attrs)
+		if err != nil || got != tc.want {
+			t.Errorf("%s getting a configmap in %s/%s: %v (%s, %v), want %v", tc.user, tc.cluster, tc.namespace, got, reason, err, tc.want)
+		}
+	}
+
+	// Cluster-wide rules do not include namespaced bindings' rules.
+	rules, err := a.RulesFor(t.Context(), "root:a", &user.DefaultInfo{Name: "bob"}, "")
+	if err != nil || len(rules) != 0 {
+		t.Errorf("bob's cluster-wide rules in root:a: %v, %v", rules, err)
+	}
+	rules, err = a.RulesFor(t.Context(), "root:a", &user.DefaultInfo{Name: "bob"}, "ns1")
+	if err != nil || len(rules) != 1 {
+		t.Errorf("bob's rules in root:a/ns1: %v, %v", rules, err)
+	}
+}

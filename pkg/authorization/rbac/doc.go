@@ -1,0 +1,16 @@
+// Package rbac authorizes requests by the RBAC objects of the logical
+// cluster each request is addressed to, as Kubernetes' RBAC authorizer
+// does for a whole cluster.
+//
+// A request in logical cluster C is evaluated against C's ClusterRoles
+// and ClusterRoleBindings and the Roles and RoleBindings of the request's
+// namespace in C, and nothing else: a ClusterRoleBinding in root:a grants
+// nothing in root:b or in root. The objects are read per request through
+// a Source, which the hub backs with the registry's shared watch caches,
+// so a logical cluster costs no goroutine, informer or index of its own.
+//
+// The rules match as Kubernetes' do (k8s.io/kubernetes cannot be
+// imported, so they are written out here): "*" for any verb, API group or
+// resource, "resource/subresource" and "*/subresource", resource names,
+// and non-resource URLs with a trailing "*" as a prefix.
+package rbac

@@ -1,0 +1,68 @@
+package rbac
+
+import (
+	"context"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apiserver/pkg/authentication/user"
+	"k8s.io/apiserver/pkg/registry/rest"
+
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+)
+
+// discoveryURLs are what clients read before any request: discovery,
+// OpenAPI for validation, and health and version.
+var discoveryURLs = []string{
+	"/api", "/api/*", "/apis", "/apis/*", "/openapi", "/openapi/*",
+	"/healthz", "/livez", "/readyz", "/version", "/version/",
+}
+
+// bootstrap are the ClusterRoles and bindings Kubernetes gives every
+// authenticated user, by the same names, so that anyone let into a
+// logical cluster can discover its APIs and ask kubectl auth can-i there;
+// without them a user granted configmaps could not run kubectl at all.
+func bootstrap() []runtime.Object {
+	authenticated := []rbacv1.Subject{{Kind: rbacv1.GroupKind, APIGroup: rbacv1.GroupName, Name: user.AllAuthenticated}}
+	role := func(name string, rules ...rbacv1.PolicyRule) *rbacv1.ClusterRole {
+		return &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: name}, Rules: rules}
+	}
+	binding := func(name string) *rbacv1.ClusterRoleBinding {
+		return &rbacv1.ClusterRoleBinding{
+			ObjectMeta: metav1.ObjectMeta{Name: name},
+			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: name},
+			Subjects:   authenticated,
+		}
+	}
+	return []runtime.Object{
+		role("system:discovery", rbacv1.PolicyRule{Verbs: []string{"get"}, NonResourceURLs: discoveryURLs}),
+		binding("system:discovery"),
+		role("system:basic-user", rbacv1.PolicyRule{
+			Verbs:     []string{"create"},
+			APIGroups: []string{"authorization.k8s.io"},
+			Resources: []string{"selfsubjectaccessreviews"},
+		}),
+		binding("system:basic-user"),
+	}
+}
+
+// SetUp creates the default ClusterRoles and ClusterRoleBindings of a new
+// logical cluster, leaving any that exist as they are. It writes to the
+// stores directly: the hub sets up clusters, not a requester whose rights
+// could be escalated.
+func (s *Storage) SetUp(ctx context.Context, cluster logicalcluster.Name) error {
+	ctx = inCluster(ctx, cluster, "")
+	for _, obj := range bootstrap() {
+		store := s.clusterRoles
+		if _, ok := obj.(*rbacv1.ClusterRoleBinding); ok {
+			store = s.clusterRoleBindings
+		}
+		_, err := store.Create(ctx, obj, rest.ValidateAllObjectFunc, &metav1.CreateOptions{})
+		if err != nil && !apierrors.IsAlreadyExists(err) {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,21 @@
+// Package rbac serves rbac.authorization.k8s.io/v1 Roles, RoleBindings,
+// ClusterRoles and ClusterRoleBindings in every logical cluster, and
+// reads them for the RBAC authorizer (package
+// github.com/canopy-dev/canopy/pkg/authorization/rbac). Each logical
+// cluster's RBAC objects are its own: "cluster" in ClusterRole means the
+// logical cluster.
+//
+// As in package core, the v1 Go types are registered as the internal
+// version too, so nothing converts; the v1 defaulting Kubernetes does
+// (the API group of role references and of User and Group subjects)
+// happens in the strategies.
+//
+// Writes cannot escalate: a requester may only create or change a role
+// whose rules it already has in that logical cluster, and only bind a role
+// whose rules it has, unless it may "escalate" roles or "bind" that role,
+// or is in system:masters, as in Kubernetes.
+//
+// ClusterRoles' aggregationRule is refused: nothing here aggregates rules
+// yet, and a ClusterRole that silently grants less than asked is worse
+// than an error.
+package rbac
