@@ -20,6 +20,7 @@ upstream_apis=(
 	k8s.io/api/core/v1
 	k8s.io/api/rbac/v1
 	k8s.io/api/authorization/v1
+	k8s.io/api/authentication/v1
 	k8s.io/apimachinery/pkg/apis/meta/v1
 	k8s.io/apimachinery/pkg/runtime
 	k8s.io/apimachinery/pkg/util/intstr

@@ -36,6 +36,10 @@ type pki struct {
 	caKey crypto.Signer
 	caPEM []byte
 	regen bool
+	// serviceAccountKey signs ServiceAccount tokens. It has no
+	// certificate and no expiry: it is kept as long as the data dir, since
+	// replacing it would invalidate every token issued.
+	serviceAccountKey *ecdsa.PrivateKey
 }
 
 func (p *pki) path(name string) string { return filepath.Join(p.dir, name) }
@@ -65,7 +69,38 @@ func ensurePKI(dir string) (*pki, error) {
 	}); err != nil {
 		return nil, fmt.Errorf("admin certificate: %w", err)
 	}
+	if err := p.ensureServiceAccountKey(); err != nil {
+		return nil, fmt.Errorf("service account key: %w", err)
+	}
 	return p, nil
+}
+
+// ensureServiceAccountKey loads the service-account signing key, or
+// creates it the first time.
+func (p *pki) ensureServiceAccountKey() error {
+	keyFile := p.path("sa.key")
+	key, err := keyutil.PrivateKeyFromFile(keyFile)
+	if err == nil {
+		ecKey, ok := key.(*ecdsa.PrivateKey)
+		if !ok {
+			return fmt.Errorf("%s holds a %T, not an ECDSA key", keyFile, key)
+		}
+		p.serviceAccountKey = ecKey
+		return nil
+	}
+	if _, statErr := os.Stat(keyFile); !os.IsNotExist(statErr) {
+		return err
+	}
+	ecKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return err
+	}
+	keyPEM, err := keyutil.MarshalPrivateKeyToPEM(ecKey)
+	if err != nil {
+		return err
+	}
+	p.serviceAccountKey = ecKey
+	return keyutil.WriteKey(keyFile, keyPEM)
 }
 
 func (p *pki) ensureCA() error {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -20,6 +21,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apiserver/pkg/authentication/group"
+	"k8s.io/apiserver/pkg/authentication/request/bearertoken"
+	unionauth "k8s.io/apiserver/pkg/authentication/request/union"
 	x509request "k8s.io/apiserver/pkg/authentication/request/x509"
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/apiserver/pkg/authorization/authorizer"
@@ -47,6 +50,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/registry/core"
 	rbacregistry "github.com/canopy-dev/canopy/pkg/registry/rbac"
 	"github.com/canopy-dev/canopy/pkg/registry/tenancy"
+	"github.com/canopy-dev/canopy/pkg/serviceaccount"
 	"github.com/canopy-dev/canopy/pkg/sqlstorage"
 )
 
@@ -121,10 +125,15 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	codecs := serializer.NewCodecFactory(scheme)
 
 	factory := &registry.Factory{Backend: backend, Serializer: codecs}
-	coreStorage, coreStores, err := core.NewStorage(factory, scheme)
+	signer, err := serviceaccount.NewSigner(p.serviceAccountKey)
 	if err != nil {
 		return err
 	}
+	coreStorage, coreStores, err := core.NewStorage(factory, scheme, signer)
+	if err != nil {
+		return err
+	}
+	tokens := serviceaccount.NewAuthenticator(&p.serviceAccountKey.PublicKey, coreStorage["serviceaccounts"].(rest.Getter))
 	tenancyStorage, err := tenancy.NewStorage(factory, scheme)
 	if err != nil {
 		return err
@@ -152,7 +161,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		return err
 	}
 
-	cfg, err := serverConfig(scheme, codecs, p, o.SecurePort, tenancyStorage, authz)
+	cfg, err := serverConfig(scheme, codecs, p, o.SecurePort, tenancyStorage, authz, tokens)
 	if err != nil {
 		return err
 	}
@@ -216,7 +225,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	return server.PrepareRun().RunWithContext(ctx)
 }
 
-func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki, port int, clusters *tenancy.Storage, authz authorizer.Authorizer) (*genericapiserver.Config, error) {
+func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki, port int, clusters *tenancy.Storage, authz authorizer.Authorizer, tokens *serviceaccount.Authenticator) (*genericapiserver.Config, error) {
 	cfg := genericapiserver.NewConfig(codecs)
 	cfg.EffectiveVersion = compatibility.DefaultBuildEffectiveVersion()
 	// Server-side apply needs the schemas, and kubectl's client-side
@@ -242,8 +251,13 @@ func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki
 	if err := cfg.Authentication.ApplyClientCert(clientCA, cfg.SecureServing); err != nil {
 		return nil, err
 	}
-	cfg.Authentication.Authenticator = group.NewAuthenticatedGroupAdder(
-		x509request.NewDynamic(clientCA.VerifyOptions, x509request.CommonNameUserConversion))
+	// Client certificates are valid in every logical cluster; ServiceAccount
+	// tokens only in their own, which the token authenticator checks
+	// against the cluster the routing filter put in the context.
+	cfg.Authentication.Authenticator = group.NewAuthenticatedGroupAdder(unionauth.New(
+		x509request.NewDynamic(clientCA.VerifyOptions, x509request.CommonNameUserConversion),
+		bearertoken.New(tokens),
+	))
 	cfg.Authorization.Authorizer = authz
 
 	cfg.BuildHandlerChainFunc = func(apiHandler http.Handler, c *genericapiserver.Config) http.Handler {
@@ -251,9 +265,27 @@ func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki
 		// on, sees the path within the logical cluster and the cluster in
 		// the context. Whether a logical cluster exists is told only to
 		// those allowed to ask, after authorization.
-		return logicalcluster.WithLogicalCluster(genericapiserver.DefaultBuildHandlerChain(withServedClusters(apiHandler, clusters), c))
+		return logicalcluster.WithLogicalCluster(withTokenCluster(genericapiserver.DefaultBuildHandlerChain(withServedClusters(apiHandler, clusters), c), tokens, c.Serializer))
 	}
 	return cfg, nil
+}
+
+// withTokenCluster answers 401 to a request whose bearer token is a
+// ServiceAccount token of another logical cluster, saying so. The
+// authenticator refuses such a token too, but the authentication filter
+// answers every refusal with a bare "Unauthorized", which would leave the
+// client guessing.
+func withTokenCluster(next http.Handler, tokens *serviceaccount.Authenticator, s runtime.NegotiatedSerializer) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		scheme, token, found := strings.Cut(strings.TrimSpace(req.Header.Get("Authorization")), " ")
+		if found && strings.EqualFold(scheme, "bearer") {
+			if err := tokens.CheckCluster(req.Context(), strings.TrimSpace(token)); err != nil {
+				responsewriters.ErrorNegotiated(apierrors.NewUnauthorized(err.Error()), s, schema.GroupVersion{}, w, req)
+				return
+			}
+		}
+		next.ServeHTTP(w, req)
+	})
 }
 
 // withServedClusters answers 404 for a logical cluster that does not

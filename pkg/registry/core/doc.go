@@ -1,5 +1,7 @@
 // Package core serves the core/v1 resources every logical cluster has:
-// namespaces, configmaps and secrets.
+// namespaces, configmaps, secrets and serviceaccounts, whose token
+// subresource issues ServiceAccount tokens (TokenRequests of
+// authentication.k8s.io/v1, which are never stored).
 //
 // Without k8s.io/kubernetes there are no internal versions of these types,
 // so the k8s.io/api v1 types are registered as the internal version too.

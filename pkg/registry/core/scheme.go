@@ -1,6 +1,7 @@
 package core
 
 import (
+	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -15,14 +16,28 @@ var served = []runtime.Object{
 	&corev1.Namespace{}, &corev1.NamespaceList{},
 	&corev1.ConfigMap{}, &corev1.ConfigMapList{},
 	&corev1.Secret{}, &corev1.SecretList{},
+	&corev1.ServiceAccount{}, &corev1.ServiceAccountList{},
 }
 
-// AddToScheme registers core/v1 and, for the served kinds, the same Go
-// types as the internal version.
+// authenticationInternalVersion is the internal version of
+// authentication.k8s.io, the group of the TokenRequests that
+// serviceaccounts/token takes.
+var authenticationInternalVersion = schema.GroupVersion{Group: authenticationv1.GroupName, Version: runtime.APIVersionInternal}
+
+// AddToScheme registers core/v1 and authentication.k8s.io/v1 and, for the
+// served kinds and TokenRequests, the same Go types as the internal
+// versions.
 func AddToScheme(s *runtime.Scheme) error {
 	if err := corev1.AddToScheme(s); err != nil {
 		return err
 	}
 	s.AddKnownTypes(internalVersion, served...)
-	return s.SetVersionPriority(corev1.SchemeGroupVersion)
+	if err := s.SetVersionPriority(corev1.SchemeGroupVersion); err != nil {
+		return err
+	}
+	if err := authenticationv1.AddToScheme(s); err != nil {
+		return err
+	}
+	s.AddKnownTypes(authenticationInternalVersion, &authenticationv1.TokenRequest{})
+	return s.SetVersionPriority(authenticationv1.SchemeGroupVersion)
 }

@@ -24,8 +24,9 @@ func (s withShortNames) ShortNames() []string { return s.shortNames }
 
 // NewStorage returns the core/v1 resources, by name, for
 // genericapiserver.APIGroupInfo.VersionedResourcesStorageMap["v1"], and
-// the registry store of each.
-func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (map[string]rest.Storage, []*genericregistry.Store, error) {
+// the registry store of each. tokens signs the tokens of
+// serviceaccounts/token.
+func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssuer) (map[string]rest.Storage, []*genericregistry.Store, error) {
 	resources := map[string]rest.Storage{}
 	var stores []*genericregistry.Store
 	for _, r := range []struct {
@@ -78,6 +79,16 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (map[string]rest
 				},
 			},
 		},
+		{
+			singular: "serviceaccount", plural: "serviceaccounts", shortNames: []string{"sa"},
+			newObj:   func() runtime.Object { return &corev1.ServiceAccount{} },
+			newList:  func() runtime.Object { return &corev1.ServiceAccountList{} },
+			strategy: serviceAccountStrategy{typer, names.SimpleNameGenerator},
+			table: registry.Table{
+				Columns: []metav1.TableColumnDefinition{registry.Column("Secrets", "integer", "The number of secrets of the service account")},
+				Cells:   func(o runtime.Object) []any { return []any{registry.Count(len(o.(*corev1.ServiceAccount).Secrets))} },
+			},
+		},
 	} {
 		s := &genericregistry.Store{
 			NewFunc:                   r.newObj,
@@ -99,6 +110,9 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (map[string]rest
 			resources[r.plural] = withShortNames{s, r.shortNames}
 		} else {
 			resources[r.plural] = s
+		}
+		if r.plural == "serviceaccounts" {
+			resources["serviceaccounts/token"] = &tokenRequests{serviceAccounts: s, issuer: tokens}
 		}
 	}
 	return resources, stores, nil
