@@ -44,6 +44,24 @@ func buildHub(t *testing.T) string {
 	return bin
 }
 
+// startHub starts a hub from bin on a data directory of its own, on the
+// embedded store when datastore is empty, and returns it with a kubectl
+// for the admin whose kubeconfig is a copy the test may change freely.
+func startHub(t *testing.T, bin, datastore string) (*hub, kubectl) {
+	t.Helper()
+	h := &hub{bin: bin, dataDir: t.TempDir(), datastore: datastore, port: freePort(t)}
+	h.start(t)
+	k := kubectl{t: t, kubeconfig: filepath.Join(t.TempDir(), "kubeconfig"), home: t.TempDir()}
+	admin, err := os.ReadFile(filepath.Join(h.dataDir, "admin.kubeconfig"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(k.kubeconfig, admin, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return h, k
+}
+
 func freePort(t *testing.T) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -251,23 +269,13 @@ func TestHubLogicalClusters(t *testing.T) {
 	bin := buildHub(t)
 	for _, ds := range datastores {
 		t.Run(ds.name, func(t *testing.T) {
-			testHubLogicalClusters(t, &hub{bin: bin, dataDir: t.TempDir(), datastore: ds.url(t), port: freePort(t)})
+			h, k := startHub(t, bin, ds.url(t))
+			testHubLogicalClusters(t, h, k)
 		})
 	}
 }
 
-func testHubLogicalClusters(t *testing.T, h *hub) {
-	h.start(t)
-
-	admin := filepath.Join(h.dataDir, "admin.kubeconfig")
-	k := kubectl{t: t, kubeconfig: filepath.Join(t.TempDir(), "kubeconfig"), home: t.TempDir()}
-	adminBytes, err := os.ReadFile(admin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(k.kubeconfig, adminBytes, 0o600); err != nil {
-		t.Fatal(err)
-	}
+func testHubLogicalClusters(t *testing.T, h *hub, k kubectl) {
 
 	// The generated kubeconfig reaches root, whose namespaces exist.
 	if got := k.must("config", "view", "--minify", "-o", "jsonpath={.clusters[0].cluster.server}"); got != fmt.Sprintf("https://127.0.0.1:%d/clusters/root", h.port) {

@@ -20,17 +20,7 @@ func TestKubeconfigCommands(t *testing.T) {
 		t.Fatalf("kubectl must be on PATH: %v", err)
 	}
 	bin := buildHub(t)
-	h := &hub{bin: bin, dataDir: t.TempDir(), port: freePort(t)}
-	h.start(t)
-
-	k := kubectl{t: t, kubeconfig: filepath.Join(t.TempDir(), "kubeconfig"), home: t.TempDir()}
-	adminBytes, err := os.ReadFile(filepath.Join(h.dataDir, "admin.kubeconfig"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(k.kubeconfig, adminBytes, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	h, k := startHub(t, bin, "")
 	run := func(env []string, name string, args ...string) (string, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()

@@ -24,17 +24,7 @@ func TestServiceAccountTokens(t *testing.T) {
 	if _, err := exec.LookPath("kubectl"); err != nil {
 		t.Fatalf("kubectl must be on PATH: %v", err)
 	}
-	h := &hub{bin: buildHub(t), dataDir: t.TempDir(), port: freePort(t)}
-	h.start(t)
-
-	admin := kubectl{t: t, kubeconfig: filepath.Join(t.TempDir(), "kubeconfig"), home: t.TempDir()}
-	adminBytes, err := os.ReadFile(filepath.Join(h.dataDir, "admin.kubeconfig"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(admin.kubeconfig, adminBytes, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	h, admin := startHub(t, buildHub(t), "")
 	pki := filepath.Join(h.dataDir, "pki")
 	admin.addContexts(h, pki, "admin")
 	admin.createLogicalCluster("root", "a")
