@@ -40,9 +40,11 @@ import (
 	"k8s.io/klog/v2"
 	netutils "k8s.io/utils/net"
 
+	"github.com/canopy-dev/canopy/pkg/admission/namespacelifecycle"
 	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
 	rbacauthorizer "github.com/canopy-dev/canopy/pkg/authorization/rbac"
 	lccontroller "github.com/canopy-dev/canopy/pkg/controller/logicalcluster"
+	nscontroller "github.com/canopy-dev/canopy/pkg/controller/namespace"
 	generatedopenapi "github.com/canopy-dev/canopy/pkg/generated/openapi"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/registry"
@@ -165,6 +167,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	cfg.AdmissionControl = namespacelifecycle.New(coreStorage["namespaces"].(rest.Getter))
 	server, err := cfg.Complete(nil).New("canopy-hub", genericapiserver.NewEmptyDelegate())
 	if err != nil {
 		return err
@@ -210,6 +213,30 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	})
 	if err := server.AddPostStartHook("canopy-logicalcluster-controller", func(hookCtx genericapiserver.PostStartHookContext) error {
 		go controller.Run(hookCtx)
+		return nil
+	}); err != nil {
+		return err
+	}
+	// Deleting a namespace deletes its content: every namespaced store's
+	// objects in it, in its own logical cluster.
+	var namespaced []*genericregistry.Store
+	var namespaceStore *genericregistry.Store
+	for _, st := range data {
+		if st.NamespaceScoped() {
+			namespaced = append(namespaced, st)
+		}
+		if st.DefaultQualifiedResource == corev1.Resource("namespaces") {
+			namespaceStore = st
+		}
+	}
+	namespaceController := nscontroller.New(nscontroller.Config{
+		Namespaces: namespaceStore,
+		Delete:     coreStorage["namespaces"].(rest.GracefulDeleter),
+		Finalize:   coreStorage["namespaces/finalize"].(rest.Updater),
+		Data:       namespaced,
+	})
+	if err := server.AddPostStartHook("canopy-namespace-controller", func(hookCtx genericapiserver.PostStartHookContext) error {
+		go namespaceController.Run(hookCtx)
 		return nil
 	}); err != nil {
 		return err

@@ -2,16 +2,26 @@ package core
 
 import (
 	"context"
+	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
+	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
+	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/apiserver/pkg/storage"
 	"k8s.io/apiserver/pkg/storage/names"
 )
 
-// Namespaces here have no finalizer and no terminating phase: nothing yet
-// empties a namespace being deleted, so one is deleted at once.
+// Namespaces are created with the "kubernetes" finalizer in
+// spec.finalizers, as in Kubernetes: deleting one then only marks it
+// Terminating, and the namespace controller empties it, removes the
+// finalizer through namespaces/finalize and deletes it again.
 type namespaceStrategy struct {
 	runtime.ObjectTyper
 	names.NameGenerator
@@ -29,11 +39,12 @@ func (namespaceStrategy) WarningsOnUpdate(context.Context, runtime.Object, runti
 
 func (namespaceStrategy) PrepareForCreate(_ context.Context, obj runtime.Object) {
 	ns := obj.(*corev1.Namespace)
-	ns.Spec.Finalizers = nil
+	ns.Spec.Finalizers = []corev1.FinalizerName{corev1.FinalizerKubernetes}
 	ns.Status = corev1.NamespaceStatus{Phase: corev1.NamespaceActive}
 }
 
-// PrepareForUpdate keeps the status, which only the server sets.
+// PrepareForUpdate keeps the status, which only the server sets, and the
+// finalizers, which only namespaces/finalize changes.
 func (namespaceStrategy) PrepareForUpdate(_ context.Context, obj, old runtime.Object) {
 	ns, oldNS := obj.(*corev1.Namespace), old.(*corev1.Namespace)
 	ns.Spec.Finalizers = oldNS.Spec.Finalizers
@@ -63,4 +74,139 @@ func (namespaceStrategy) ValidateUpdate(_ context.Context, obj, old runtime.Obje
 	ns, oldNS := obj.(*corev1.Namespace), old.(*corev1.Namespace)
 	errs := apivalidation.ValidateObjectMetaUpdate(&ns.ObjectMeta, &oldNS.ObjectMeta, field.NewPath("metadata"))
 	return append(errs, apivalidation.ValidateObjectMeta(&ns.ObjectMeta, false, apivalidation.ValidateNamespaceName, field.NewPath("metadata"))...)
+}
+
+// namespaceDeletableOnUpdate lets an update that removes the last of a
+// Terminating namespace's metadata.finalizers remove it only once its
+// spec.finalizers are gone too, so that its content is deleted first.
+func namespaceDeletableOnUpdate(_ context.Context, _ string, obj, _ runtime.Object) bool {
+	return len(obj.(*corev1.Namespace).Spec.Finalizers) == 0
+}
+
+// namespaceFinalizeStrategy is the update strategy of namespaces/finalize,
+// which changes spec.finalizers and nothing else.
+type namespaceFinalizeStrategy struct{ namespaceStrategy }
+
+func (namespaceFinalizeStrategy) PrepareForUpdate(_ context.Context, obj, old runtime.Object) {
+	ns, oldNS := obj.(*corev1.Namespace), old.(*corev1.Namespace)
+	finalizers := ns.Spec.Finalizers
+	oldNS.DeepCopyInto(ns)
+	ns.Spec.Finalizers = finalizers
+}
+
+func (s namespaceFinalizeStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
+	errs := s.namespaceStrategy.ValidateUpdate(ctx, obj, old)
+	p := field.NewPath("spec", "finalizers")
+	for i, f := range obj.(*corev1.Namespace).Spec.Finalizers {
+		errs = append(errs, apivalidation.ValidateFinalizerName(string(f), p.Index(i))...)
+	}
+	return errs
+}
+
+// namespaceREST serves namespaces, deleting them in two steps as
+// Kubernetes' namespace storage does.
+type namespaceREST struct{ withShortNames }
+
+// Delete marks a namespace that still has spec.finalizers Terminating,
+// setting its deletionTimestamp, and leaves it to be emptied; one without
+// them is deleted by the store, which honours metadata.finalizers.
+func (r *namespaceREST) Delete(ctx context.Context, name string, deleteValidation rest.ValidateObjectFunc, options *metav1.DeleteOptions) (runtime.Object, bool, error) {
+	obj, err := r.Get(ctx, name, &metav1.GetOptions{})
+	if err != nil {
+		return nil, false, err
+	}
+	ns := obj.(*corev1.Namespace)
+	if options == nil {
+		options = metav1.NewDeleteOptions(0)
+	}
+	if p := options.Preconditions; p != nil {
+		if p.UID != nil && *p.UID != ns.UID {
+			return nil, false, apierrors.NewConflict(corev1.Resource("namespaces"), name,
+				fmt.Errorf("precondition failed: UID in precondition: %v, UID in object meta: %v", *p.UID, ns.UID))
+		}
+		if p.ResourceVersion != nil && *p.ResourceVersion != ns.ResourceVersion {
+			return nil, false, apierrors.NewConflict(corev1.Resource("namespaces"), name,
+				fmt.Errorf("precondition failed: ResourceVersion in precondition: %v, ResourceVersion in object meta: %v", *p.ResourceVersion, ns.ResourceVersion))
+		}
+	}
+	if len(ns.Spec.Finalizers) == 0 {
+		return r.Store.Delete(ctx, name, deleteValidation, options)
+	}
+	if ns.DeletionTimestamp != nil {
+		// Already Terminating: the namespace controller is at it.
+		return ns, false, nil
+	}
+	if err := deleteValidation(ctx, ns); err != nil {
+		return nil, false, err
+	}
+	key, err := r.KeyFunc(ctx, name)
+	if err != nil {
+		return nil, false, err
+	}
+	out := r.NewFunc()
+	err = r.Storage.GuaranteedUpdate(ctx, key, out, false, &storage.Preconditions{UID: &ns.UID},
+		storage.SimpleUpdate(func(existing runtime.Object) (runtime.Object, error) {
+			ns := existing.(*corev1.Namespace)
+			if ns.DeletionTimestamp != nil {
+				return ns, nil
+			}
+			now := metav1.Now()
+			ns.DeletionTimestamp = &now
+			ns.Status.Phase = corev1.NamespaceTerminating
+			return ns, nil
+		}), len(options.DryRun) > 0, nil)
+	if err != nil {
+		return nil, false, err
+	}
+	return out, false, nil
+}
+
+// DeleteCollection deletes each namespace as Delete does, so that no
+// namespace goes without its content being deleted.
+func (r *namespaceREST) DeleteCollection(ctx context.Context, deleteValidation rest.ValidateObjectFunc, options *metav1.DeleteOptions, listOptions *metainternalversion.ListOptions) (runtime.Object, error) {
+	list, err := r.List(ctx, listOptions)
+	if err != nil {
+		return nil, err
+	}
+	items, err := meta.ExtractList(list)
+	if err != nil {
+		return nil, err
+	}
+	deleted := make([]runtime.Object, 0, len(items))
+	for _, item := range items {
+		ns := item.(*corev1.Namespace)
+		obj, _, err := r.Delete(ctx, ns.Name, deleteValidation, options)
+		if apierrors.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		deleted = append(deleted, obj)
+	}
+	if err := meta.SetList(list, deleted); err != nil {
+		return nil, err
+	}
+	return list, nil
+}
+
+// newNamespaceFinalize is namespaces/finalize over the namespaces' store:
+// the way to clear spec.finalizers, which the namespace controller uses.
+func newNamespaceFinalize(s *genericregistry.Store, typer runtime.ObjectTyper) *namespaceFinalize {
+	finalize := *s
+	finalize.UpdateStrategy = namespaceFinalizeStrategy{namespaceStrategy{typer, names.SimpleNameGenerator}}
+	return &namespaceFinalize{store: &finalize}
+}
+
+// namespaceFinalize serves updates only, as Kubernetes' namespaces/finalize.
+type namespaceFinalize struct{ store *genericregistry.Store }
+
+func (r *namespaceFinalize) New() runtime.Object { return &corev1.Namespace{} }
+
+// Destroy does nothing: the namespaces' store owns the storage.
+func (r *namespaceFinalize) Destroy() {}
+
+func (r *namespaceFinalize) Update(ctx context.Context, name string, objInfo rest.UpdatedObjectInfo, createValidation rest.ValidateObjectFunc, updateValidation rest.ValidateObjectUpdateFunc, forceAllowCreate bool, options *metav1.UpdateOptions) (runtime.Object, bool, error) {
+	// Creating through namespaces/finalize is never right.
+	return r.store.Update(ctx, name, objInfo, createValidation, updateValidation, false, options)
 }

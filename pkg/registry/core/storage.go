@@ -102,13 +102,20 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssu
 			// output reads the same.
 			TableConvertor: r.table,
 		}
+		if r.plural == "namespaces" {
+			s.ShouldDeleteDuringUpdate = namespaceDeletableOnUpdate
+		}
 		if err := f.Complete(s, corev1.SchemeGroupVersion, generic.StoreOptions{}); err != nil {
 			return nil, nil, err
 		}
 		stores = append(stores, s)
-		if len(r.shortNames) > 0 {
+		switch {
+		case r.plural == "namespaces":
+			resources[r.plural] = &namespaceREST{withShortNames{s, r.shortNames}}
+			resources["namespaces/finalize"] = newNamespaceFinalize(s, typer)
+		case len(r.shortNames) > 0:
 			resources[r.plural] = withShortNames{s, r.shortNames}
-		} else {
+		default:
 			resources[r.plural] = s
 		}
 		if r.plural == "serviceaccounts" {
