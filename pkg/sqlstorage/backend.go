@@ -166,12 +166,6 @@ func (b *Backend) Close() error {
 	return b.db.Close()
 }
 
-// Dialect names the database kind: sqlite, postgres or cockroachdb.
-func (b *Backend) Dialect() string { return b.d.name }
-
-// DB exposes the pool for tests that inspect the schema directly.
-func (b *Backend) DB() *sql.DB { return b.db }
-
 func (b *Backend) counters(ctx context.Context) (rev, compact int64, err error) {
 	rows, err := b.db.QueryContext(ctx, `SELECT name, value FROM canopy_meta`)
 	if err != nil {

@@ -88,16 +88,16 @@ func TestCockroachDBPathOnPostgres(t *testing.T) {
 	)
 
 	hub1 := openBackend(t, crdbURL)
-	if hub1.Dialect() != "cockroachdb" || !hub1.d.retrying {
-		t.Fatalf("dialect %q (retrying %v), want the retrying cockroachdb dialect", hub1.Dialect(), hub1.d.retrying)
+	if hub1.d.name != "cockroachdb" || !hub1.d.retrying {
+		t.Fatalf("dialect %q (retrying %v), want the retrying cockroachdb dialect", hub1.d.name, hub1.d.retrying)
 	}
 	var isolation string
-	if err := hub1.DB().QueryRowContext(ctx, `SHOW default_transaction_isolation`).Scan(&isolation); err != nil || isolation != "serializable" {
+	if err := hub1.db.QueryRowContext(ctx, `SHOW default_transaction_isolation`).Scan(&isolation); err != nil || isolation != "serializable" {
 		t.Fatalf("default_transaction_isolation = %q (%v), want serializable", isolation, err)
 	}
 	// The schema exists now: inject. nextval is not transactional, so the
 	// sequences count failed attempts that the raise itself rolls back.
-	crdbExec(t, hub1.DB(),
+	crdbExec(t, hub1.db,
 		`CREATE SEQUENCE canopy_test_injections`,
 		`CREATE SEQUENCE canopy_test_probe`,
 		fmt.Sprintf(`CREATE FUNCTION canopy_test_inject() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -474,9 +474,9 @@ func crdbRetriedBatch(ctx context.Context, t *testing.T, s *Store, l *crdbAckLog
 	}
 	kinds := []crdbWriteKind{crdbCreated, crdbUpdated, crdbDeleted, crdbCreated}
 	counts := []int{0, 1, 0, 0}
-	probesBefore := crdbSequenceValue(ctx, t, s.b.DB(), "canopy_test_probe")
+	probesBefore := crdbSequenceValue(ctx, t, s.b.db, "canopy_test_probe")
 	s.b.commit(ctx, batch)
-	if probes := crdbSequenceValue(ctx, t, s.b.DB(), "canopy_test_probe") - probesBefore; probes != 2 {
+	if probes := crdbSequenceValue(ctx, t, s.b.db, "canopy_test_probe") - probesBefore; probes != 2 {
 		t.Errorf("probe round %d: the probe key was written %d times, want 2 (one injected failure, one success)", round, probes)
 	}
 	for i, o := range batch {
@@ -492,7 +492,7 @@ func crdbRetriedBatch(ctx context.Context, t *testing.T, s *Store, l *crdbAckLog
 	}
 	// Rows written in one attempt of one transaction share their xmin.
 	var attempts int
-	if err := s.b.DB().QueryRowContext(ctx, `SELECT count(DISTINCT xmin::text) FROM canopy_revisions WHERE rev BETWEEN $1 AND $2`,
+	if err := s.b.db.QueryRowContext(ctx, `SELECT count(DISTINCT xmin::text) FROM canopy_revisions WHERE rev BETWEEN $1 AND $2`,
 		batch[0].rev, batch[len(batch)-1].rev).Scan(&attempts); err != nil {
 		t.Fatal(err)
 	}

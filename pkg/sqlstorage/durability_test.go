@@ -359,10 +359,10 @@ func durReadHistory(t *testing.T, b *Backend) (counter int64, rows []durRevRow) 
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := b.DB().QueryRowContext(ctx, `SELECT value FROM canopy_meta WHERE name = 'rev'`).Scan(&counter); err != nil {
+	if err := b.db.QueryRowContext(ctx, `SELECT value FROM canopy_meta WHERE name = 'rev'`).Scan(&counter); err != nil {
 		t.Fatalf("reading the revision counter: %v", err)
 	}
-	r, err := b.DB().QueryContext(ctx, `SELECT rev, key, create_rev, CASE WHEN value IS NULL THEN 1 ELSE 0 END
+	r, err := b.db.QueryContext(ctx, `SELECT rev, key, create_rev, CASE WHEN value IS NULL THEN 1 ELSE 0 END
 		FROM canopy_revisions ORDER BY rev`)
 	if err != nil {
 		t.Fatalf("reading the history: %v", err)

@@ -28,7 +28,7 @@ func TestReadsAreIndexRangeScans(t *testing.T) {
 		}
 		defer conn.Close()
 		explain := "EXPLAIN QUERY PLAN "
-		if b.Dialect() == "postgres" {
+		if b.d.name == "postgres" {
 			explain = "EXPLAIN "
 			if _, err := conn.ExecContext(ctx, "SET enable_seqscan = off"); err != nil {
 				t.Fatal(err)
