@@ -2,34 +2,24 @@ package logicalcluster
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
-	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/watch"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
-	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
 	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
-	"github.com/canopy-dev/canopy/pkg/registry"
 	"github.com/canopy-dev/canopy/pkg/registry/tenancy"
 )
-
-// retryAfter is how long a logical cluster whose work failed waits before
-// it is tried again.
-const retryAfter = time.Second
 
 // workers is how many logical clusters are worked on at once. Each waits
 // mostly on its commits, and the store commits concurrent writes together,
@@ -50,126 +40,52 @@ type Config struct {
 	URL func(logicalcluster.Name) string
 }
 
-// Controller sets up new logical clusters and removes deleted ones. A
-// fixed pool of workers serves every logical cluster; the queue hands each
-// logical cluster to one worker at a time and holds it once however often
-// it is queued.
+// Controller sets up new logical clusters and removes deleted ones.
 type Controller struct {
-	c     Config
-	queue workqueue.TypedDelayingInterface[logicalcluster.Name]
+	c    Config
+	loop clusterwide.Loop[logicalcluster.Name]
 }
 
 // New returns a controller for c.
 func New(c Config) *Controller {
-	return &Controller{c: c, queue: workqueue.NewTypedDelayingQueueWithConfig(
-		workqueue.TypedDelayingQueueConfig[logicalcluster.Name]{Name: "logicalclusters"})}
+	ctl := &Controller{c: c}
+	ctl.loop = clusterwide.Loop[logicalcluster.Name]{
+		Name:    "logicalclusters",
+		Store:   c.LogicalClusters.LogicalClusters,
+		NewList: func() runtime.Object { return &tenancyv1alpha1.LogicalClusterList{} },
+		Workers: workers,
+		Keys:    keys,
+		Process: ctl.process,
+	}
+	return ctl
 }
 
 // Run works until ctx ends.
-func (c *Controller) Run(ctx context.Context) {
-	defer c.queue.ShutDown()
-	for range workers {
-		go c.work(ctx)
-	}
-	for ctx.Err() == nil {
-		w, err := c.listAndWatch(ctx)
-		if err != nil {
-			klog.ErrorS(err, "Listing and watching LogicalClusters")
-			select {
-			case <-ctx.Done():
-			case <-time.After(retryAfter):
-			}
-			continue
-		}
-		c.serve(ctx, w)
-		w.Stop()
-	}
-}
+func (c *Controller) Run(ctx context.Context) { c.loop.Run(ctx) }
 
-func (c *Controller) work(ctx context.Context) {
-	for {
-		n, shutdown := c.queue.Get()
-		if shutdown {
-			return
-		}
-		err := c.process(ctx, n)
-		c.queue.Done(n)
-		if err != nil && ctx.Err() == nil {
-			klog.ErrorS(err, "Reconciling logical cluster; retrying", "cluster", n)
-			c.queue.AddAfter(n, retryAfter)
-		}
-	}
-}
-
-// listAndWatch queues every LogicalCluster with work to do and watches
-// for more. After a broken watch this is a resync.
-func (c *Controller) listAndWatch(ctx context.Context) (watch.Interface, error) {
-	list := &tenancyv1alpha1.LogicalClusterList{}
-	if err := registry.ListAllClusters(ctx, c.c.LogicalClusters.LogicalClusters, list); err != nil {
-		return nil, err
-	}
-	for i := range list.Items {
-		if n, ok := pathOf(&list.Items[i]); ok && needsWork(&list.Items[i]) {
-			c.enqueue(n)
-		}
-	}
-	return registry.WatchAllClusters(ctx, c.c.LogicalClusters.LogicalClusters, list.ResourceVersion)
-}
-
-// serve queues the work the watch's events call for until the watch ends
-// or ctx does.
-func (c *Controller) serve(ctx context.Context, w watch.Interface) {
-	for {
-		select {
-		case ev, ok := <-w.ResultChan():
-			if !ok || !c.handle(ev) {
-				return
-			}
-		case <-ctx.Done():
-			return
-		}
-	}
-}
-
-// handle queues the work ev calls for, and reports whether the watch is
-// still good.
-func (c *Controller) handle(ev watch.Event) bool {
-	switch ev.Type {
-	case watch.Error:
-		klog.InfoS("The LogicalCluster watch ended; listing again", "status", apierrors.FromObject(ev.Object))
-		return false
-	case watch.Bookmark:
-		return true
-	}
-	obj := ev.Object
-	// The watch cache wraps the objects it sends to share their
-	// serializations among watchers.
-	if co, ok := obj.(runtime.CacheableObject); ok {
-		obj = co.GetObject()
-	}
+// keys is the logical clusters obj calls for work on.
+func keys(obj runtime.Object, deleted bool) []logicalcluster.Name {
 	lc, ok := obj.(*tenancyv1alpha1.LogicalCluster)
 	if !ok {
 		klog.ErrorS(nil, "The LogicalCluster watch sent something else", "type", fmt.Sprintf("%T", obj))
-		return true
+		return nil
 	}
 	n, ok := pathOf(lc)
 	if !ok {
-		return true
+		return nil
 	}
-	if ev.Type == watch.Deleted {
+	if deleted {
 		// A parent being deleted waits for the logical clusters in it.
 		if parent, ok := n.Parent(); ok && parent != logicalcluster.Root {
-			c.enqueue(parent)
+			return []logicalcluster.Name{parent}
 		}
-		return true
+		return nil
 	}
 	if needsWork(lc) {
-		c.enqueue(n)
+		return []logicalcluster.Name{n}
 	}
-	return true
+	return nil
 }
-
-func (c *Controller) enqueue(n logicalcluster.Name) { c.queue.Add(n) }
 
 func needsWork(lc *tenancyv1alpha1.LogicalCluster) bool {
 	return lc.DeletionTimestamp != nil || lc.Status.Phase != tenancyv1alpha1.LogicalClusterReady
@@ -226,10 +142,6 @@ func (c *Controller) initialize(ctx context.Context, n logicalcluster.Name, lc *
 	return err
 }
 
-// errWaiting is a deletion waiting for objects that someone else must
-// finalize.
-var errWaiting = errors.New("waiting for objects with finalizers")
-
 func (c *Controller) terminate(ctx context.Context, n logicalcluster.Name, lc *tenancyv1alpha1.LogicalCluster) error {
 	var err error
 	if lc.Status.Phase != tenancyv1alpha1.LogicalClusterTerminating {
@@ -241,8 +153,8 @@ func (c *Controller) terminate(ctx context.Context, n logicalcluster.Name, lc *t
 	}
 	removed := 0
 	for {
-		found, left, err := c.removeData(ctx, n)
-		removed += found - countAll(left)
+		found, left, err := clusterwide.Empty(in(ctx, n), c.c.Data)
+		removed += found - clusterwide.Count(left)
 		if err != nil {
 			return err
 		}
@@ -263,7 +175,7 @@ func (c *Controller) terminate(ctx context.Context, n logicalcluster.Name, lc *t
 				// each is gone.
 				return nil
 			}
-			return errWaiting
+			return clusterwide.ErrWaiting
 		}
 		// Everything found was deleted. Look again, for objects whose
 		// requests were already past the check that this logical
@@ -279,52 +191,6 @@ func (c *Controller) terminate(ctx context.Context, n logicalcluster.Name, lc *t
 	return err
 }
 
-// removeData deletes every object stored in logical cluster n. It returns
-// how many objects it found, and by resource how many of those are left
-// because finalizers hold them.
-func (c *Controller) removeData(ctx context.Context, n logicalcluster.Name) (found int, left map[string]int, err error) {
-	left = map[string]int{}
-	for _, s := range c.c.Data {
-		list, err := s.List(in(ctx, n), &metainternalversion.ListOptions{})
-		if err != nil {
-			return found, left, err
-		}
-		items, err := meta.ExtractList(list)
-		if err != nil {
-			return found, left, err
-		}
-		found += len(items)
-		for _, item := range items {
-			deleted, err := deleteObject(ctx, s, n, item)
-			if err != nil {
-				return found, left, err
-			}
-			if !deleted {
-				left[s.DefaultQualifiedResource.String()]++
-			}
-		}
-	}
-	return found, left, nil
-}
-
-func deleteObject(ctx context.Context, s *genericregistry.Store, n logicalcluster.Name, obj runtime.Object) (bool, error) {
-	m, err := meta.Accessor(obj)
-	if err != nil {
-		return false, err
-	}
-	if m.GetDeletionTimestamp() != nil {
-		return false, nil
-	}
-	uid := m.GetUID()
-	ctx = genericapirequest.WithNamespace(in(ctx, n), m.GetNamespace())
-	_, deleted, err := s.Delete(ctx, m.GetName(), rest.ValidateAllObjectFunc, &metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &uid}})
-	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
-		// Gone, or replaced by an object the next pass finds.
-		return true, nil
-	}
-	return deleted, err
-}
-
 func (c *Controller) updateStatus(ctx context.Context, n logicalcluster.Name, lc *tenancyv1alpha1.LogicalCluster) (*tenancyv1alpha1.LogicalCluster, error) {
 	parent, _ := n.Parent()
 	obj, _, err := c.c.LogicalClusters.Status.Update(in(ctx, parent), lc.Name, rest.DefaultUpdatedObjectInfo(lc),
@@ -333,14 +199,6 @@ func (c *Controller) updateStatus(ctx context.Context, n logicalcluster.Name, lc
 		return nil, err
 	}
 	return obj.(*tenancyv1alpha1.LogicalCluster), nil
-}
-
-func countAll(m map[string]int) int {
-	total := 0
-	for _, v := range m {
-		total += v
-	}
-	return total
 }
 
 // describe lists counts by resource, as in "2 configmaps, 1 logicalclusters.tenancy.canopy.dev".

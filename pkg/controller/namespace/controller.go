@@ -2,31 +2,21 @@ package namespace
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
-	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/watch"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
-	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
+	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
-	"github.com/canopy-dev/canopy/pkg/registry"
 )
-
-// retryAfter is how long a namespace whose work failed waits before it is
-// tried again.
-const retryAfter = time.Second
 
 // workers is how many namespaces are emptied at once. Each waits mostly on
 // its commits, which the store groups across concurrent writers.
@@ -53,131 +43,51 @@ type key struct {
 	name    string
 }
 
-// Controller empties and removes Terminating namespaces. The queue hands
-// each namespace to one worker at a time and holds it once however often
-// it is queued.
+// Controller empties and removes Terminating namespaces.
 type Controller struct {
-	c     Config
-	queue workqueue.TypedDelayingInterface[key]
+	c    Config
+	loop clusterwide.Loop[key]
 }
 
 // New returns a controller for c.
 func New(c Config) *Controller {
-	return &Controller{c: c, queue: workqueue.NewTypedDelayingQueueWithConfig(
-		workqueue.TypedDelayingQueueConfig[key]{Name: "namespaces"})}
+	ctl := &Controller{c: c}
+	ctl.loop = clusterwide.Loop[key]{
+		Name:    "namespaces",
+		Store:   c.Namespaces,
+		NewList: func() runtime.Object { return &corev1.NamespaceList{} },
+		Workers: workers,
+		Keys:    keys,
+		Process: ctl.process,
+	}
+	return ctl
 }
 
 // Run works until ctx ends.
-func (c *Controller) Run(ctx context.Context) {
-	defer c.queue.ShutDown()
-	for range workers {
-		go c.work(ctx)
-	}
-	for ctx.Err() == nil {
-		w, err := c.listAndWatch(ctx)
-		if err != nil {
-			klog.ErrorS(err, "Listing and watching namespaces")
-			select {
-			case <-ctx.Done():
-			case <-time.After(retryAfter):
-			}
-			continue
-		}
-		c.serve(ctx, w)
-		w.Stop()
-	}
-}
+func (c *Controller) Run(ctx context.Context) { c.loop.Run(ctx) }
 
-func (c *Controller) work(ctx context.Context) {
-	for {
-		k, shutdown := c.queue.Get()
-		if shutdown {
-			return
-		}
-		err := c.process(ctx, k)
-		c.queue.Done(k)
-		if err != nil && ctx.Err() == nil {
-			if !errors.Is(err, errWaiting) {
-				klog.ErrorS(err, "Deleting the content of a namespace; retrying", "cluster", k.cluster, "namespace", k.name)
-			}
-			c.queue.AddAfter(k, retryAfter)
-		}
-	}
-}
-
-// listAndWatch queues every Terminating namespace and watches for more.
-// After a broken watch this is a resync.
-func (c *Controller) listAndWatch(ctx context.Context) (watch.Interface, error) {
-	list := &corev1.NamespaceList{}
-	if err := registry.ListAllClusters(ctx, c.c.Namespaces, list); err != nil {
-		return nil, err
-	}
-	for i := range list.Items {
-		c.enqueueIfTerminating(&list.Items[i])
-	}
-	return registry.WatchAllClusters(ctx, c.c.Namespaces, list.ResourceVersion)
-}
-
-// serve queues the work the watch's events call for until the watch ends
-// or ctx does.
-func (c *Controller) serve(ctx context.Context, w watch.Interface) {
-	for {
-		select {
-		case ev, ok := <-w.ResultChan():
-			if !ok || !c.handle(ev) {
-				return
-			}
-		case <-ctx.Done():
-			return
-		}
-	}
-}
-
-// handle queues the work ev calls for, and reports whether the watch is
-// still good.
-func (c *Controller) handle(ev watch.Event) bool {
-	switch ev.Type {
-	case watch.Error:
-		klog.InfoS("The namespace watch ended; listing again", "status", apierrors.FromObject(ev.Object))
-		return false
-	case watch.Bookmark, watch.Deleted:
-		return true
-	}
-	obj := ev.Object
-	// The watch cache wraps the objects it sends to share their
-	// serializations among watchers.
-	if co, ok := obj.(runtime.CacheableObject); ok {
-		obj = co.GetObject()
-	}
+// keys is the Terminating namespace obj is, if it is one.
+func keys(obj runtime.Object, deleted bool) []key {
 	ns, ok := obj.(*corev1.Namespace)
 	if !ok {
 		klog.ErrorS(nil, "The namespace watch sent something else", "type", fmt.Sprintf("%T", obj))
-		return true
+		return nil
 	}
-	c.enqueueIfTerminating(ns)
-	return true
-}
-
-func (c *Controller) enqueueIfTerminating(ns *corev1.Namespace) {
-	if ns.DeletionTimestamp == nil {
-		return
+	if deleted || ns.DeletionTimestamp == nil {
+		return nil
 	}
 	cluster, err := logicalcluster.FromObject(ns)
 	if err != nil {
 		klog.ErrorS(err, "A stored namespace has no logical cluster", "namespace", ns.Name)
-		return
+		return nil
 	}
-	c.queue.Add(key{cluster, ns.Name})
+	return []key{{cluster, ns.Name}}
 }
 
 // in is ctx for requests to namespace ns of logical cluster n.
 func in(ctx context.Context, n logicalcluster.Name, ns string) context.Context {
 	return logicalcluster.WithCluster(genericapirequest.WithNamespace(ctx, ns), n)
 }
-
-// errWaiting is a namespace waiting for objects that someone else must
-// finalize.
-var errWaiting = errors.New("waiting for objects with finalizers")
 
 // process empties and removes namespace k if it is Terminating, reading
 // it from the database, since the event that queued it may be stale.
@@ -194,7 +104,8 @@ func (c *Controller) process(ctx context.Context, k key) error {
 		return nil
 	}
 	for {
-		found, left, err := c.removeContent(ctx, k)
+		found, held, err := clusterwide.Empty(in(ctx, k.cluster, k.name), c.c.Data)
+		left := clusterwide.Count(held)
 		if err != nil {
 			return err
 		}
@@ -202,7 +113,7 @@ func (c *Controller) process(ctx context.Context, k key) error {
 			break
 		}
 		if left > 0 {
-			return fmt.Errorf("%w: %d objects in namespace %s", errWaiting, left, k.name)
+			return fmt.Errorf("%w: %d objects in namespace %s", clusterwide.ErrWaiting, left, k.name)
 		}
 		// Everything found was deleted. Look again, for objects whose
 		// creation was already past admission when the namespace began
@@ -230,48 +141,4 @@ func (c *Controller) process(ctx context.Context, k key) error {
 		klog.V(2).InfoS("Deleted the content of a namespace", "cluster", k.cluster, "namespace", k.name)
 	}
 	return err
-}
-
-// removeContent deletes every object in namespace k. It returns how many
-// objects it found, and how many of those finalizers hold.
-func (c *Controller) removeContent(ctx context.Context, k key) (found, left int, err error) {
-	ctx = in(ctx, k.cluster, k.name)
-	for _, s := range c.c.Data {
-		list, err := s.List(ctx, &metainternalversion.ListOptions{})
-		if err != nil {
-			return found, left, err
-		}
-		items, err := meta.ExtractList(list)
-		if err != nil {
-			return found, left, err
-		}
-		found += len(items)
-		for _, item := range items {
-			deleted, err := deleteObject(ctx, s, item)
-			if err != nil {
-				return found, left, err
-			}
-			if !deleted {
-				left++
-			}
-		}
-	}
-	return found, left, nil
-}
-
-func deleteObject(ctx context.Context, s *genericregistry.Store, obj runtime.Object) (bool, error) {
-	m, err := meta.Accessor(obj)
-	if err != nil {
-		return false, err
-	}
-	if m.GetDeletionTimestamp() != nil {
-		return false, nil
-	}
-	uid := m.GetUID()
-	_, deleted, err := s.Delete(ctx, m.GetName(), rest.ValidateAllObjectFunc, &metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &uid}})
-	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
-		// Gone, or replaced by an object the next pass finds.
-		return true, nil
-	}
-	return deleted, err
 }

@@ -1,0 +1,71 @@
+package clusterwide
+
+import (
+	"context"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
+	"k8s.io/apiserver/pkg/registry/rest"
+)
+
+// Empty deletes, through the registries so that watchers see every
+// DELETE, each object that the stores list in ctx: the logical cluster in
+// it, and the namespace when there is one. It returns how many objects it
+// found, and by resource how many of those are left because finalizers
+// hold them.
+func Empty(ctx context.Context, stores []*genericregistry.Store) (found int, left map[string]int, err error) {
+	left = map[string]int{}
+	for _, s := range stores {
+		list, err := s.List(ctx, &metainternalversion.ListOptions{})
+		if err != nil {
+			return found, left, err
+		}
+		items, err := meta.ExtractList(list)
+		if err != nil {
+			return found, left, err
+		}
+		found += len(items)
+		for _, item := range items {
+			deleted, err := deleteObject(ctx, s, item)
+			if err != nil {
+				return found, left, err
+			}
+			if !deleted {
+				left[s.DefaultQualifiedResource.String()]++
+			}
+		}
+	}
+	return found, left, nil
+}
+
+// Count is how many objects left holds.
+func Count(left map[string]int) int {
+	total := 0
+	for _, n := range left {
+		total += n
+	}
+	return total
+}
+
+func deleteObject(ctx context.Context, s *genericregistry.Store, obj runtime.Object) (bool, error) {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return false, err
+	}
+	if m.GetDeletionTimestamp() != nil {
+		return false, nil
+	}
+	uid := m.GetUID()
+	ctx = genericapirequest.WithNamespace(ctx, m.GetNamespace())
+	_, deleted, err := s.Delete(ctx, m.GetName(), rest.ValidateAllObjectFunc, &metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &uid}})
+	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
+		// Gone, or replaced by an object the next pass finds.
+		return true, nil
+	}
+	return deleted, err
+}
