@@ -131,11 +131,11 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	coreStorage, coreStores, err := core.NewStorage(factory, scheme, signer)
+	coreGroup, err := core.NewStorage(factory, scheme, signer)
 	if err != nil {
 		return err
 	}
-	tokens := serviceaccount.NewAuthenticator(&p.serviceAccountKey.PublicKey, coreStorage["serviceaccounts"].(rest.Getter))
+	tokens := serviceaccount.NewAuthenticator(&p.serviceAccountKey.PublicKey, coreGroup.Storage["serviceaccounts"].(rest.Getter))
 	tenancyStorage, err := tenancy.NewStorage(factory, scheme)
 	if err != nil {
 		return err
@@ -144,7 +144,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	namespaces := defaultNamespaces(coreStorage["namespaces"].(rest.Creater))
+	namespaces := defaultNamespaces(coreGroup.Storage["namespaces"].(rest.Creater))
 	setUp := func(ctx context.Context, cluster logicalcluster.Name) error {
 		if err := namespaces(ctx, cluster); err != nil {
 			return err
@@ -167,14 +167,14 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	cfg.AdmissionControl = namespacelifecycle.New(coreStorage["namespaces"].(rest.Getter))
+	cfg.AdmissionControl = namespacelifecycle.New(coreGroup.Storage["namespaces"].(rest.Getter))
 	server, err := cfg.Complete(nil).New("canopy-hub", genericapiserver.NewEmptyDelegate())
 	if err != nil {
 		return err
 	}
-	coreGroup := genericapiserver.NewDefaultAPIGroupInfo(corev1.GroupName, scheme, runtime.NewParameterCodec(scheme), codecs)
-	coreGroup.VersionedResourcesStorageMap[corev1.SchemeGroupVersion.Version] = coreStorage
-	if err := server.InstallLegacyAPIGroup(genericapiserver.DefaultLegacyAPIPrefix, &coreGroup); err != nil {
+	coreAPI := genericapiserver.NewDefaultAPIGroupInfo(corev1.GroupName, scheme, runtime.NewParameterCodec(scheme), codecs)
+	coreAPI.VersionedResourcesStorageMap[corev1.SchemeGroupVersion.Version] = coreGroup.Storage
+	if err := server.InstallLegacyAPIGroup(genericapiserver.DefaultLegacyAPIPrefix, &coreAPI); err != nil {
 		return err
 	}
 	tenancyGroup := genericapiserver.NewDefaultAPIGroupInfo(tenancyv1alpha1.GroupName, scheme, runtime.NewParameterCodec(scheme), codecs)
@@ -203,7 +203,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 
 	// Every store keeps its objects per logical cluster, so deleting one
 	// empties each of them there.
-	data := append([]*genericregistry.Store{tenancyStorage.LogicalClusters}, coreStores...)
+	data := append([]*genericregistry.Store{tenancyStorage.LogicalClusters}, coreGroup.Stores...)
 	data = append(data, rbacStorage.Stores()...)
 	controller := lccontroller.New(lccontroller.Config{
 		LogicalClusters: tenancyStorage,
@@ -231,8 +231,8 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	}
 	namespaceController := nscontroller.New(nscontroller.Config{
 		Namespaces: namespaceStore,
-		Delete:     coreStorage["namespaces"].(rest.GracefulDeleter),
-		Finalize:   coreStorage["namespaces/finalize"].(rest.Updater),
+		Delete:     coreGroup.Storage["namespaces"].(rest.GracefulDeleter),
+		Finalize:   coreGroup.Storage["namespaces/finalize"].(rest.Updater),
 		Data:       namespaced,
 	})
 	if err := server.AddPostStartHook("canopy-namespace-controller", func(hookCtx genericapiserver.PostStartHookContext) error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/canopy-dev/canopy/pkg/registry"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -105,7 +106,7 @@ func (s namespaceFinalizeStrategy) ValidateUpdate(ctx context.Context, obj, old 
 
 // namespaceREST serves namespaces, deleting them in two steps as
 // Kubernetes' namespace storage does.
-type namespaceREST struct{ withShortNames }
+type namespaceREST struct{ *registry.Served }
 
 // Delete marks a namespace that still has spec.finalizers Terminating,
 // setting its deletionTimestamp, and leaves it to be emptied; one without

@@ -1,39 +1,12 @@
 package core
 
 import (
-	"context"
 	"encoding/json"
 
 	corev1 "k8s.io/api/core/v1"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"k8s.io/apiserver/pkg/storage/names"
 )
-
-type secretStrategy struct {
-	runtime.ObjectTyper
-	names.NameGenerator
-}
-
-func (secretStrategy) NamespaceScoped() bool                         { return true }
-func (secretStrategy) Canonicalize(runtime.Object)                   {}
-func (secretStrategy) AllowCreateOnUpdate(context.Context) bool      { return false }
-func (secretStrategy) AllowUnconditionalUpdate(context.Context) bool { return true }
-func (secretStrategy) WarningsOnCreate(context.Context, runtime.Object) []string {
-	return nil
-}
-func (secretStrategy) WarningsOnUpdate(context.Context, runtime.Object, runtime.Object) []string {
-	return nil
-}
-
-func (secretStrategy) PrepareForCreate(_ context.Context, obj runtime.Object) {
-	normalizeSecret(obj.(*corev1.Secret))
-}
-
-func (secretStrategy) PrepareForUpdate(_ context.Context, obj, _ runtime.Object) {
-	normalizeSecret(obj.(*corev1.Secret))
-}
 
 // normalizeSecret does what Kubernetes does while converting a v1 Secret
 // to its internal version: stringData is write-only and wins over data.
@@ -50,22 +23,14 @@ func normalizeSecret(s *corev1.Secret) {
 	}
 }
 
-func (secretStrategy) Validate(_ context.Context, obj runtime.Object) field.ErrorList {
-	return validateSecret(obj.(*corev1.Secret))
-}
-
-func (secretStrategy) ValidateUpdate(_ context.Context, obj, old runtime.Object) field.ErrorList {
-	s, oldS := obj.(*corev1.Secret), old.(*corev1.Secret)
-	errs := apivalidation.ValidateObjectMetaUpdate(&s.ObjectMeta, &oldS.ObjectMeta, field.NewPath("metadata"))
-	errs = append(errs, apivalidation.ValidateImmutableField(s.Type, oldS.Type, field.NewPath("type"))...)
-	errs = append(errs, validateImmutable(oldS.Immutable, s.Immutable, oldS.Data, s.Data)...)
-	return append(errs, validateSecret(s)...)
+func validateSecretUpdate(s, old *corev1.Secret) field.ErrorList {
+	errs := apivalidation.ValidateImmutableField(s.Type, old.Type, field.NewPath("type"))
+	return append(errs, validateImmutable(old.Immutable, s.Immutable, old.Data, s.Data)...)
 }
 
 func validateSecret(s *corev1.Secret) field.ErrorList {
-	errs := apivalidation.ValidateObjectMeta(&s.ObjectMeta, true, apivalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
 	data := field.NewPath("data")
-	errs = append(errs, validateDataKeys(byteSizes("data", s.Data))...)
+	errs := validateDataKeys(byteSizes("data", s.Data))
 	require := func(keys ...string) {
 		for _, k := range keys {
 			if _, ok := s.Data[k]; !ok {

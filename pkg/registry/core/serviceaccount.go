@@ -9,44 +9,15 @@ import (
 	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
-	"k8s.io/apiserver/pkg/storage/names"
 
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 )
-
-type serviceAccountStrategy struct {
-	runtime.ObjectTyper
-	names.NameGenerator
-}
-
-func (serviceAccountStrategy) NamespaceScoped() bool                                            { return true }
-func (serviceAccountStrategy) PrepareForCreate(context.Context, runtime.Object)                 {}
-func (serviceAccountStrategy) PrepareForUpdate(context.Context, runtime.Object, runtime.Object) {}
-func (serviceAccountStrategy) Canonicalize(runtime.Object)                                      {}
-func (serviceAccountStrategy) AllowCreateOnUpdate(context.Context) bool                         { return false }
-func (serviceAccountStrategy) AllowUnconditionalUpdate(context.Context) bool                    { return true }
-func (serviceAccountStrategy) WarningsOnCreate(context.Context, runtime.Object) []string        { return nil }
-func (serviceAccountStrategy) WarningsOnUpdate(context.Context, runtime.Object, runtime.Object) []string {
-	return nil
-}
-
-func (serviceAccountStrategy) Validate(_ context.Context, obj runtime.Object) field.ErrorList {
-	sa := obj.(*corev1.ServiceAccount)
-	return apivalidation.ValidateObjectMeta(&sa.ObjectMeta, true, apivalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
-}
-
-func (s serviceAccountStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
-	sa, oldSA := obj.(*corev1.ServiceAccount), old.(*corev1.ServiceAccount)
-	errs := apivalidation.ValidateObjectMetaUpdate(&sa.ObjectMeta, &oldSA.ObjectMeta, field.NewPath("metadata"))
-	return append(errs, s.Validate(ctx, obj)...)
-}
 
 // TokenIssuer signs ServiceAccount tokens.
 type TokenIssuer interface {

@@ -1,0 +1,179 @@
+package registry
+
+import (
+	"context"
+	"reflect"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	apivalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/apiserver/pkg/storage/names"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+)
+
+// Strategy is what a registry store needs of a kind to create, update
+// and delete its objects.
+type Strategy interface {
+	rest.RESTCreateStrategy
+	rest.RESTUpdateStrategy
+	rest.RESTDeleteStrategy
+}
+
+// Kind is the strategy of a kind T with Kubernetes' usual semantics,
+// given only what is particular to T. A kind with a Status field has
+// its status ignored on create and kept on update, so that only the
+// status subresource sets it; a kind with a Spec field gets its
+// metadata.generation bumped on each change of its spec.
+type Kind[T runtime.Object] struct {
+	runtime.ObjectTyper
+	names.NameGenerator
+	// APIVersion is the version whose fields GetResetFields names, as
+	// "apps/v1".
+	APIVersion string
+	// ClusterScoped is true for kinds without namespaces.
+	ClusterScoped bool
+	// ValidName checks metadata.name; nil means a DNS subdomain.
+	ValidName apivalidation.ValidateNameFunc
+	// Check validates an object being created or, after CheckUpdate,
+	// updated, beyond its metadata.
+	Check func(obj T) field.ErrorList
+	// CheckUpdate validates what may not change from old to obj.
+	CheckUpdate func(obj, old T) field.ErrorList
+	// OnCreate and OnUpdate clear or carry over fields the server owns,
+	// after the status handling above.
+	OnCreate func(obj T)
+	OnUpdate func(obj, old T)
+	// Warn gives the warnings an object gets on create and update.
+	Warn func(obj T) []string
+	// CreateOnUpdate lets an update (PUT) create a missing object.
+	CreateOnUpdate bool
+}
+
+func (k Kind[T]) NamespaceScoped() bool { return !k.ClusterScoped }
+
+func (k Kind[T]) PrepareForCreate(_ context.Context, obj runtime.Object) {
+	o := obj.(T)
+	if status := field_(o, "Status"); status.IsValid() {
+		status.SetZero()
+	}
+	if field_(o, "Spec").IsValid() {
+		metaOf(o).SetGeneration(1)
+	}
+	if k.OnCreate != nil {
+		k.OnCreate(o)
+	}
+}
+
+func (k Kind[T]) PrepareForUpdate(_ context.Context, obj, old runtime.Object) {
+	o, was := obj.(T), old.(T)
+	if status := field_(o, "Status"); status.IsValid() {
+		status.Set(field_(was, "Status"))
+	}
+	if spec := field_(o, "Spec"); spec.IsValid() && !equality.Semantic.DeepEqual(spec.Interface(), field_(was, "Spec").Interface()) {
+		metaOf(o).SetGeneration(metaOf(was).GetGeneration() + 1)
+	}
+	if k.OnUpdate != nil {
+		k.OnUpdate(o, was)
+	}
+}
+
+func (k Kind[T]) Validate(_ context.Context, obj runtime.Object) field.ErrorList {
+	o := obj.(T)
+	validName := k.ValidName
+	if validName == nil {
+		validName = apivalidation.NameIsDNSSubdomain
+	}
+	errs := apivalidation.ValidateObjectMetaAccessor(metaOf(o), !k.ClusterScoped, validName, field.NewPath("metadata"))
+	if k.Check != nil {
+		errs = append(errs, k.Check(o)...)
+	}
+	return errs
+}
+
+func (k Kind[T]) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
+	o, was := obj.(T), old.(T)
+	errs := apivalidation.ValidateObjectMetaAccessorUpdate(metaOf(o), metaOf(was), field.NewPath("metadata"))
+	if k.CheckUpdate != nil {
+		errs = append(errs, k.CheckUpdate(o, was)...)
+	}
+	return append(errs, k.Validate(ctx, obj)...)
+}
+
+func (k Kind[T]) WarningsOnCreate(_ context.Context, obj runtime.Object) []string {
+	if k.Warn == nil {
+		return nil
+	}
+	return k.Warn(obj.(T))
+}
+
+func (k Kind[T]) WarningsOnUpdate(_ context.Context, obj, _ runtime.Object) []string {
+	if k.Warn == nil {
+		return nil
+	}
+	return k.Warn(obj.(T))
+}
+
+func (Kind[T]) Canonicalize(runtime.Object)                   {}
+func (k Kind[T]) AllowCreateOnUpdate(context.Context) bool    { return k.CreateOnUpdate }
+func (Kind[T]) AllowUnconditionalUpdate(context.Context) bool { return true }
+
+// GetResetFields tells server-side apply that the status of a kind with
+// a status is not the main resource's to set.
+func (k Kind[T]) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	if !field_(zero[T](), "Status").IsValid() {
+		return nil
+	}
+	return map[fieldpath.APIVersion]*fieldpath.Set{
+		fieldpath.APIVersion(k.APIVersion): fieldpath.NewSet(fieldpath.MakePathOrDie("status")),
+	}
+}
+
+// StatusOf is the strategy of the status subresource of a kind: an update
+// there changes the status and nothing else.
+type StatusOf[T runtime.Object] struct{ Kind[T] }
+
+func (s StatusOf[T]) PrepareForUpdate(_ context.Context, obj, old runtime.Object) {
+	o, was := obj.(T), old.(T)
+	status := field_(o, "Status").Interface()
+	// Everything but the status comes from the stored object, metadata
+	// included but for what clients may change through any subresource.
+	reflect.ValueOf(o).Elem().Set(reflect.ValueOf(was.DeepCopyObject()).Elem())
+	field_(o, "Status").Set(reflect.ValueOf(status))
+	metav1.ResetObjectMetaForStatus(metaOf(o), metaOf(was))
+}
+
+func (s StatusOf[T]) ValidateUpdate(_ context.Context, obj, old runtime.Object) field.ErrorList {
+	return apivalidation.ValidateObjectMetaAccessorUpdate(metaOf(obj.(T)), metaOf(old.(T)), field.NewPath("metadata"))
+}
+
+func (s StatusOf[T]) WarningsOnUpdate(context.Context, runtime.Object, runtime.Object) []string {
+	return nil
+}
+
+// GetResetFields tells server-side apply that the status subresource sets
+// nothing but the status.
+func (s StatusOf[T]) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return map[fieldpath.APIVersion]*fieldpath.Set{
+		fieldpath.APIVersion(s.APIVersion): fieldpath.NewSet(
+			fieldpath.MakePathOrDie("spec"),
+			fieldpath.MakePathOrDie("metadata", "labels"),
+			fieldpath.MakePathOrDie("metadata", "annotations"),
+		),
+	}
+}
+
+// field_ is the field of obj, a pointer to a struct, by name; invalid when
+// it has none.
+func field_(obj runtime.Object, name string) reflect.Value {
+	return reflect.ValueOf(obj).Elem().FieldByName(name)
+}
+
+func metaOf(obj runtime.Object) metav1.Object { return obj.(metav1.Object) }
+
+func zero[T runtime.Object]() T {
+	var t T
+	return reflect.New(reflect.TypeOf(t).Elem()).Interface().(T)
+}
