@@ -30,8 +30,11 @@ type hub struct {
 	// datastore is the --datastore URL; empty means the embedded default.
 	datastore string
 	port      int
-	cmd       *exec.Cmd
-	log       bytes.Buffer
+	// config, when set, is a --config file that sets the data directory
+	// and port: the hub is started with it alone.
+	config string
+	cmd    *exec.Cmd
+	log    bytes.Buffer
 }
 
 func buildHub(t *testing.T) string {
@@ -78,6 +81,9 @@ func (h *hub) start(t *testing.T) {
 	args := []string{"start", "--data-dir", h.dataDir, "--secure-port", strconv.Itoa(h.port)}
 	if h.datastore != "" {
 		args = append(args, "--datastore", h.datastore)
+	}
+	if h.config != "" {
+		args = []string{"start", "--config", h.config}
 	}
 	h.cmd = exec.Command(h.bin, args...)
 	h.cmd.Stdout, h.cmd.Stderr = &h.log, &h.log

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 
@@ -32,10 +33,11 @@ func newRootCommand() *cobra.Command {
 
 func newStartCommand() *cobra.Command {
 	var o hub.Options
+	var configFile string
 	cmd := &cobra.Command{
 		Use:   "start",
 		Short: "Serve the hub until interrupted",
-		Long: `Serve the hub on https://127.0.0.1:<secure-port>.
+		Long: `Serve the hub on https://<bind-address>:<secure-port>.
 
 On first start it creates a certificate authority, a serving certificate and an
 admin client certificate in <data-dir>/pki, and reuses them afterwards. Every
@@ -45,14 +47,21 @@ root logical cluster. A LogicalCluster named <child> created in logical cluster
 /clusters/<parent>:<child>.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := applyConfigFile(cmd.Flags(), configFile); err != nil {
+				return err
+			}
 			if o.SecurePort <= 0 || o.SecurePort > 65535 {
 				return fmt.Errorf("--secure-port %d is not a port", o.SecurePort)
 			}
 			return hub.Run(genericapiserver.SetupSignalContext(), o, cmd.OutOrStdout())
 		},
 	}
+	cmd.Flags().StringVar(&configFile, "config", "", "YAML file setting any of these flags by name, as in \"secure-port: 7443\"; flags on the command line win")
 	cmd.Flags().StringVar(&o.DataDir, "data-dir", ".canopy", "directory for the hub's certificates, admin kubeconfig and SQLite database")
-	cmd.Flags().IntVar(&o.SecurePort, "secure-port", 6443, "HTTPS port, served on 127.0.0.1")
+	cmd.Flags().IntVar(&o.SecurePort, "secure-port", 6443, "HTTPS port")
+	cmd.Flags().IPVar(&o.BindAddress, "bind-address", net.IPv4(127, 0, 0, 1), "IP address to listen on; 0.0.0.0 for every interface")
+	cmd.Flags().StringVar(&o.ExternalHostname, "external-hostname", "127.0.0.1", "host name or IP address clients reach the hub by, written into kubeconfigs and logical-cluster URLs")
+	cmd.Flags().StringSliceVar(&o.TLSSANs, "tls-san", nil, "more host names or IP addresses for the serving certificate")
 	cmd.Flags().StringVar(&o.Datastore, "datastore", "", "sqlite://PATH, postgres://… or cockroachdb://… (default sqlite://<data-dir>/canopy.db)")
 	return cmd
 }

@@ -46,8 +46,9 @@ func (p *pki) path(name string) string { return filepath.Join(p.dir, name) }
 
 // ensurePKI loads the CA under dir, or creates it, then makes sure the
 // serving and admin certificates exist, are signed by it and are not about
-// to expire.
-func ensurePKI(dir string) (*pki, error) {
+// to expire, and that the serving certificate names loopback and sans,
+// host names or IP addresses.
+func ensurePKI(dir string, sans []string) (*pki, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
@@ -55,12 +56,20 @@ func ensurePKI(dir string) (*pki, error) {
 	if err := p.ensureCA(); err != nil {
 		return nil, fmt.Errorf("hub CA: %w", err)
 	}
-	if err := p.ensureLeaf("serving", x509.Certificate{
+	serving := x509.Certificate{
 		Subject:     pkix.Name{CommonName: "canopy-hub"},
 		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback},
 		DNSNames:    []string{"localhost"},
-	}); err != nil {
+	}
+	for _, san := range sans {
+		if ip := net.ParseIP(san); ip != nil {
+			serving.IPAddresses = append(serving.IPAddresses, ip)
+		} else {
+			serving.DNSNames = append(serving.DNSNames, san)
+		}
+	}
+	if err := p.ensureLeaf("serving", serving); err != nil {
 		return nil, fmt.Errorf("serving certificate: %w", err)
 	}
 	if err := p.ensureLeaf("admin", x509.Certificate{
@@ -128,7 +137,7 @@ func (p *pki) ensureLeaf(name string, tmpl x509.Certificate) error {
 	certFile, keyFile := p.path(name+".crt"), p.path(name+".key")
 	if !p.regen {
 		c, _, err := load(certFile, keyFile)
-		if err == nil && time.Until(c.NotAfter) > renewBefore && c.CheckSignatureFrom(p.ca) == nil {
+		if err == nil && time.Until(c.NotAfter) > renewBefore && c.CheckSignatureFrom(p.ca) == nil && names(c, tmpl) {
 			return nil
 		}
 		if err != nil && !os.IsNotExist(err) {
@@ -153,6 +162,22 @@ func (p *pki) ensureLeaf(name string, tmpl x509.Certificate) error {
 		return err
 	}
 	return write(certFile, keyFile, encodeCert(der), key)
+}
+
+// names tells whether c names every host and address tmpl does, so that a
+// hub started with another name gets a certificate valid for it.
+func names(c *x509.Certificate, tmpl x509.Certificate) bool {
+	for _, ip := range tmpl.IPAddresses {
+		if c.VerifyHostname(ip.String()) != nil {
+			return false
+		}
+	}
+	for _, dns := range tmpl.DNSNames {
+		if c.VerifyHostname(dns) != nil {
+			return false
+		}
+	}
+	return true
 }
 
 func encodeCert(der []byte) []byte {

@@ -38,7 +38,6 @@ import (
 	genericoptions "k8s.io/apiserver/pkg/server/options"
 	"k8s.io/apiserver/pkg/util/compatibility"
 	"k8s.io/klog/v2"
-	netutils "k8s.io/utils/net"
 
 	"github.com/canopy-dev/canopy/pkg/admission/namespacelifecycle"
 	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
@@ -61,8 +60,17 @@ type Options struct {
 	// DataDir holds the certificates, the admin kubeconfig and, by
 	// default, the SQLite database.
 	DataDir string
-	// SecurePort is the HTTPS port, on 127.0.0.1.
+	// SecurePort is the HTTPS port.
 	SecurePort int
+	// BindAddress is the IP address the hub listens on.
+	BindAddress net.IP
+	// ExternalHostname is the host name or IP address clients reach the
+	// hub by: the one in the admin kubeconfig and in each logical
+	// cluster's URL.
+	ExternalHostname string
+	// TLSSANs are more names and IP addresses for the serving
+	// certificate, besides loopback and ExternalHostname.
+	TLSSANs []string
 	// Datastore is a sqlstorage URL; empty means SQLite in DataDir.
 	Datastore string
 }
@@ -84,13 +92,11 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if datastore == "" {
 		datastore = "sqlite://" + filepath.Join(dataDir, "canopy.db")
 	}
-	p, err := ensurePKI(filepath.Join(dataDir, "pki"))
+	p, err := ensurePKI(filepath.Join(dataDir, "pki"), append([]string{o.ExternalHostname}, o.TLSSANs...))
 	if err != nil {
 		return err
 	}
-	// The serving certificate names the loopback addresses only, so the
-	// hub listens there until it has a flag for its address and names.
-	host := net.JoinHostPort("127.0.0.1", strconv.Itoa(o.SecurePort))
+	host := net.JoinHostPort(o.ExternalHostname, strconv.Itoa(o.SecurePort))
 	kubeconfig := KubeconfigPath(dataDir)
 	if err := writeAdminKubeconfig(kubeconfig, p, host); err != nil {
 		return fmt.Errorf("writing %s: %w", kubeconfig, err)
@@ -163,7 +169,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		return err
 	}
 
-	cfg, err := serverConfig(scheme, codecs, p, o.SecurePort, tenancyStorage, authz, tokens)
+	cfg, err := serverConfig(scheme, codecs, p, o, tenancyStorage, authz, tokens)
 	if err != nil {
 		return err
 	}
@@ -252,7 +258,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	return server.PrepareRun().RunWithContext(ctx)
 }
 
-func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki, port int, clusters *tenancy.Storage, authz authorizer.Authorizer, tokens *serviceaccount.Authenticator) (*genericapiserver.Config, error) {
+func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki, o Options, clusters *tenancy.Storage, authz authorizer.Authorizer, tokens *serviceaccount.Authenticator) (*genericapiserver.Config, error) {
 	cfg := genericapiserver.NewConfig(codecs)
 	cfg.EffectiveVersion = compatibility.DefaultBuildEffectiveVersion()
 	// Server-side apply needs the schemas, and kubectl's client-side
@@ -264,8 +270,8 @@ func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki
 	cfg.OpenAPIV3Config.Info.Title = "Canopy"
 
 	serving := genericoptions.NewSecureServingOptions()
-	serving.BindAddress = netutils.ParseIPSloppy("127.0.0.1")
-	serving.BindPort = port
+	serving.BindAddress = o.BindAddress
+	serving.BindPort = o.SecurePort
 	serving.ServerCert.CertKey = genericoptions.CertKey{CertFile: p.path("serving.crt"), KeyFile: p.path("serving.key")}
 	if err := serving.WithLoopback().ApplyTo(&cfg.SecureServing, &cfg.LoopbackClientConfig); err != nil {
 		return nil, err
