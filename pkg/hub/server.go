@@ -42,6 +42,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/admission/namespacelifecycle"
 	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
 	rbacauthorizer "github.com/canopy-dev/canopy/pkg/authorization/rbac"
+	"github.com/canopy-dev/canopy/pkg/controller/clusterroleaggregation"
 	lccontroller "github.com/canopy-dev/canopy/pkg/controller/logicalcluster"
 	nscontroller "github.com/canopy-dev/canopy/pkg/controller/namespace"
 	generatedopenapi "github.com/canopy-dev/canopy/pkg/generated/openapi"
@@ -243,6 +244,13 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	})
 	if err := server.AddPostStartHook("canopy-namespace-controller", func(hookCtx genericapiserver.PostStartHookContext) error {
 		go namespaceController.Run(hookCtx)
+		return nil
+	}); err != nil {
+		return err
+	}
+	aggregation := clusterroleaggregation.New(rbacStorage.ClusterRoles())
+	if err := server.AddPostStartHook("canopy-clusterrole-aggregation-controller", func(hookCtx genericapiserver.PostStartHookContext) error {
+		go aggregation.Run(hookCtx)
 		return nil
 	}); err != nil {
 		return err

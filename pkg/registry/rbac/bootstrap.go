@@ -20,11 +20,12 @@ var discoveryURLs = []string{
 	"/healthz", "/livez", "/readyz", "/version", "/version/",
 }
 
-// bootstrap are the ClusterRoles and bindings Kubernetes gives every
-// authenticated user, by the same names, so that anyone let into a
-// logical cluster can discover its APIs and ask kubectl auth can-i there;
-// without them a user granted configmaps could not run kubectl at all.
-func bootstrap() []runtime.Object {
+// bootstrap are the default roles, aggregated, and the ClusterRoles and
+// bindings Kubernetes gives every authenticated user, by the same names,
+// so that anyone let into a logical cluster can discover its APIs and ask
+// kubectl auth can-i there; without them a user granted configmaps could
+// not run kubectl at all.
+func bootstrap() ([]runtime.Object, error) {
 	authenticated := []rbacv1.Subject{{Kind: rbacv1.GroupKind, APIGroup: rbacv1.GroupName, Name: user.AllAuthenticated}}
 	role := func(name string, rules ...rbacv1.PolicyRule) *rbacv1.ClusterRole {
 		return &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: name}, Rules: rules}
@@ -36,7 +37,21 @@ func bootstrap() []runtime.Object {
 			Subjects:   authenticated,
 		}
 	}
-	return []runtime.Object{
+	defaults := defaultRoles()
+	// The aggregated roles are stored with their rules, so that binding
+	// admin grants at once what it will once the controller has run.
+	aggregated, err := Aggregate(defaults)
+	if err != nil {
+		return nil, err
+	}
+	var objs []runtime.Object
+	for _, r := range defaults {
+		if rules, ok := aggregated[r.Name]; ok {
+			r.Rules = rules
+		}
+		objs = append(objs, r)
+	}
+	return append(objs,
 		role("system:discovery", rbacv1.PolicyRule{Verbs: []string{"get"}, NonResourceURLs: discoveryURLs}),
 		binding("system:discovery"),
 		role("system:basic-user", rbacv1.PolicyRule{
@@ -45,7 +60,7 @@ func bootstrap() []runtime.Object {
 			Resources: []string{"selfsubjectaccessreviews"},
 		}),
 		binding("system:basic-user"),
-	}
+	), nil
 }
 
 // SetUp creates the default ClusterRoles and ClusterRoleBindings of a new
@@ -54,7 +69,11 @@ func bootstrap() []runtime.Object {
 // could be escalated.
 func (s *Storage) SetUp(ctx context.Context, cluster logicalcluster.Name) error {
 	ctx = inCluster(ctx, cluster, "")
-	for _, obj := range bootstrap() {
+	objs, err := bootstrap()
+	if err != nil {
+		return err
+	}
+	for _, obj := range objs {
 		store := s.clusterRoles
 		if _, ok := obj.(*rbacv1.ClusterRoleBinding); ok {
 			store = s.clusterRoleBindings

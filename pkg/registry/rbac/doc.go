@@ -15,7 +15,10 @@
 // whose rules it has, unless it may "escalate" roles or "bind" that role,
 // or is in system:masters, as in Kubernetes.
 //
-// ClusterRoles' aggregationRule is refused: nothing here aggregates rules
-// yet, and a ClusterRole that silently grants less than asked is worse
-// than an error.
+// Every logical cluster starts with Kubernetes' user-facing roles:
+// cluster-admin, and admin, edit and view, which aggregate the rules of
+// ClusterRoles labeled rbac.authorization.k8s.io/aggregate-to-<role>
+// (package github.com/canopy-dev/canopy/pkg/controller/clusterroleaggregation
+// keeps the aggregated rules current). Only who holds every permission may
+// make an aggregated ClusterRole, as in Kubernetes.
 package rbac

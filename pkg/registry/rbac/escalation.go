@@ -88,6 +88,14 @@ func roleCheck(a *rbacauthz.Authorizer) check {
 		if privileged(u) || allowed(ctx, a, u, "escalate", resourceOf(obj), namespace, nameOf(obj)) {
 			return nil
 		}
+		// An aggregated role takes in the rules of roles made later, by
+		// anyone, so only who holds every permission may make one.
+		if r, ok := obj.(*rbacv1.ClusterRole); ok && r.AggregationRule != nil {
+			if err := confirmNoEscalation(ctx, a, u, cluster, namespace, clusterAdminRules); err != nil {
+				return apierrors.NewForbidden(rbacv1.Resource("clusterroles"), r.Name,
+					fmt.Errorf("must have cluster-admin privileges to use the aggregationRule"))
+			}
+		}
 		return confirmNoEscalation(ctx, a, u, cluster, namespace, rules)
 	}
 }

@@ -100,6 +100,9 @@ func (s *Storage) Stores() []*genericregistry.Store {
 	return []*genericregistry.Store{s.roles, s.roleBindings, s.clusterRoles, s.clusterRoleBindings}
 }
 
+// ClusterRoles is the ClusterRoles' store, for the aggregation controller.
+func (s *Storage) ClusterRoles() *genericregistry.Store { return s.clusterRoles }
+
 // Resources are the REST storage by resource path, for
 // genericapiserver.APIGroupInfo.VersionedResourcesStorageMap["v1"]. Writes
 // are checked for escalation against what a grants the requester.

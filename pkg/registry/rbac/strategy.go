@@ -3,6 +3,8 @@ package rbac
 import (
 	"context"
 
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -70,7 +72,10 @@ func clusterRoleStrategy(typer runtime.ObjectTyper) strategy {
 			r := obj.(*rbacv1.ClusterRole)
 			errs := append(validateMeta(&r.ObjectMeta, false), validateRules(r.Rules, false)...)
 			if r.AggregationRule != nil {
-				errs = append(errs, field.Forbidden(field.NewPath("aggregationRule"), "ClusterRole aggregation is not supported by this server"))
+				p := field.NewPath("aggregationRule", "clusterRoleSelectors")
+				for i, sel := range r.AggregationRule.ClusterRoleSelectors {
+					errs = append(errs, metav1validation.ValidateLabelSelector(&sel, metav1validation.LabelSelectorValidationOptions{}, p.Index(i))...)
+				}
 			}
 			return errs
 		},

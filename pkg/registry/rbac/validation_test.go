@@ -31,7 +31,12 @@ func TestValidateRules(t *testing.T) {
 		{"non-resource URL in a ClusterRole", true, clusterRole(rbacv1.PolicyRule{Verbs: []string{"get"}, NonResourceURLs: []string{"/healthz", "*"}}), cs},
 		{"relative non-resource URL", false, clusterRole(rbacv1.PolicyRule{Verbs: []string{"get"}, NonResourceURLs: []string{"healthz"}}), cs},
 		{"resources and URLs in one rule", false, clusterRole(rbacv1.PolicyRule{Verbs: []string{"get"}, APIGroups: []string{""}, Resources: []string{"pods"}, NonResourceURLs: []string{"/healthz"}}), cs},
-		{"aggregation", false, &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "r"}, AggregationRule: &rbacv1.AggregationRule{}}, cs},
+		{"aggregation", true, &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "r"}, AggregationRule: &rbacv1.AggregationRule{
+			ClusterRoleSelectors: []metav1.LabelSelector{{MatchLabels: map[string]string{"a": "b"}}},
+		}}, cs},
+		{"aggregation by a bad selector", false, &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "r"}, AggregationRule: &rbacv1.AggregationRule{
+			ClusterRoleSelectors: []metav1.LabelSelector{{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "a", Operator: "Near"}}}},
+		}}, cs},
 	} {
 		if errs := tc.s.Validate(t.Context(), tc.obj); (len(errs) == 0) != tc.valid {
 			t.Errorf("%s: %v", tc.name, errs)

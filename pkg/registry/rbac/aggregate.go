@@ -1,0 +1,88 @@
+package rbac
+
+import (
+	"fmt"
+	"sort"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+)
+
+// Aggregate returns the rules each ClusterRole with an aggregationRule
+// among roles should have: those of every other role its selectors pick,
+// in name order, without repeats. An aggregated role may itself be
+// picked, as edit is by admin, so this repeats until nothing changes.
+func Aggregate(roles []*rbacv1.ClusterRole) (map[string][]rbacv1.PolicyRule, error) {
+	sorted := append([]*rbacv1.ClusterRole(nil), roles...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
+	rules := make(map[string][]rbacv1.PolicyRule, len(sorted))
+	selectors := map[string][]labels.Selector{}
+	for _, r := range sorted {
+		rules[r.Name] = r.Rules
+		if r.AggregationRule == nil {
+			continue
+		}
+		for _, s := range r.AggregationRule.ClusterRoleSelectors {
+			sel, err := metav1.LabelSelectorAsSelector(&s)
+			if err != nil {
+				return nil, fmt.Errorf("ClusterRole %s: %w", r.Name, err)
+			}
+			selectors[r.Name] = append(selectors[r.Name], sel)
+		}
+		rules[r.Name] = nil
+	}
+	// Each pass settles at least one more level of nesting, so as many
+	// passes as roles always suffice, even for cycles.
+	for range len(sorted) + 1 {
+		changed := false
+		for _, r := range sorted {
+			if r.AggregationRule == nil {
+				continue
+			}
+			var union []rbacv1.PolicyRule
+			for _, other := range sorted {
+				if other.Name == r.Name || !matchesAny(selectors[r.Name], other.Labels) {
+					continue
+				}
+				for _, rule := range rules[other.Name] {
+					if !containsRule(union, rule) {
+						union = append(union, rule)
+					}
+				}
+			}
+			if !equality.Semantic.DeepEqual(union, rules[r.Name]) {
+				rules[r.Name], changed = union, true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	out := map[string][]rbacv1.PolicyRule{}
+	for _, r := range sorted {
+		if r.AggregationRule != nil {
+			out[r.Name] = rules[r.Name]
+		}
+	}
+	return out, nil
+}
+
+func matchesAny(selectors []labels.Selector, l map[string]string) bool {
+	for _, s := range selectors {
+		if s.Matches(labels.Set(l)) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsRule(rules []rbacv1.PolicyRule, rule rbacv1.PolicyRule) bool {
+	for _, r := range rules {
+		if equality.Semantic.DeepEqual(r, rule) {
+			return true
+		}
+	}
+	return false
+}
