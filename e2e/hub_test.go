@@ -29,9 +29,11 @@ type hub struct {
 	bin, dataDir string
 	// datastore is the --datastore URL; empty means the embedded default.
 	datastore string
-	port      int
-	cmd       *exec.Cmd
-	log       bytes.Buffer
+	// flags are more flags for hub start.
+	flags []string
+	port  int
+	cmd   *exec.Cmd
+	log   bytes.Buffer
 }
 
 func buildHub(t *testing.T) string {
@@ -79,6 +81,7 @@ func (h *hub) start(t *testing.T) {
 	if h.datastore != "" {
 		args = append(args, "--datastore", h.datastore)
 	}
+	args = append(args, h.flags...)
 	h.cmd = exec.Command(h.bin, args...)
 	h.cmd.Stdout, h.cmd.Stderr = &h.log, &h.log
 	if err := h.cmd.Start(); err != nil {

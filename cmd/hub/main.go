@@ -54,5 +54,7 @@ root logical cluster. A LogicalCluster named <child> created in logical cluster
 	cmd.Flags().StringVar(&o.DataDir, "data-dir", ".canopy", "directory for the hub's certificates, admin kubeconfig and SQLite database")
 	cmd.Flags().IntVar(&o.SecurePort, "secure-port", 6443, "HTTPS port, served on 127.0.0.1")
 	cmd.Flags().StringVar(&o.Datastore, "datastore", "", "sqlite://PATH, postgres://… or cockroachdb://… (default sqlite://<data-dir>/canopy.db)")
+	cmd.Flags().StringVar(&o.OTLPEndpoint, "otlp-endpoint", "", "host:port of an OTLP/gRPC collector (plaintext) to send a trace of each request, down to its SQL statements, to; unset means no tracing")
+	cmd.Flags().Int32Var(&o.TracingSamplingRatePerMillion, "tracing-sampling-rate-per-million", 1000000, "with --otlp-endpoint, how many requests in a million to trace; a system:masters request carrying a W3C traceparent follows its client's decision instead")
 	return cmd
 }
