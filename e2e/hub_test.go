@@ -29,9 +29,11 @@ type hub struct {
 	bin, dataDir string
 	// datastore is the --datastore URL; empty means the embedded default.
 	datastore string
-	port      int
+	// flags are more flags for hub start.
+	flags []string
+	port  int
 	// config, when set, is a --config file that sets the data directory
-	// and port: the hub is started with it alone.
+	// and port: the hub is started with it and flags alone.
 	config string
 	cmd    *exec.Cmd
 	log    bytes.Buffer
@@ -85,6 +87,7 @@ func (h *hub) start(t *testing.T) {
 	if h.config != "" {
 		args = []string{"start", "--config", h.config}
 	}
+	args = append(args, h.flags...)
 	h.cmd = exec.Command(h.bin, args...)
 	h.cmd.Stdout, h.cmd.Stderr = &h.log, &h.log
 	if err := h.cmd.Start(); err != nil {

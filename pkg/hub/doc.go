@@ -1,6 +1,7 @@
 // Package hub assembles the hub: the one API server that hosts every
 // logical cluster. It owns the hub's data directory, its certificates and
-// admin kubeconfig, the storage backend, and the k8s.io/apiserver
-// GenericAPIServer with the logical cluster routing, authentication,
-// authorization and APIs it serves.
+// admin kubeconfig, the storage backend, the optional OpenTelemetry
+// tracing of requests, and the k8s.io/apiserver GenericAPIServer with the
+// logical cluster routing, authentication, authorization and APIs it
+// serves.
 package hub

@@ -74,6 +74,13 @@ type Options struct {
 	TLSSANs []string
 	// Datastore is a sqlstorage URL; empty means SQLite in DataDir.
 	Datastore string
+	// OTLPEndpoint is the host:port of an OTLP/gRPC collector to send
+	// traces to; empty means no tracing.
+	OTLPEndpoint string
+	// TracingSamplingRatePerMillion is how many requests in a million are
+	// traced. A request of system:masters carrying a W3C traceparent
+	// follows its client's decision instead, as in kube-apiserver.
+	TracingSamplingRatePerMillion int32
 }
 
 // KubeconfigPath is where the hub writes the admin kubeconfig for dataDir.
@@ -103,7 +110,11 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		return fmt.Errorf("writing %s: %w", kubeconfig, err)
 	}
 
-	backend, err := sqlstorage.Open(ctx, datastore, sqlstorage.Options{})
+	tracerProvider, err := newTracerProvider(ctx, o)
+	if err != nil {
+		return err
+	}
+	backend, err := sqlstorage.Open(ctx, datastore, sqlstorage.Options{TracerProvider: tracerProvider})
 	if err != nil {
 		return err
 	}
@@ -175,6 +186,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		return err
 	}
 	cfg.AdmissionControl = namespacelifecycle.New(coreGroup.Storage["namespaces"].(rest.Getter))
+	cfg.TracerProvider = tracerProvider
 	server, err := cfg.Complete(nil).New("canopy-hub", genericapiserver.NewEmptyDelegate())
 	if err != nil {
 		return err

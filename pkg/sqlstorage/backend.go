@@ -11,6 +11,9 @@ import (
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 	"k8s.io/apiserver/pkg/storage"
 	etcdfeature "k8s.io/apiserver/pkg/storage/feature"
 	"k8s.io/klog/v2"
@@ -36,6 +39,9 @@ type Options struct {
 	MaxBatch int
 	// WriteTimeout bounds one write transaction. Default 10s.
 	WriteTimeout time.Duration
+	// TracerProvider makes a span of each statement run for a traced
+	// request. Default: a no-op provider, which records nothing.
+	TracerProvider trace.TracerProvider
 }
 
 func (o *Options) setDefaults() {
@@ -57,6 +63,9 @@ func (o *Options) setDefaults() {
 	if o.WriteTimeout <= 0 {
 		o.WriteTimeout = 10 * time.Second
 	}
+	if o.TracerProvider == nil {
+		o.TracerProvider = noop.NewTracerProvider()
+	}
 }
 
 // Backend is one process's connection to the database. It is shared by the
@@ -68,6 +77,10 @@ type Backend struct {
 	opts Options
 
 	writes chan *op
+
+	tracer trace.Tracer
+	// system is the db.system attribute of every span.
+	system attribute.KeyValue
 
 	mu sync.Mutex
 	// history holds the events after firstRev-1 up to lastRev, with no gap.
@@ -125,6 +138,8 @@ func Open(ctx context.Context, url string, opts Options) (*Backend, error) {
 	b := &Backend{
 		d: d, db: db, opts: opts,
 		writes:  make(chan *op, opts.MaxBatch),
+		tracer:  opts.TracerProvider.Tracer("github.com/canopy-dev/canopy/pkg/sqlstorage"),
+		system:  attribute.String("db.system", d.system),
 		changed: make(chan struct{}),
 		pollNow: make(chan struct{}, 1),
 	}

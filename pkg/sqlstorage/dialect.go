@@ -22,6 +22,8 @@ import (
 // Everything else in this package is written once, in the SQL the three share.
 type dialect struct {
 	name string
+	// system is the database's OpenTelemetry db.system name.
+	system string
 	// driver and dsn are what database/sql.Open takes.
 	driver, dsn string
 	// keyType must order keys byte-wise, so that a key prefix is one index range.
@@ -70,19 +72,19 @@ func parseDatastore(raw string) (*dialect, error) {
 		q.Add("_pragma", "foreign_keys(OFF)")
 		q.Set("_txlock", "immediate")
 		return &dialect{
-			name: "sqlite", driver: "sqlite", dsn: "file:" + path + "?" + q.Encode(),
+			name: "sqlite", system: "sqlite", driver: "sqlite", dsn: "file:" + path + "?" + q.Encode(),
 			keyType: "TEXT", blobType: "BLOB", maxConns: 8,
 		}, nil
 	case "postgres", "postgresql":
 		return &dialect{
-			name: "postgres", driver: "pgx", dsn: raw,
+			name: "postgres", system: "postgresql", driver: "pgx", dsn: raw,
 			keyType: `TEXT COLLATE "C"`, blobType: "BYTEA",
 			lockCounter: " FOR UPDATE", maxConns: 32,
 		}, nil
 	case "cockroachdb", "cockroach":
 		u.Scheme = "postgres"
 		return &dialect{
-			name: "cockroachdb", driver: "pgx", dsn: u.String(),
+			name: "cockroachdb", system: "cockroachdb", driver: "pgx", dsn: u.String(),
 			// CockroachDB's STRING already compares byte-wise.
 			keyType: "STRING", blobType: "BYTES",
 			lockCounter: " FOR UPDATE", retrying: true, maxConns: 32,

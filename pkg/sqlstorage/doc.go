@@ -82,6 +82,18 @@
 // watcher resumes from its last revision, or, if that was compacted in the
 // meantime, ends with 410.
 //
+// # Tracing
+//
+// With Options.TracerProvider set, every statement run for a traced
+// request is a span under the request's span: sql.get, sql.list, sql.count
+// and sql.revision for reads, sql.insert, sql.update and sql.delete for
+// writes, with db.system, db.operation, canopy.resource, canopy.key or
+// canopy.key_prefix, canopy.rows and canopy.revision. A write's span lasts
+// from queueing until its group commit lands; the commit's span, sql.commit
+// on the writer goroutine, is a child of the first traced write in the
+// batch and links to the others. Untraced requests and the background
+// loops make no spans, and the default no-op provider allocates nothing.
+//
 // # Dialects
 //
 // dialect.go holds every difference between the databases. CockroachDB runs

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -110,7 +111,7 @@ func (s *Store) Get(ctx context.Context, key string, opts storage.GetOptions, ou
 	if err != nil {
 		return err
 	}
-	l, err := s.b.readRange(ctx, exactKey(k), 0, 1)
+	l, err := s.readRange(ctx, "get", attrKey.String(k), exactKey(k), 0, 1)
 	if err != nil {
 		return err
 	}
@@ -158,7 +159,7 @@ func (s *Store) Create(ctx context.Context, key string, obj, out runtime.Object,
 		return storage.NewInternalError(err)
 	}
 	o := &op{key: k, value: stored, expiresAt: expiry(ttl), done: make(chan struct{})}
-	if err := s.b.submit(ctx, o); err != nil {
+	if err := s.write(ctx, o); err != nil {
 		return err
 	}
 	if !o.applied {
@@ -234,7 +235,7 @@ type cursor struct {
 // otherwise on what is stored.
 func (s *Store) start(ctx context.Context, key string, v reflect.Value, suggestion runtime.Object, ignoreNotFound, expectBroken bool) (*cursor, error) {
 	c := &cursor{load: func() (*objState, error) {
-		rec, err := s.b.current(ctx, key)
+		rec, err := s.current(ctx, key)
 		if err != nil {
 			return nil, err
 		}
@@ -331,7 +332,7 @@ func (s *Store) Delete(ctx context.Context, key string, out runtime.Object, prec
 			continue
 		}
 		o := &op{key: k, expect: c.st.rev, done: make(chan struct{})}
-		if err := s.b.submit(ctx, o); err != nil {
+		if err := s.write(ctx, o); err != nil {
 			return err
 		}
 		if !o.applied {
@@ -401,7 +402,7 @@ func (s *Store) GuaranteedUpdate(ctx context.Context, key string, destination ru
 			return storage.NewInternalError(err)
 		}
 		o := &op{key: k, value: stored, expect: c.st.rev, expiresAt: expiry(ttl), done: make(chan struct{})}
-		if err := s.b.submit(ctx, o); err != nil {
+		if err := s.write(ctx, o); err != nil {
 			return err
 		}
 		if !o.applied {
@@ -452,9 +453,9 @@ func (s *Store) GetList(ctx context.Context, key string, opts storage.ListOption
 	paging := pred.Limit > 0
 	newItem := newItemFunc(listObj, v)
 
-	r := exactKey(keyPrefix)
+	r, keyAttr := exactKey(keyPrefix), attrKey.String(keyPrefix)
 	if opts.Recursive {
-		r = prefixRange(keyPrefix, continueKey)
+		r, keyAttr = prefixRange(keyPrefix, continueKey), attrKeyPrefix.String(keyPrefix)
 	}
 	first := r
 	page := maxPage
@@ -476,7 +477,7 @@ func (s *Store) GetList(ctx context.Context, key string, opts storage.ListOption
 			s.b.rangeRead(ctx, from, withRev, limit)
 		}
 		// One row more than the page tells whether anything follows it.
-		l, err := s.b.readRange(ctx, r, withRev, page+1)
+		l, err := s.readRange(ctx, "list", keyAttr, r, withRev, page+1)
 		if err != nil {
 			return err
 		}
@@ -518,7 +519,10 @@ func (s *Store) GetList(ctx context.Context, key string, opts storage.ListOption
 	}
 	var count int64
 	if hasMore && paging && pred.Empty() {
-		if count, err = s.b.countRange(ctx, first, withRev); err != nil {
+		span := s.startSQL(ctx, "count", keyAttr)
+		count, err = s.b.countRange(ctx, first, withRev)
+		endSQL(span, -1, withRev, err)
+		if err != nil {
 			return err
 		}
 	}
@@ -633,7 +637,9 @@ func (s *Store) RequestWatchProgress(context.Context) error {
 
 // GetCurrentResourceVersion implements storage.Interface.
 func (s *Store) GetCurrentResourceVersion(ctx context.Context) (uint64, error) {
+	span := s.startSQL(ctx, "revision", attribute.KeyValue{})
 	rev, err := s.b.CurrentRevision(ctx)
+	endSQL(span, -1, rev, err)
 	if err != nil {
 		return 0, err
 	}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"go.opentelemetry.io/otel/trace"
 )
 
 // op is one conditional write: it applies only if the key's current version
@@ -15,6 +17,9 @@ type op struct {
 	value     []byte
 	expect    int64
 	expiresAt int64 // unix milliseconds; 0 for no TTL
+	// span is the write's span in its request's trace; invalid when the
+	// request is not traced.
+	span trace.SpanContext
 
 	// Results, valid once done is closed.
 	applied   bool
@@ -67,7 +72,9 @@ func (b *Backend) writeLoop(ctx context.Context) {
 				break drain
 			}
 		}
+		span := b.startCommit(batch)
 		b.commit(ctx, batch)
+		endCommit(span, batch)
 		var committed []event
 		for _, o := range batch {
 			if o.err == nil && o.applied {
