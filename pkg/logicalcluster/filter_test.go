@@ -117,3 +117,14 @@ func TestWildcard(t *testing.T) {
 		t.Errorf("wildcard request: wildcard %v, named cluster %v, path %q, raw %q", wildcard, named, gotPath, gotRaw)
 	}
 }
+
+func TestWildcardContext(t *testing.T) {
+	ctx := WithWildcard(context.Background())
+	if n, ok := ClusterFrom(ctx); ok || !IsWildcard(ctx) {
+		t.Errorf("wildcard context is for cluster %q, %v", n, ok)
+	}
+	ctx = WithCluster(ctx, Root)
+	if n, ok := ClusterFrom(ctx); !ok || n != Root || IsWildcard(ctx) {
+		t.Errorf("a wildcard context made for root is for %q, %v, wildcard %v", n, ok, IsWildcard(ctx))
+	}
+}
