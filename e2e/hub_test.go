@@ -8,6 +8,7 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -473,14 +474,42 @@ func (k kubectl) createLogicalCluster(context, name string) {
 // getStatus GETs url and decodes the Status it answers with.
 func getStatus(t *testing.T, client *http.Client, url string) (metav1.Status, int) {
 	t.Helper()
-	resp, err := client.Get(url)
+	return sendStatus(t, client, http.MethodGet, url, "")
+}
+
+// sendStatus sends a request with a JSON body, a merge patch for PATCH,
+// and decodes the Status it answers with.
+func sendStatus(t *testing.T, client *http.Client, method, url, body string) (metav1.Status, int) {
+	t.Helper()
+	status, code, raw := send(t, client, method, url, body)
+	if status.Kind != "Status" {
+		t.Errorf("%s %s: %d answered %s; want a Status", method, url, code, raw)
+	}
+	return status, code
+}
+
+// send sends a request with a JSON body, a merge patch for PATCH, and
+// returns the answer's code and body, decoded as a Status if it is one.
+func send(t *testing.T, client *http.Client, method, url, body string) (metav1.Status, int, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if method == http.MethodPatch {
+		req.Header.Set("Content-Type", "application/merge-patch+json")
+	}
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var status metav1.Status
-	if err := json.NewDecoder(resp.Body).Decode(&status); err != nil || status.Kind != "Status" {
-		t.Errorf("GET %s: %s answered %+v, %v; want a Status", url, resp.Status, status, err)
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return status, resp.StatusCode
+	var status metav1.Status
+	_ = json.Unmarshal(raw, &status)
+	return status, resp.StatusCode, raw
 }

@@ -8,6 +8,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"math/big"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/client-go/util/cert"
 	"k8s.io/client-go/util/keyutil"
 )
@@ -44,18 +47,7 @@ func TestRBAC(t *testing.T) {
 	}
 
 	// Alice gets everything in root:a, through a ClusterRoleBinding there.
-	admin.apply("a", `apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata:
-  name: everything
-rules:
-- apiGroups: ["*"]
-  resources: ["*"]
-  verbs: ["*"]
-- nonResourceURLs: ["*"]
-  verbs: ["*"]
-`)
-	admin.must("--context", "a", "create", "clusterrolebinding", "alice-everything", "--clusterrole", "everything", "--user", "alice")
+	admin.grantEverything("a", "alice")
 	if table := admin.must("--context", "a", "get", "clusterrolebinding", "alice-everything", "-o", "wide"); !strings.Contains(strings.Join(strings.Fields(table), " "), "ROLE AGE USERS GROUPS SERVICEACCOUNTS alice-everything ClusterRole/everything") {
 		t.Errorf("kubectl get clusterrolebinding -o wide printed:\n%s", table)
 	}
@@ -161,10 +153,10 @@ rules:
 	}
 }
 
-// userKubeconfig issues a client certificate for user signed by the hub's
-// CA, as an administrator would, and returns kubectl with a kubeconfig
-// holding it.
-func userKubeconfig(t *testing.T, pki, user string) kubectl {
+// userKubeconfig issues a client certificate for user in groups signed by
+// the hub's CA, as an administrator would, and returns kubectl with a
+// kubeconfig holding it.
+func userKubeconfig(t *testing.T, pki, user string, groups ...string) kubectl {
 	t.Helper()
 	cas, err := cert.CertsFromFile(filepath.Join(pki, "ca.crt"))
 	if err != nil {
@@ -180,7 +172,7 @@ func userKubeconfig(t *testing.T, pki, user string) kubectl {
 	}
 	der, err := x509.CreateCertificate(rand.Reader, &x509.Certificate{
 		SerialNumber: big.NewInt(time.Now().UnixNano()),
-		Subject:      pkix.Name{CommonName: user},
+		Subject:      pkix.Name{CommonName: user, Organization: groups},
 		NotBefore:    time.Now().Add(-time.Minute),
 		NotAfter:     time.Now().Add(time.Hour),
 		KeyUsage:     x509.KeyUsageDigitalSignature,
@@ -207,14 +199,33 @@ func userKubeconfig(t *testing.T, pki, user string) kubectl {
 }
 
 // addContexts adds contexts root, a and b for those logical clusters,
-// as the kubeconfig's user named user.
+// and all for the wildcard, as the kubeconfig's user named user.
 func (k kubectl) addContexts(h *hub, pki, user string) {
 	k.t.Helper()
-	for context, path := range map[string]string{"root": "root", "a": "root:a", "b": "root:b"} {
+	for context, path := range map[string]string{"root": "root", "a": "root:a", "b": "root:b", "all": "*"} {
 		k.must("config", "set-cluster", context, "--server", "https://127.0.0.1:"+strconv.Itoa(h.port)+"/clusters/"+path,
 			"--certificate-authority", filepath.Join(pki, "ca.crt"), "--embed-certs")
 		k.must("config", "set-context", context, "--cluster", context, "--user", user)
 	}
+}
+
+// grantEverything makes user admin of the logical cluster of context:
+// a ClusterRole "everything" there, granting all, bound to user by the
+// ClusterRoleBinding "<user>-everything".
+func (k kubectl) grantEverything(context, user string) {
+	k.t.Helper()
+	k.apply(context, `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: everything
+rules:
+- apiGroups: ["*"]
+  resources: ["*"]
+  verbs: ["*"]
+- nonResourceURLs: ["*"]
+  verbs: ["*"]
+`)
+	k.must("--context", context, "create", "clusterrolebinding", user+"-everything", "--clusterrole", "everything", "--user", user)
 }
 
 // apply creates or updates the objects of manifest in the logical cluster
@@ -247,4 +258,29 @@ func writeFile(t *testing.T, content string) string {
 		t.Fatal(err)
 	}
 	return f
+}
+
+// restConfig is the client configuration of a context of k's kubeconfig,
+// for client-go and for plain HTTP through rest.HTTPClientFor.
+func (k kubectl) restConfig(context string) *rest.Config {
+	k.t.Helper()
+	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(
+		&clientcmd.ClientConfigLoadingRules{ExplicitPath: k.kubeconfig},
+		&clientcmd.ConfigOverrides{CurrentContext: context}).ClientConfig()
+	if err != nil {
+		k.t.Fatal(err)
+	}
+	return cfg
+}
+
+// httpClient talks HTTPS to the hub as the user of a context of k's
+// kubeconfig.
+func (k kubectl) httpClient(context string) *http.Client {
+	k.t.Helper()
+	c, err := rest.HTTPClientFor(k.restConfig(context))
+	if err != nil {
+		k.t.Fatal(err)
+	}
+	c.Timeout = 10 * time.Second
+	return c
 }

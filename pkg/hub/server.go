@@ -42,6 +42,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/admission/namespacelifecycle"
 	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
 	rbacauthorizer "github.com/canopy-dev/canopy/pkg/authorization/rbac"
+	wildcardauthorizer "github.com/canopy-dev/canopy/pkg/authorization/wildcard"
 	"github.com/canopy-dev/canopy/pkg/controller/clusterroleaggregation"
 	lccontroller "github.com/canopy-dev/canopy/pkg/controller/logicalcluster"
 	nscontroller "github.com/canopy-dev/canopy/pkg/controller/namespace"
@@ -180,6 +181,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	authz = wildcardauthorizer.New(authz)
 
 	cfg, err := serverConfig(scheme, codecs, p, o, tenancyStorage, authz, tokens)
 	if err != nil {
@@ -318,7 +320,7 @@ func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki
 		// on, sees the path within the logical cluster and the cluster in
 		// the context. Whether a logical cluster exists is told only to
 		// those allowed to ask, after authorization.
-		return logicalcluster.WithLogicalCluster(withTokenCluster(genericapiserver.DefaultBuildHandlerChain(withServedClusters(apiHandler, clusters), c), tokens, c.Serializer))
+		return logicalcluster.WithLogicalCluster(withTokenCluster(genericapiserver.DefaultBuildHandlerChain(withServedClusters(logicalcluster.WithWildcardReadOnly(apiHandler), clusters), c), tokens, c.Serializer))
 	}
 	return cfg, nil
 }

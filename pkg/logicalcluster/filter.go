@@ -13,34 +13,63 @@ import (
 // cluster: /clusters/<name>/….
 const PathPrefix = "/clusters/"
 
+// Wildcard stands for every logical cluster in a path: /clusters/*/….
+const Wildcard = "*"
+
 // WithLogicalCluster serves /clusters/<name>/rest as /rest in logical
-// cluster <name>, and any other path in Root. A malformed name gets 400
+// cluster <name>, /clusters/*/rest as /rest in every logical cluster (see
+// WithWildcard), and any other path in Root. A malformed name gets 400
 // before anything else sees the request, so everything behind this filter
 // can trust the context.
 func WithLogicalCluster(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		name, rest, err := Route(req.URL.Path)
-		if err != nil {
-			status := apierrors.NewBadRequest(err.Error()).Status()
-			status.TypeMeta = metav1.TypeMeta{Kind: "Status", APIVersion: "v1"}
-			responsewriters.WriteRawJSON(int(status.Code), status, w)
-			return
+		ctx := req.Context()
+		rest, wildcard := RouteWildcard(req.URL.Path)
+		if wildcard {
+			ctx = WithWildcard(ctx)
+		} else {
+			name, named, err := Route(req.URL.Path)
+			if err != nil {
+				writeStatus(w, apierrors.NewBadRequest(err.Error()))
+				return
+			}
+			ctx, rest = WithCluster(ctx, name), named
 		}
-		r := req.WithContext(WithCluster(req.Context(), name))
+		r := req.WithContext(ctx)
 		if rest != req.URL.Path {
 			u := *req.URL
 			u.Path = rest
+			// The raw path has the same shape, with the cluster segment
+			// possibly escaped, as "*" often is (%2A).
 			u.RawPath = ""
-			if req.URL.RawPath != "" {
-				if _, rawRest, err := Route(req.URL.RawPath); err == nil {
-					u.RawPath = rawRest
-				}
+			if raw := req.URL.RawPath; strings.HasPrefix(raw, PathPrefix) {
+				_, rawRest, _ := strings.Cut(raw[len(PathPrefix):], "/")
+				u.RawPath = "/" + rawRest
 			}
 			r.URL = &u
 			r.RequestURI = u.RequestURI()
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// RouteWildcard returns the path to serve in every logical cluster, if
+// path is one of the wildcard's: /clusters/* or below it.
+func RouteWildcard(path string) (string, bool) {
+	rest, ok := strings.CutPrefix(path, PathPrefix+Wildcard)
+	if !ok || (rest != "" && rest[0] != '/') {
+		return "", false
+	}
+	if rest == "" {
+		rest = "/"
+	}
+	return rest, true
+}
+
+func writeStatus(w http.ResponseWriter, err apierrors.APIStatus) {
+	status := err.Status()
+	status.TypeMeta = metav1.TypeMeta{Kind: "Status", APIVersion: "v1"}
+	responsewriters.WriteRawJSON(int(status.Code), status, w)
 }
 
 // Route splits a request path into the logical cluster it addresses and

@@ -88,3 +88,43 @@ func TestAnnotation(t *testing.T) {
 		t.Error("an object without the annotation has a cluster")
 	}
 }
+
+func TestWildcard(t *testing.T) {
+	for _, tc := range []struct{ path, rest string }{
+		{"/clusters/*", "/"},
+		{"/clusters/*/", "/"},
+		{"/clusters/*/api/v1/configmaps", "/api/v1/configmaps"},
+	} {
+		if rest, ok := RouteWildcard(tc.path); !ok || rest != tc.rest {
+			t.Errorf("RouteWildcard(%q) = %q, %v; want %q", tc.path, rest, ok, tc.rest)
+		}
+	}
+	for _, not := range []string{"/clusters/*x/api", "/clusters/root/api", "/api", "/clusters/"} {
+		if rest, ok := RouteWildcard(not); ok {
+			t.Errorf("RouteWildcard(%q) = %q; want no wildcard", not, rest)
+		}
+	}
+
+	var wildcard, named bool
+	var gotPath, gotRaw string
+	h := WithLogicalCluster(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, named = ClusterFrom(r.Context())
+		wildcard, gotPath, gotRaw = IsWildcard(r.Context()), r.URL.Path, r.URL.RawPath
+	}))
+	// Clients such as client-go escape the "*" of a Host ending in it.
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/clusters/%2A/api/v1/namespaces/a%2Fb/configmaps", nil))
+	if !wildcard || named || gotPath != "/api/v1/namespaces/a/b/configmaps" || gotRaw != "/api/v1/namespaces/a%2Fb/configmaps" {
+		t.Errorf("wildcard request: wildcard %v, named cluster %v, path %q, raw %q", wildcard, named, gotPath, gotRaw)
+	}
+}
+
+func TestWildcardContext(t *testing.T) {
+	ctx := WithWildcard(context.Background())
+	if n, ok := ClusterFrom(ctx); ok || !IsWildcard(ctx) {
+		t.Errorf("wildcard context is for cluster %q, %v", n, ok)
+	}
+	ctx = WithCluster(ctx, Root)
+	if n, ok := ClusterFrom(ctx); !ok || n != Root || IsWildcard(ctx) {
+		t.Errorf("a wildcard context made for root is for %q, %v, wildcard %v", n, ok, IsWildcard(ctx))
+	}
+}

@@ -26,7 +26,16 @@ type keys struct {
 	namespaced bool
 }
 
+// root is where the objects a list or watch of ctx reads are: those of
+// its logical cluster and namespace, or, for the wildcard, those of every
+// logical cluster, all under the resource's prefix. A wildcard request for
+// one namespace selects it by field instead (logicalcluster
+// WithWildcardReadOnly), since no key prefix holds just one namespace of
+// every cluster.
 func (k keys) root(ctx context.Context) string {
+	if logicalcluster.IsWildcard(ctx) {
+		return k.prefix
+	}
 	cluster, ok := logicalcluster.ClusterFrom(ctx)
 	if !ok {
 		return k.prefix + "/" + noCluster
@@ -39,6 +48,10 @@ func (k keys) root(ctx context.Context) string {
 }
 
 func (k keys) object(ctx context.Context, name string) (string, error) {
+	if logicalcluster.IsWildcard(ctx) {
+		return "", apierrors.NewBadRequest(fmt.Sprintf("%s %q: objects are read and written in their own logical cluster, %s<name>/…; "+
+			"the wildcard %s%s only lists and watches", strings.TrimPrefix(k.prefix, "/"), name, logicalcluster.PathPrefix, logicalcluster.PathPrefix, logicalcluster.Wildcard))
+	}
 	cluster, ok := logicalcluster.ClusterFrom(ctx)
 	if !ok {
 		return "", apierrors.NewInternalError(fmt.Errorf("no logical cluster in the request for %s %q", k.prefix, name))
