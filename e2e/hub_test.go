@@ -420,11 +420,11 @@ func testHubLogicalClusters(t *testing.T, h *hub, k kubectl) {
 	k.must("--context", "root", "delete", "logicalcluster", "a", "--wait=false")
 	k.must("--context", "root", "wait", "--for=delete", "logicalcluster/a", "--timeout=15s")
 	// The deletion's progress was in the status on the way: root:a
-	// waited for root:a:child. Its 8 objects are 3 namespaces, a
-	// configmap, and the 2 ClusterRoles and 2 ClusterRoleBindings every
+	// waited for root:a:child. Its 15 objects are 3 namespaces, a
+	// configmap, and the 9 ClusterRoles and 2 ClusterRoleBindings every
 	// logical cluster starts with.
 	progress := watch()
-	if !strings.Contains(progress, "Terminating: removed 8 objects; waiting for the deletion of 1 logicalclusters.tenancy.canopy.dev") {
+	if !strings.Contains(progress, "Terminating: removed 15 objects; waiting for the deletion of 1 logicalclusters.tenancy.canopy.dev") {
 		t.Errorf("while root:a was deleted, its status read:\n%s", progress)
 	}
 	for _, context := range []string{"a", "child"} {
@@ -443,7 +443,8 @@ func testHubLogicalClusters(t *testing.T, h *hub, k kubectl) {
 	k.createLogicalCluster("root", "a")
 	for resource, want := range map[string]string{
 		"namespaces": "default kube-public kube-system", "configmaps": "", "secrets": "", "logicalclusters": "",
-		"clusterroles": "system:basic-user system:discovery", "clusterrolebindings": "system:basic-user system:discovery",
+		"clusterroles":        "admin cluster-admin edit system:aggregate-to-admin system:aggregate-to-edit system:aggregate-to-view system:basic-user system:discovery view",
+		"clusterrolebindings": "system:basic-user system:discovery",
 	} {
 		if got := strings.Join(k.names("a", resource), " "); got != want {
 			t.Errorf("root:a made again has %s %q", resource, got)
