@@ -47,6 +47,9 @@ func TestDefaultRoles(t *testing.T) {
 		}
 	}
 	bob.must("--context", "a", "create", "configmap", "mine", "-n", "default")
+	if who := bob.must("--context", "a", "auth", "whoami", "-o", "jsonpath={.status.userInfo.username} {.status.userInfo.groups}"); who != `bob ["system:authenticated"]` {
+		t.Errorf("kubectl auth whoami as bob: %q", who)
+	}
 
 	// A ClusterRole labeled to aggregate to view extends view, and so
 	// edit and admin, in its own logical cluster.

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	authenticationv1 "k8s.io/api/authentication/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -49,6 +50,7 @@ import (
 	generatedopenapi "github.com/canopy-dev/canopy/pkg/generated/openapi"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/registry"
+	authenticationregistry "github.com/canopy-dev/canopy/pkg/registry/authentication"
 	authorizationregistry "github.com/canopy-dev/canopy/pkg/registry/authorization"
 	"github.com/canopy-dev/canopy/pkg/registry/core"
 	rbacregistry "github.com/canopy-dev/canopy/pkg/registry/rbac"
@@ -135,6 +137,9 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err := rbacregistry.AddToScheme(scheme); err != nil {
 		return err
 	}
+	if err := authenticationregistry.AddToScheme(scheme); err != nil {
+		return err
+	}
 	if err := authorizationregistry.AddToScheme(scheme); err != nil {
 		return err
 	}
@@ -206,6 +211,13 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	rbacGroup := genericapiserver.NewDefaultAPIGroupInfo(rbacv1.GroupName, scheme, runtime.NewParameterCodec(scheme), codecs)
 	rbacGroup.VersionedResourcesStorageMap[rbacv1.SchemeGroupVersion.Version] = rbacStorage.Resources(rbacAuthorizer)
 	if err := server.InstallAPIGroup(&rbacGroup); err != nil {
+		return err
+	}
+	authenticationGroup := genericapiserver.NewDefaultAPIGroupInfo(authenticationv1.GroupName, scheme, runtime.NewParameterCodec(scheme), codecs)
+	authenticationGroup.VersionedResourcesStorageMap[authenticationv1.SchemeGroupVersion.Version] = map[string]rest.Storage{
+		"selfsubjectreviews": authenticationregistry.SelfSubjectReviews{},
+	}
+	if err := server.InstallAPIGroup(&authenticationGroup); err != nil {
 		return err
 	}
 	authorizationGroup := genericapiserver.NewDefaultAPIGroupInfo(authorizationv1.GroupName, scheme, runtime.NewParameterCodec(scheme), codecs)

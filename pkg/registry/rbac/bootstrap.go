@@ -58,6 +58,10 @@ func bootstrap() ([]runtime.Object, error) {
 			Verbs:     []string{"create"},
 			APIGroups: []string{"authorization.k8s.io"},
 			Resources: []string{"selfsubjectaccessreviews"},
+		}, rbacv1.PolicyRule{
+			Verbs:     []string{"create"},
+			APIGroups: []string{"authentication.k8s.io"},
+			Resources: []string{"selfsubjectreviews"},
 		}),
 		binding("system:basic-user"),
 	), nil
