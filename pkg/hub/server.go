@@ -12,7 +12,9 @@ import (
 	"strconv"
 	"strings"
 
+	appsv1 "k8s.io/api/apps/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -48,7 +50,9 @@ import (
 	generatedopenapi "github.com/canopy-dev/canopy/pkg/generated/openapi"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/registry"
+	"github.com/canopy-dev/canopy/pkg/registry/apps"
 	authorizationregistry "github.com/canopy-dev/canopy/pkg/registry/authorization"
+	"github.com/canopy-dev/canopy/pkg/registry/batch"
 	"github.com/canopy-dev/canopy/pkg/registry/core"
 	rbacregistry "github.com/canopy-dev/canopy/pkg/registry/rbac"
 	"github.com/canopy-dev/canopy/pkg/registry/tenancy"
@@ -119,6 +123,12 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err := authorizationregistry.AddToScheme(scheme); err != nil {
 		return err
 	}
+	if err := apps.AddToScheme(scheme); err != nil {
+		return err
+	}
+	if err := batch.AddToScheme(scheme); err != nil {
+		return err
+	}
 	// The generic API server decodes options and writes statuses in the
 	// core group's v1, unversioned, as kube-apiserver does.
 	metav1.AddToGroupVersion(scheme, schema.GroupVersion{Version: "v1"})
@@ -141,6 +151,14 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		return err
 	}
 	rbacStorage, err := rbacregistry.NewStorage(factory, scheme)
+	if err != nil {
+		return err
+	}
+	appsGroup, err := apps.NewStorage(factory, scheme)
+	if err != nil {
+		return err
+	}
+	batchGroup, err := batch.NewStorage(factory, scheme)
 	if err != nil {
 		return err
 	}
@@ -187,6 +205,16 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err := server.InstallAPIGroup(&rbacGroup); err != nil {
 		return err
 	}
+	for _, g := range []struct {
+		version schema.GroupVersion
+		group   registry.Group
+	}{{appsv1.SchemeGroupVersion, appsGroup}, {batchv1.SchemeGroupVersion, batchGroup}} {
+		info := genericapiserver.NewDefaultAPIGroupInfo(g.version.Group, scheme, runtime.NewParameterCodec(scheme), codecs)
+		info.VersionedResourcesStorageMap[g.version.Version] = g.group.Storage
+		if err := server.InstallAPIGroup(&info); err != nil {
+			return err
+		}
+	}
 	authorizationGroup := genericapiserver.NewDefaultAPIGroupInfo(authorizationv1.GroupName, scheme, runtime.NewParameterCodec(scheme), codecs)
 	authorizationGroup.VersionedResourcesStorageMap[authorizationv1.SchemeGroupVersion.Version] = map[string]rest.Storage{
 		"selfsubjectaccessreviews": authorizationregistry.NewSelfSubjectAccessReviews(authz),
@@ -205,6 +233,8 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	// empties each of them there.
 	data := append([]*genericregistry.Store{tenancyStorage.LogicalClusters}, coreGroup.Stores...)
 	data = append(data, rbacStorage.Stores()...)
+	data = append(data, appsGroup.Stores...)
+	data = append(data, batchGroup.Stores...)
 	controller := lccontroller.New(lccontroller.Config{
 		LogicalClusters: tenancyStorage,
 		Data:            data,
