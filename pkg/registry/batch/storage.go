@@ -2,7 +2,6 @@ package batch
 
 import (
 	"fmt"
-	"strconv"
 	"time"
 
 	batchv1 "k8s.io/api/batch/v1"
@@ -80,7 +79,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 					if t := c.Status.LastScheduleTime; t != nil {
 						last = duration.HumanDuration(time.Since(t.Time))
 					}
-					return []any{c.Spec.Schedule, ptr.Deref(c.Spec.TimeZone, "<none>"), strconv.FormatBool(ptr.Deref(c.Spec.Suspend, false)),
+					return []any{c.Spec.Schedule, ptr.Deref(c.Spec.TimeZone, "<none>"), printBool(ptr.Deref(c.Spec.Suspend, false)),
 						registry.Count(len(c.Status.Active)), last}
 				},
 				Wide: wide,
@@ -91,6 +90,14 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 			},
 		},
 	)
+}
+
+// printBool is a flag as Kubernetes' tables print it.
+func printBool(b bool) string {
+	if b {
+		return "True"
+	}
+	return "False"
 }
 
 func wideCells(t *corev1.PodTemplateSpec, selector *metav1.LabelSelector) []any {
