@@ -1,7 +1,6 @@
 package podspec
 
 import (
-	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -9,6 +8,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/utils/ptr"
+
+	"github.com/canopy-dev/canopy/internal/fieldtest"
 )
 
 func TestDefault(t *testing.T) {
@@ -123,7 +124,7 @@ func TestValidate(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			s := validPod()
 			tc.change(s)
-			assertErrors(t, Validate(s, field.NewPath("spec")), tc.want)
+			fieldtest.Assert(t, Validate(s, field.NewPath("spec")), tc.want)
 		})
 	}
 }
@@ -131,7 +132,7 @@ func TestValidate(t *testing.T) {
 func TestValidatePodImageWhitespace(t *testing.T) {
 	s := validPod()
 	s.Containers[0].Image = " nginx"
-	assertErrors(t, ValidatePod(s, field.NewPath("spec")), "spec.containers[0].image: Invalid value")
+	fieldtest.Assert(t, ValidatePod(s, field.NewPath("spec")), "spec.containers[0].image: Invalid value")
 	if errs := Validate(s, field.NewPath("spec")); len(errs) != 0 {
 		t.Errorf("a template's image with spaces was refused: %v", errs)
 	}
@@ -158,7 +159,7 @@ func TestValidateUpdate(t *testing.T) {
 			old.ActiveDeadlineSeconds = ptr.To(int64(100))
 			s := old.DeepCopy()
 			tc.change(s)
-			assertErrors(t, ValidateUpdate(s, old, field.NewPath("spec")), tc.want)
+			fieldtest.Assert(t, ValidateUpdate(s, old, field.NewPath("spec")), tc.want)
 		})
 	}
 }
@@ -177,26 +178,7 @@ func TestValidateSelector(t *testing.T) {
 		"bad op":    {&metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "app", Operator: "Near"}}}, "spec.selector.matchExpressions[0].operator: Invalid value"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			assertErrors(t, ValidateSelector("deployment", tc.selector, template, field.NewPath("spec")), tc.want)
+			fieldtest.Assert(t, ValidateSelector("deployment", tc.selector, template, field.NewPath("spec")), tc.want)
 		})
 	}
 }
-
-// assertErrors checks that errs are none when want is empty, or include
-// one saying want.
-func assertErrors(t *testing.T, errs field.ErrorList, want string) {
-	t.Helper()
-	if want == "" {
-		if len(errs) != 0 {
-			t.Errorf("valid, but got %v", errs)
-		}
-		return
-	}
-	for _, err := range errs {
-		if strings.Contains(err.Error(), want) {
-			return
-		}
-	}
-	t.Errorf("got %v, want an error saying %q", errs, want)
-}
-

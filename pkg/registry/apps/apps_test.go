@@ -1,7 +1,6 @@
 package apps
 
 import (
-	"strings"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -11,6 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/utils/ptr"
+
+	"github.com/canopy-dev/canopy/internal/fieldtest"
 )
 
 func template() corev1.PodTemplateSpec {
@@ -74,56 +75,35 @@ func TestValidate(t *testing.T) {
 		want string
 	}{
 		"deployment": {validateDeployment(deployment()), ""},
-		"negative replicas": {validateDeployment(with(deployment(), func(d *appsv1.Deployment) { d.Spec.Replicas = ptr.To(int32(-1)) })),
+		"negative replicas": {validateDeployment(fieldtest.With(deployment(), func(d *appsv1.Deployment) { d.Spec.Replicas = ptr.To(int32(-1)) })),
 			"spec.replicas: Invalid value"},
-		"no selector": {validateDeployment(with(deployment(), func(d *appsv1.Deployment) { d.Spec.Selector = nil })), "spec.selector: Required value"},
-		"selector not matching": {validateDeployment(with(deployment(), func(d *appsv1.Deployment) { d.Spec.Template.Labels = map[string]string{"app": "db"} })),
+		"no selector": {validateDeployment(fieldtest.With(deployment(), func(d *appsv1.Deployment) { d.Spec.Selector = nil })), "spec.selector: Required value"},
+		"selector not matching": {validateDeployment(fieldtest.With(deployment(), func(d *appsv1.Deployment) { d.Spec.Template.Labels = map[string]string{"app": "db"} })),
 			"spec.template.metadata.labels: Invalid value: {\"app\":\"db\"}: `selector` does not match template `labels`"},
-		"restart never": {validateDeployment(with(deployment(), func(d *appsv1.Deployment) { d.Spec.Template.Spec.RestartPolicy = corev1.RestartPolicyNever })),
+		"restart never": {validateDeployment(fieldtest.With(deployment(), func(d *appsv1.Deployment) { d.Spec.Template.Spec.RestartPolicy = corev1.RestartPolicyNever })),
 			"spec.template.spec.restartPolicy: Unsupported value: \"Never\": supported values: \"Always\""},
-		"no image": {validateDeployment(with(deployment(), func(d *appsv1.Deployment) { d.Spec.Template.Spec.Containers[0].Image = "" })),
+		"no image": {validateDeployment(fieldtest.With(deployment(), func(d *appsv1.Deployment) { d.Spec.Template.Spec.Containers[0].Image = "" })),
 			"spec.template.spec.containers[0].image: Required value"},
-		"both zero": {validateDeployment(with(deployment(), func(d *appsv1.Deployment) {
+		"both zero": {validateDeployment(fieldtest.With(deployment(), func(d *appsv1.Deployment) {
 			d.Spec.Strategy.RollingUpdate = &appsv1.RollingUpdateDeployment{MaxSurge: ptr.To(intstr.FromInt32(0)), MaxUnavailable: ptr.To(intstr.FromString("0%"))}
 		})), "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: \"0%\": may not be 0 when `maxSurge` is 0"},
-		"recreate with rollingUpdate": {validateDeployment(with(deployment(), func(d *appsv1.Deployment) { d.Spec.Strategy.Type = appsv1.RecreateDeploymentStrategyType })),
+		"recreate with rollingUpdate": {validateDeployment(fieldtest.With(deployment(), func(d *appsv1.Deployment) { d.Spec.Strategy.Type = appsv1.RecreateDeploymentStrategyType })),
 			"spec.strategy.rollingUpdate: Forbidden"},
-		"over 100%": {validateDeployment(with(deployment(), func(d *appsv1.Deployment) { d.Spec.Strategy.RollingUpdate.MaxSurge = ptr.To(intstr.FromString("150%")) })),
+		"over 100%": {validateDeployment(fieldtest.With(deployment(), func(d *appsv1.Deployment) { d.Spec.Strategy.RollingUpdate.MaxSurge = ptr.To(intstr.FromString("150%")) })),
 			"spec.strategy.rollingUpdate.maxSurge: Invalid value"},
 		"statefulset":            {validateStatefulSet(statefulSet()), ""},
-		"statefulset management": {validateStatefulSet(with(statefulSet(), func(s *appsv1.StatefulSet) { s.Spec.PodManagementPolicy = "Random" })), "spec.podManagementPolicy: Unsupported value"},
+		"statefulset management": {validateStatefulSet(fieldtest.With(statefulSet(), func(s *appsv1.StatefulSet) { s.Spec.PodManagementPolicy = "Random" })), "spec.podManagementPolicy: Unsupported value"},
 		"daemonset":              {validateDaemonSet(daemonSet()), ""},
-		"daemonset restart": {validateDaemonSet(with(daemonSet(), func(d *appsv1.DaemonSet) { d.Spec.Template.Spec.RestartPolicy = corev1.RestartPolicyOnFailure })),
+		"daemonset restart": {validateDaemonSet(fieldtest.With(daemonSet(), func(d *appsv1.DaemonSet) { d.Spec.Template.Spec.RestartPolicy = corev1.RestartPolicyOnFailure })),
 			"spec.template.spec.restartPolicy: Unsupported value"},
-		"selector changed": {validateSelectorUpdate(selectorOf(with(deployment(), func(d *appsv1.Deployment) { d.Spec.Selector.MatchLabels["tier"] = "x" })), selectorOf(deployment())),
+		"selector changed": {validateSelectorUpdate(selectorOf(fieldtest.With(deployment(), func(d *appsv1.Deployment) { d.Spec.Selector.MatchLabels["tier"] = "x" })), selectorOf(deployment())),
 			"spec.selector: Invalid value"},
-		"statefulset scaled": {validateStatefulSetUpdate(with(statefulSet(), func(s *appsv1.StatefulSet) { s.Spec.Replicas = ptr.To(int32(4)) }), statefulSet()), ""},
-		"statefulset service changed": {validateStatefulSetUpdate(with(statefulSet(), func(s *appsv1.StatefulSet) { s.Spec.ServiceName = "other" }), statefulSet()),
+		"statefulset scaled": {validateStatefulSetUpdate(fieldtest.With(statefulSet(), func(s *appsv1.StatefulSet) { s.Spec.Replicas = ptr.To(int32(4)) }), statefulSet()), ""},
+		"statefulset service changed": {validateStatefulSetUpdate(fieldtest.With(statefulSet(), func(s *appsv1.StatefulSet) { s.Spec.ServiceName = "other" }), statefulSet()),
 			"spec: Forbidden: updates to statefulset spec for fields other than"},
 		"revision data changed": {validateControllerRevisionUpdate(&appsv1.ControllerRevision{Revision: 2}, &appsv1.ControllerRevision{Revision: 1, Data: runtime.RawExtension{Raw: []byte(`{"a":1}`)}}),
 			"data: Invalid value"},
 	} {
-		t.Run(name, func(t *testing.T) { assertErrors(t, tc.errs, tc.want) })
+		t.Run(name, func(t *testing.T) { fieldtest.Assert(t, tc.errs, tc.want) })
 	}
-}
-
-func with[T any](obj T, change func(T)) T {
-	change(obj)
-	return obj
-}
-
-func assertErrors(t *testing.T, errs field.ErrorList, want string) {
-	t.Helper()
-	if want == "" {
-		if len(errs) != 0 {
-			t.Errorf("valid, but got %v", errs)
-		}
-		return
-	}
-	for _, err := range errs {
-		if strings.Contains(err.Error(), want) {
-			return
-		}
-	}
-	t.Errorf("got %v, want an error saying %q", errs, want)
 }
