@@ -13,7 +13,9 @@ import (
 	"strings"
 
 	authenticationv1 "k8s.io/api/authentication/v1"
+	appsv1 "k8s.io/api/apps/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -51,7 +53,9 @@ import (
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/registry"
 	authenticationregistry "github.com/canopy-dev/canopy/pkg/registry/authentication"
+	"github.com/canopy-dev/canopy/pkg/registry/apps"
 	authorizationregistry "github.com/canopy-dev/canopy/pkg/registry/authorization"
+	"github.com/canopy-dev/canopy/pkg/registry/batch"
 	"github.com/canopy-dev/canopy/pkg/registry/core"
 	rbacregistry "github.com/canopy-dev/canopy/pkg/registry/rbac"
 	"github.com/canopy-dev/canopy/pkg/registry/tenancy"
@@ -143,6 +147,12 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err := authorizationregistry.AddToScheme(scheme); err != nil {
 		return err
 	}
+	if err := apps.AddToScheme(scheme); err != nil {
+		return err
+	}
+	if err := batch.AddToScheme(scheme); err != nil {
+		return err
+	}
 	// The generic API server decodes options and writes statuses in the
 	// core group's v1, unversioned, as kube-apiserver does.
 	metav1.AddToGroupVersion(scheme, schema.GroupVersion{Version: "v1"})
@@ -165,6 +175,14 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		return err
 	}
 	rbacStorage, err := rbacregistry.NewStorage(factory, scheme)
+	if err != nil {
+		return err
+	}
+	appsGroup, err := apps.NewStorage(factory, scheme)
+	if err != nil {
+		return err
+	}
+	batchGroup, err := batch.NewStorage(factory, scheme)
 	if err != nil {
 		return err
 	}
@@ -203,29 +221,22 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err := server.InstallLegacyAPIGroup(genericapiserver.DefaultLegacyAPIPrefix, &coreAPI); err != nil {
 		return err
 	}
-	tenancyGroup := genericapiserver.NewDefaultAPIGroupInfo(tenancyv1alpha1.GroupName, scheme, runtime.NewParameterCodec(scheme), codecs)
-	tenancyGroup.VersionedResourcesStorageMap[tenancyv1alpha1.SchemeGroupVersion.Version] = tenancyStorage.Resources()
-	if err := server.InstallAPIGroup(&tenancyGroup); err != nil {
-		return err
-	}
-	rbacGroup := genericapiserver.NewDefaultAPIGroupInfo(rbacv1.GroupName, scheme, runtime.NewParameterCodec(scheme), codecs)
-	rbacGroup.VersionedResourcesStorageMap[rbacv1.SchemeGroupVersion.Version] = rbacStorage.Resources(rbacAuthorizer)
-	if err := server.InstallAPIGroup(&rbacGroup); err != nil {
-		return err
-	}
-	authenticationGroup := genericapiserver.NewDefaultAPIGroupInfo(authenticationv1.GroupName, scheme, runtime.NewParameterCodec(scheme), codecs)
-	authenticationGroup.VersionedResourcesStorageMap[authenticationv1.SchemeGroupVersion.Version] = map[string]rest.Storage{
-		"selfsubjectreviews": authenticationregistry.SelfSubjectReviews{},
-	}
-	if err := server.InstallAPIGroup(&authenticationGroup); err != nil {
-		return err
-	}
-	authorizationGroup := genericapiserver.NewDefaultAPIGroupInfo(authorizationv1.GroupName, scheme, runtime.NewParameterCodec(scheme), codecs)
-	authorizationGroup.VersionedResourcesStorageMap[authorizationv1.SchemeGroupVersion.Version] = map[string]rest.Storage{
-		"selfsubjectaccessreviews": authorizationregistry.NewSelfSubjectAccessReviews(authz),
-	}
-	if err := server.InstallAPIGroup(&authorizationGroup); err != nil {
-		return err
+	for _, api := range []struct {
+		version schema.GroupVersion
+		storage map[string]rest.Storage
+	}{
+		{tenancyv1alpha1.SchemeGroupVersion, tenancyStorage.Resources()},
+		{rbacv1.SchemeGroupVersion, rbacStorage.Resources(rbacAuthorizer)},
+		{authenticationv1.SchemeGroupVersion, map[string]rest.Storage{"selfsubjectreviews": authenticationregistry.SelfSubjectReviews{}}},
+		{authorizationv1.SchemeGroupVersion, map[string]rest.Storage{"selfsubjectaccessreviews": authorizationregistry.NewSelfSubjectAccessReviews(authz)}},
+		{appsv1.SchemeGroupVersion, appsGroup.Storage},
+		{batchv1.SchemeGroupVersion, batchGroup.Storage},
+	} {
+		info := genericapiserver.NewDefaultAPIGroupInfo(api.version.Group, scheme, runtime.NewParameterCodec(scheme), codecs)
+		info.VersionedResourcesStorageMap[api.version.Version] = api.storage
+		if err := server.InstallAPIGroup(&info); err != nil {
+			return err
+		}
 	}
 	// Root has no LogicalCluster to be set up by; every other logical
 	// cluster is set up by the controller when its LogicalCluster is
@@ -238,6 +249,8 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	// empties each of them there.
 	data := append([]*genericregistry.Store{tenancyStorage.LogicalClusters}, coreGroup.Stores...)
 	data = append(data, rbacStorage.Stores()...)
+	data = append(data, appsGroup.Stores...)
+	data = append(data, batchGroup.Stores...)
 	controller := lccontroller.New(lccontroller.Config{
 		LogicalClusters: tenancyStorage,
 		Data:            data,

@@ -24,6 +24,8 @@ type Resource struct {
 	// Status is the strategy of the status subresource; nil means the
 	// resource has none.
 	Status rest.RESTUpdateStrategy
+	// Scale, when set, serves the scale subresource with it.
+	Scale *Scaled
 	// Table is what kubectl get prints. Kubernetes' own columns for the
 	// built-in kinds, so that output reads the same.
 	Table Table
@@ -87,6 +89,9 @@ func (f *Factory) Build(gv schema.GroupVersion, resources ...Resource) (Group, e
 		g.Storage[r.Plural] = main
 		if r.Status != nil {
 			g.Storage[r.Plural+"/status"] = NewStatus(s, r.Status)
+		}
+		if r.Scale != nil {
+			g.Storage[r.Plural+"/scale"] = NewScale(s, *r.Scale)
 		}
 	}
 	return g, nil

@@ -1,7 +1,8 @@
 // Package core serves the core/v1 resources every logical cluster has:
-// namespaces, configmaps, secrets and serviceaccounts, whose token
+// namespaces, configmaps, secrets, serviceaccounts, whose token
 // subresource issues ServiceAccount tokens (TokenRequests of
-// authentication.k8s.io/v1, which are never stored).
+// authentication.k8s.io/v1, which are never stored), and pods and
+// podtemplates, stored only: no pod is ever scheduled at the hub.
 //
 // Without k8s.io/kubernetes there are no internal versions of these types,
 // so the k8s.io/api v1 types are registered as the internal version too.

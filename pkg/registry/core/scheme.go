@@ -5,6 +5,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/canopy-dev/canopy/pkg/podspec"
 )
 
 // internalVersion is the core group's internal version, which here is the
@@ -17,6 +19,8 @@ var served = []runtime.Object{
 	&corev1.ConfigMap{}, &corev1.ConfigMapList{},
 	&corev1.Secret{}, &corev1.SecretList{},
 	&corev1.ServiceAccount{}, &corev1.ServiceAccountList{},
+	&corev1.Pod{}, &corev1.PodList{},
+	&corev1.PodTemplate{}, &corev1.PodTemplateList{},
 }
 
 // authenticationInternalVersion is the internal version of
@@ -26,12 +30,15 @@ var authenticationInternalVersion = schema.GroupVersion{Group: authenticationv1.
 
 // AddToScheme registers core/v1 and authentication.k8s.io/v1 and, for the
 // served kinds and TokenRequests, the same Go types as the internal
-// versions.
+// versions, and the defaults the API applies to the pods and pod
+// templates it decodes.
 func AddToScheme(s *runtime.Scheme) error {
 	if err := corev1.AddToScheme(s); err != nil {
 		return err
 	}
 	s.AddKnownTypes(internalVersion, served...)
+	s.AddTypeDefaultingFunc(&corev1.Pod{}, func(o any) { podspec.DefaultPod(o.(*corev1.Pod)) })
+	s.AddTypeDefaultingFunc(&corev1.PodTemplate{}, func(o any) { podspec.DefaultTemplate(&o.(*corev1.PodTemplate).Template) })
 	if err := s.SetVersionPriority(corev1.SchemeGroupVersion); err != nil {
 		return err
 	}

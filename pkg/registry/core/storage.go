@@ -15,6 +15,10 @@ import (
 // serviceaccounts/token.
 func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssuer) (registry.Group, error) {
 	v1 := corev1.SchemeGroupVersion.String()
+	pods := registry.Kind[*corev1.Pod]{
+		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1,
+		OnCreate: startPod, Check: validatePod, CheckUpdate: validatePodUpdate,
+	}
 	return f.Build(corev1.SchemeGroupVersion,
 		registry.Resource{
 			Singular: "namespace", Plural: "namespaces", ShortNames: []string{"ns"},
@@ -85,6 +89,23 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssu
 				Columns: []metav1.TableColumnDefinition{registry.Column("Secrets", "integer", "The number of secrets of the service account")},
 				Cells:   func(o runtime.Object) []any { return []any{registry.Count(len(o.(*corev1.ServiceAccount).Secrets))} },
 			},
+		},
+		registry.Resource{
+			Singular: "pod", Plural: "pods", ShortNames: []string{"po"}, Categories: []string{"all"},
+			New:      func() runtime.Object { return &corev1.Pod{} },
+			NewList:  func() runtime.Object { return &corev1.PodList{} },
+			Strategy: pods,
+			Status:   registry.StatusOf[*corev1.Pod]{Kind: pods},
+			Table:    podTable,
+		},
+		registry.Resource{
+			Singular: "podtemplate", Plural: "podtemplates",
+			New:     func() runtime.Object { return &corev1.PodTemplate{} },
+			NewList: func() runtime.Object { return &corev1.PodTemplateList{} },
+			Strategy: registry.Kind[*corev1.PodTemplate]{
+				ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Check: validatePodTemplate,
+			},
+			Table: podTemplateTable,
 		},
 	)
 }

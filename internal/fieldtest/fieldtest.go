@@ -1,0 +1,35 @@
+// Package fieldtest is what unit tests of validation share: checking that
+// a field.ErrorList says what it should.
+package fieldtest
+
+import (
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// Assert checks that errs are none when want is empty, or that one of
+// them says want.
+func Assert(t *testing.T, errs field.ErrorList, want string) {
+	t.Helper()
+	if want == "" {
+		if len(errs) != 0 {
+			t.Errorf("valid, but got %v", errs)
+		}
+		return
+	}
+	for _, err := range errs {
+		if strings.Contains(err.Error(), want) {
+			return
+		}
+	}
+	t.Errorf("got %v, want an error saying %q", errs, want)
+}
+
+// With is obj after change, for tables of objects each one change away
+// from a valid one.
+func With[T any](obj T, change func(T)) T {
+	change(obj)
+	return obj
+}

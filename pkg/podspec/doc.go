@@ -1,0 +1,6 @@
+// Package podspec is the defaulting and validation of pod specs and pod
+// templates, shared by every kind that carries one (Pods, PodTemplates,
+// Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs, CronJobs), as
+// kube-apiserver defaults and validates them, and the containers and
+// images that tables show of them.
+package podspec

@@ -1,0 +1,47 @@
+package apps
+
+import (
+	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+var (
+	internalVersion            = schema.GroupVersion{Group: appsv1.GroupName, Version: runtime.APIVersionInternal}
+	autoscalingInternalVersion = schema.GroupVersion{Group: autoscalingv1.GroupName, Version: runtime.APIVersionInternal}
+)
+
+// served are the kinds this package serves, with their lists.
+var served = []runtime.Object{
+	&appsv1.Deployment{}, &appsv1.DeploymentList{},
+	&appsv1.ReplicaSet{}, &appsv1.ReplicaSetList{},
+	&appsv1.StatefulSet{}, &appsv1.StatefulSetList{},
+	&appsv1.DaemonSet{}, &appsv1.DaemonSetList{},
+	&appsv1.ControllerRevision{}, &appsv1.ControllerRevisionList{},
+}
+
+// AddToScheme registers apps/v1 and autoscaling/v1 with the served kinds
+// and Scales as their internal versions too, and the defaults the API
+// applies to what it decodes.
+func AddToScheme(s *runtime.Scheme) error {
+	if err := appsv1.AddToScheme(s); err != nil {
+		return err
+	}
+	s.AddKnownTypes(internalVersion, served...)
+	if err := s.SetVersionPriority(appsv1.SchemeGroupVersion); err != nil {
+		return err
+	}
+	if err := autoscalingv1.AddToScheme(s); err != nil {
+		return err
+	}
+	s.AddKnownTypes(autoscalingInternalVersion, &autoscalingv1.Scale{})
+	if err := s.SetVersionPriority(autoscalingv1.SchemeGroupVersion); err != nil {
+		return err
+	}
+	s.AddTypeDefaultingFunc(&appsv1.Deployment{}, func(o any) { defaultDeployment(o.(*appsv1.Deployment)) })
+	s.AddTypeDefaultingFunc(&appsv1.ReplicaSet{}, func(o any) { defaultReplicaSet(o.(*appsv1.ReplicaSet)) })
+	s.AddTypeDefaultingFunc(&appsv1.StatefulSet{}, func(o any) { defaultStatefulSet(o.(*appsv1.StatefulSet)) })
+	s.AddTypeDefaultingFunc(&appsv1.DaemonSet{}, func(o any) { defaultDaemonSet(o.(*appsv1.DaemonSet)) })
+	return nil
+}
