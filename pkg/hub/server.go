@@ -43,6 +43,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/admission/namespacelifecycle"
 	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
 	rbacauthorizer "github.com/canopy-dev/canopy/pkg/authorization/rbac"
+	gccontroller "github.com/canopy-dev/canopy/pkg/controller/garbagecollector"
 	lccontroller "github.com/canopy-dev/canopy/pkg/controller/logicalcluster"
 	nscontroller "github.com/canopy-dev/canopy/pkg/controller/namespace"
 	generatedopenapi "github.com/canopy-dev/canopy/pkg/generated/openapi"
@@ -237,6 +238,24 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	})
 	if err := server.AddPostStartHook("canopy-namespace-controller", func(hookCtx genericapiserver.PostStartHookContext) error {
 		go namespaceController.Run(hookCtx)
+		return nil
+	}); err != nil {
+		return err
+	}
+	// Objects whose owners are gone go too, in every store; an owner is
+	// looked up only in its dependent's own logical cluster.
+	garbageCollector, err := gccontroller.New(gccontroller.Config{
+		Stores: data,
+		Typer:  scheme,
+		Deleters: map[schema.GroupResource]rest.GracefulDeleter{
+			corev1.Resource("namespaces"): coreStorage["namespaces"].(rest.GracefulDeleter),
+		},
+	})
+	if err != nil {
+		return err
+	}
+	if err := server.AddPostStartHook("canopy-garbage-collector", func(hookCtx genericapiserver.PostStartHookContext) error {
+		go garbageCollector.Run(hookCtx)
 		return nil
 	}); err != nil {
 		return err
