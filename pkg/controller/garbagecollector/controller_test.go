@@ -26,9 +26,10 @@ import (
 // hub is the core stores over a real SQLite datastore, with a running
 // collector.
 type hub struct {
-	t      *testing.T
-	ctx    context.Context
-	stores map[string]*genericregistry.Store
+	t          *testing.T
+	ctx        context.Context
+	stores     map[string]*genericregistry.Store
+	namespaces rest.GracefulDeleter
 }
 
 func start(t *testing.T) *hub {
@@ -51,10 +52,11 @@ func start(t *testing.T) *hub {
 	for _, s := range stores {
 		t.Cleanup(s.DestroyFunc)
 	}
+	namespaces := resources["namespaces"].(rest.GracefulDeleter)
 	c, err := New(Config{
 		Stores:   stores,
 		Typer:    scheme,
-		Deleters: map[schema.GroupResource]rest.GracefulDeleter{corev1.Resource("namespaces"): resources["namespaces"].(rest.GracefulDeleter)},
+		Deleters: map[schema.GroupResource]rest.GracefulDeleter{corev1.Resource("namespaces"): namespaces},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -68,7 +70,7 @@ func start(t *testing.T) *hub {
 		cancel()
 		<-done
 	})
-	h := &hub{t: t, ctx: ctx, stores: map[string]*genericregistry.Store{}}
+	h := &hub{t: t, ctx: ctx, stores: map[string]*genericregistry.Store{}, namespaces: namespaces}
 	for _, s := range stores {
 		h.stores[s.DefaultQualifiedResource.Resource] = s
 	}
@@ -248,6 +250,51 @@ func TestInvalidReferences(t *testing.T) {
 	}
 	if _, err := h.stores["namespaces"].Get(in(h.ctx, "root", ""), "owned", &metav1.GetOptions{}); err != nil {
 		t.Errorf("a namespace naming a namespaced owner: %v; want it left alone", err)
+	}
+}
+
+// Namespaces are deleted as the API deletes them, and keep the
+// finalizers a deletion's propagationPolicy asks for while Terminating.
+func TestNamespaces(t *testing.T) {
+	h := start(t)
+	namespace := func(name string, owners ...metav1.OwnerReference) *corev1.Namespace {
+		t.Helper()
+		obj, err := h.stores["namespaces"].Create(in(h.ctx, "root", ""), &corev1.Namespace{
+			ObjectMeta: metav1.ObjectMeta{Name: name, OwnerReferences: owners},
+		}, rest.ValidateAllObjectFunc, &metav1.CreateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return obj.(*corev1.Namespace)
+	}
+	get := func(name string) *corev1.Namespace {
+		t.Helper()
+		obj, err := h.stores["namespaces"].Get(in(h.ctx, "root", ""), name, &metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return obj.(*corev1.Namespace)
+	}
+	owner := namespace("owner")
+	namespace("orphan", metav1.OwnerReference{APIVersion: "v1", Kind: "Namespace", Name: owner.Name, UID: owner.UID})
+	// Its owner never existed: it is collected, which only marks it
+	// Terminating, for the namespace controller to empty.
+	namespace("garbage", metav1.OwnerReference{APIVersion: "v1", Kind: "Namespace", Name: "never", UID: "never"})
+	h.eventually("collected the namespace whose owner never existed", func() bool {
+		return get("garbage").Status.Phase == corev1.NamespaceTerminating
+	})
+
+	orphan := metav1.DeletePropagationOrphan
+	if _, _, err := h.namespaces.Delete(in(h.ctx, "root", ""), owner.Name, rest.ValidateAllObjectFunc,
+		&metav1.DeleteOptions{PropagationPolicy: &orphan}); err != nil {
+		t.Fatal(err)
+	}
+	h.eventually("orphaned the owner's dependents", func() bool {
+		return len(get("orphan").OwnerReferences) == 0 && len(get(owner.Name).Finalizers) == 0
+	})
+	if o := get(owner.Name); o.Status.Phase != corev1.NamespaceTerminating || len(o.Spec.Finalizers) == 0 {
+		t.Errorf("the orphaning namespace is %s with spec.finalizers %v; want it left Terminating for the namespace controller",
+			o.Status.Phase, o.Spec.Finalizers)
 	}
 }
 
