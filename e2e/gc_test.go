@@ -73,6 +73,43 @@ func TestGarbageCollection(t *testing.T) {
 				k.must("--context", "a", "-n", "default", "wait", "--for=delete", "configmap/parent", "--timeout=15s")
 			})
 
+			t.Run("cluster-scoped", func(t *testing.T) {
+				g := gc{t: t, k: k}
+				// A ClusterRole owned by a Namespace, orphaned, then
+				// collected.
+				k.must("--context", "a", "create", "namespace", "owner")
+				uid := k.must("--context", "a", "get", "namespace", "owner", "-o", "jsonpath={.metadata.uid}")
+				k.apply("a", clusterRoleOwnedBy("kept", "owner", uid))
+				g.settle("a")
+				k.must("--context", "a", "delete", "namespace", "owner", "--cascade=orphan", "--timeout=20s")
+				if got := k.must("--context", "a", "get", "clusterrole", "kept", "-o", "jsonpath={.metadata.ownerReferences}"); got != "" {
+					t.Errorf("the orphaned ClusterRole still has ownerReferences %s", got)
+				}
+				k.must("--context", "a", "create", "namespace", "owner")
+				uid = k.must("--context", "a", "get", "namespace", "owner", "-o", "jsonpath={.metadata.uid}")
+				k.apply("a", clusterRoleOwnedBy("collected", "owner", uid))
+				g.settle("a")
+				k.must("--context", "a", "delete", "namespace", "owner", "--timeout=20s")
+				k.must("--context", "a", "wait", "--for=delete", "clusterrole/collected", "--timeout=15s")
+
+				// A Namespace owned by a ClusterRole goes as namespaces go,
+				// with its content.
+				uid = k.must("--context", "a", "get", "clusterrole", "kept", "-o", "jsonpath={.metadata.uid}")
+				k.apply("a", fmt.Sprintf(`apiVersion: v1
+kind: Namespace
+metadata:
+  name: owned
+  ownerReferences:
+  - {apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, name: kept, uid: %s}
+`, uid))
+				k.must("--context", "a", "-n", "owned", "create", "configmap", "content")
+				k.must("--context", "a", "delete", "clusterrole", "kept")
+				k.must("--context", "a", "wait", "--for=delete", "namespace/owned", "--timeout=15s")
+				if got := k.must("--context", "a", "-n", "owned", "get", "configmap", "-o", "name"); got != "" {
+					t.Errorf("the collected namespace kept content:\n%s", got)
+				}
+			})
+
 			t.Run("logical clusters", func(t *testing.T) {
 				g := gc{t: t, k: k}
 				uidA := g.configMap("a", "owner", "")
@@ -127,6 +164,17 @@ metadata:
   ownerReferences:
   - {apiVersion: v1, kind: ConfigMap, name: %s, uid: %s, blockOwnerDeletion: %t}
 %s`, kind, name, owner, uid, block, finalizers(finalizer)))
+}
+
+// clusterRoleOwnedBy is a ClusterRole owned by a Namespace.
+func clusterRoleOwnedBy(name, namespace, uid string) string {
+	return fmt.Sprintf(`apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: %s
+  ownerReferences:
+  - {apiVersion: v1, kind: Namespace, name: %s, uid: %s}
+`, name, namespace, uid)
 }
 
 func finalizers(f string) string {
