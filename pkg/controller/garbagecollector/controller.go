@@ -158,10 +158,11 @@ func (c *Controller) orphan(ctx context.Context, i id, n node) error {
 
 // finishForeground lets i go once no dependent blocks it. The dependents
 // are being deleted, each queued when i's foreground deletion began or
-// when it was seen, and each blocking one queues i again as it goes.
+// when it was seen, and each blocking one queues i again as it goes. An
+// object that names itself as its owner does not wait for itself.
 func (c *Controller) finishForeground(ctx context.Context, i id, n node) error {
-	for _, dn := range c.graph.dependentNodes(i) {
-		if slices.ContainsFunc(dn.owners, func(r metav1.OwnerReference) bool {
+	for d, dn := range c.graph.dependentNodes(i) {
+		if d != i && slices.ContainsFunc(dn.owners, func(r metav1.OwnerReference) bool {
 			return r.UID == i.uid && r.BlockOwnerDeletion != nil && *r.BlockOwnerDeletion
 		}) {
 			return nil

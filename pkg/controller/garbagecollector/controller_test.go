@@ -196,6 +196,40 @@ func TestForeground(t *testing.T) {
 	h.eventually("deleted the owner once its dependents are gone", func() bool { return h.get("root", owner.Name) == nil })
 }
 
+// A foreground deletion goes down a chain of owners: each dependent that
+// owns others is deleted in the foreground in turn.
+func TestForegroundChain(t *testing.T) {
+	h := start(t)
+	top := h.configMap("root", "top", nil)
+	middle := h.configMap("root", "middle", nil, ref(top, true))
+	h.configMap("root", "bottom", []string{"example.com/hold"}, ref(middle, true))
+	h.settle("root")
+	h.delete("root", top.Name, metav1.DeletePropagationForeground)
+	h.eventually("deleted the bottom of the chain", func() bool { return h.get("root", "bottom").DeletionTimestamp != nil })
+	h.settle("root")
+	if m := h.get("root", "middle"); m == nil || !slices.Contains(m.Finalizers, metav1.FinalizerDeleteDependents) {
+		t.Fatalf("the middle of the chain is %v; want it deleted in the foreground, waiting for the bottom", m)
+	}
+	h.setFinalizers("root", "bottom")
+	h.eventually("deleted the whole chain", func() bool { return h.get("root", "middle") == nil && h.get("root", "top") == nil })
+}
+
+func TestSelfOwned(t *testing.T) {
+	h := start(t)
+	self := h.configMap("root", "self", nil)
+	self.OwnerReferences = []metav1.OwnerReference{ref(self, true)}
+	if _, _, err := h.stores["configmaps"].Update(in(h.ctx, "root", "default"), self.Name, rest.DefaultUpdatedObjectInfo(self),
+		rest.ValidateAllObjectFunc, rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	h.settle("root")
+	if h.get("root", self.Name) == nil {
+		t.Fatal("an object owning itself was collected")
+	}
+	h.delete("root", self.Name, metav1.DeletePropagationForeground)
+	h.eventually("deleted the object owning itself in the foreground", func() bool { return h.get("root", self.Name) == nil })
+}
+
 func TestSeveralOwners(t *testing.T) {
 	h := start(t)
 	a := h.configMap("root", "a", nil)
