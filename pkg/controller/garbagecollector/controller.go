@@ -132,9 +132,9 @@ func (c *Controller) process(ctx context.Context, i id) error {
 	case m.GetUID() != i.uid:
 		// Replaced: the watch tells of the new object.
 		return nil
-	case hasFinalizer(m, metav1.FinalizerOrphanDependents):
+	case heldBy(m, metav1.FinalizerOrphanDependents):
 		return c.orphan(ctx, i, n)
-	case hasFinalizer(m, metav1.FinalizerDeleteDependents):
+	case heldBy(m, metav1.FinalizerDeleteDependents):
 		return c.finishForeground(ctx, i, n)
 	case m.GetDeletionTimestamp() != nil:
 		// Someone else's finalizers hold it; it is going anyway.
@@ -303,7 +303,7 @@ func (c *Controller) owner(ctx context.Context, cluster logicalcluster.Name, ns 
 	switch {
 	case m.GetUID() != ref.UID:
 		return dangling, nil
-	case hasFinalizer(m, metav1.FinalizerDeleteDependents):
+	case heldBy(m, metav1.FinalizerDeleteDependents):
 		return waiting, nil
 	}
 	return solid, nil

@@ -59,7 +59,8 @@ func idOf(obj runtime.Object) (id, metav1.Object, error) {
 	return id{cluster, m.GetUID()}, m, nil
 }
 
-func hasFinalizer(m metav1.Object, f string) bool {
+// heldBy tells whether m is being deleted and finalizer f holds it.
+func heldBy(m metav1.Object, f string) bool {
 	return m.GetDeletionTimestamp() != nil && slices.Contains(m.GetFinalizers(), f)
 }
 
@@ -77,7 +78,7 @@ func (g *graph) observe(s *genericregistry.Store, obj runtime.Object) []id {
 	n := &node{
 		store: s, namespace: m.GetNamespace(), name: m.GetName(),
 		owners:             m.GetOwnerReferences(),
-		deletingDependents: hasFinalizer(m, metav1.FinalizerDeleteDependents),
+		deletingDependents: heldBy(m, metav1.FinalizerDeleteDependents),
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -96,7 +97,7 @@ func (g *graph) observe(s *genericregistry.Store, obj runtime.Object) []id {
 			next = append(next, i)
 		}
 	}
-	if n.deletingDependents || hasFinalizer(m, metav1.FinalizerOrphanDependents) {
+	if n.deletingDependents || heldBy(m, metav1.FinalizerOrphanDependents) {
 		next = append(next, i)
 	}
 	if n.deletingDependents && (old == nil || !old.deletingDependents) {
