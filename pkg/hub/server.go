@@ -47,6 +47,7 @@ import (
 	rbacauthorizer "github.com/canopy-dev/canopy/pkg/authorization/rbac"
 	wildcardauthorizer "github.com/canopy-dev/canopy/pkg/authorization/wildcard"
 	"github.com/canopy-dev/canopy/pkg/controller/clusterroleaggregation"
+	gccontroller "github.com/canopy-dev/canopy/pkg/controller/garbagecollector"
 	lccontroller "github.com/canopy-dev/canopy/pkg/controller/logicalcluster"
 	nscontroller "github.com/canopy-dev/canopy/pkg/controller/namespace"
 	generatedopenapi "github.com/canopy-dev/canopy/pkg/generated/openapi"
@@ -251,18 +252,6 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	data = append(data, rbacStorage.Stores()...)
 	data = append(data, appsGroup.Stores...)
 	data = append(data, batchGroup.Stores...)
-	controller := lccontroller.New(lccontroller.Config{
-		LogicalClusters: tenancyStorage,
-		Data:            data,
-		SetUp:           setUp,
-		URL:             func(n logicalcluster.Name) string { return "https://" + host + logicalcluster.PathPrefix + string(n) },
-	})
-	if err := server.AddPostStartHook("canopy-logicalcluster-controller", func(hookCtx genericapiserver.PostStartHookContext) error {
-		go controller.Run(hookCtx)
-		return nil
-	}); err != nil {
-		return err
-	}
 	// Deleting a namespace deletes its content: every namespaced store's
 	// objects in it, in its own logical cluster.
 	var namespaced []*genericregistry.Store
@@ -275,24 +264,41 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 			namespaceStore = st
 		}
 	}
-	namespaceController := nscontroller.New(nscontroller.Config{
-		Namespaces: namespaceStore,
-		Delete:     coreGroup.Storage["namespaces"].(rest.GracefulDeleter),
-		Finalize:   coreGroup.Storage["namespaces/finalize"].(rest.Updater),
-		Data:       namespaced,
+	// Objects whose owners are gone go too, in every store; an owner is
+	// looked up only in its dependent's own logical cluster.
+	garbageCollector, err := gccontroller.New(gccontroller.Config{
+		Stores: data,
+		Typer:  scheme,
+		Deleters: map[schema.GroupResource]rest.GracefulDeleter{
+			corev1.Resource("namespaces"): coreGroup.Storage["namespaces"].(rest.GracefulDeleter),
+		},
 	})
-	if err := server.AddPostStartHook("canopy-namespace-controller", func(hookCtx genericapiserver.PostStartHookContext) error {
-		go namespaceController.Run(hookCtx)
-		return nil
-	}); err != nil {
+	if err != nil {
 		return err
 	}
-	aggregation := clusterroleaggregation.New(rbacStorage.ClusterRoles())
-	if err := server.AddPostStartHook("canopy-clusterrole-aggregation-controller", func(hookCtx genericapiserver.PostStartHookContext) error {
-		go aggregation.Run(hookCtx)
-		return nil
-	}); err != nil {
-		return err
+	// One of each controller serves every logical cluster.
+	for name, c := range map[string]interface{ Run(context.Context) }{
+		"logicalcluster": lccontroller.New(lccontroller.Config{
+			LogicalClusters: tenancyStorage,
+			Data:            data,
+			SetUp:           setUp,
+			URL:             func(n logicalcluster.Name) string { return "https://" + host + logicalcluster.PathPrefix + string(n) },
+		}),
+		"namespace": nscontroller.New(nscontroller.Config{
+			Namespaces: namespaceStore,
+			Delete:     coreGroup.Storage["namespaces"].(rest.GracefulDeleter),
+			Finalize:   coreGroup.Storage["namespaces/finalize"].(rest.Updater),
+			Data:       namespaced,
+		}),
+		"clusterrole-aggregation": clusterroleaggregation.New(rbacStorage.ClusterRoles()),
+		"garbage-collector":       garbageCollector,
+	} {
+		if err := server.AddPostStartHook("canopy-"+name+"-controller", func(hookCtx genericapiserver.PostStartHookContext) error {
+			go c.Run(hookCtx)
+			return nil
+		}); err != nil {
+			return err
+		}
 	}
 	if err := server.AddPostStartHook("canopy-ready-message", func(genericapiserver.PostStartHookContext) error {
 		_, err := fmt.Fprintf(out, "Canopy hub serving on https://%s, data in %s\n\n  export KUBECONFIG=%s\n  kubectl get ns\n\n"+

@@ -72,6 +72,10 @@ func (f *Factory) Complete(s *genericregistry.Store, storageVersion schema.Group
 		Decorator:               f.decorator(k),
 		ResourcePrefix:          resourcePrefix,
 		DeleteCollectionWorkers: 1,
+		// The hub's garbage collector finalizes what a delete's
+		// propagationPolicy asks for: the store adds the orphan and
+		// foregroundDeletion finalizers for it to act on.
+		EnableGarbageCollection: true,
 	}
 	return s.CompleteWithOptions(&opts)
 }

@@ -1,7 +1,8 @@
 // Package clusterwide is what the hub's controllers share: a work loop
 // over one resource watched across every logical cluster at once, with a
-// fixed pool of workers, and the emptying of a logical cluster or a
-// namespace through the registries.
+// fixed pool of workers, the watch and the pool on their own for
+// controllers that watch many resources, and the emptying of a logical
+// cluster or a namespace through the registries.
 //
 // One watch and one pool serve every logical cluster, so a logical
 // cluster with nothing happening costs a controller nothing.

@@ -44,37 +44,35 @@ type Loop[K comparable] struct {
 func (l *Loop[K]) Run(ctx context.Context) {
 	l.queue = workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[K]{Name: l.Name})
 	defer l.queue.ShutDown()
-	for range l.Workers {
-		go l.work(ctx)
-	}
-	for ctx.Err() == nil {
-		w, err := l.listAndWatch(ctx)
-		if err != nil {
-			klog.ErrorS(err, "Listing and watching", "loop", l.Name)
-			select {
-			case <-ctx.Done():
-			case <-time.After(RetryAfter):
-			}
-			continue
+	Work(ctx, l.Name, l.queue, l.Workers, l.Process)
+	Watch(ctx, l.Name, l.Store, l.NewList, func(objs []runtime.Object) {
+		for _, obj := range objs {
+			l.enqueue(obj, false)
 		}
-		l.serve(ctx, w)
-		w.Stop()
+	}, l.enqueue)
+}
+
+// Work starts n workers that run process for the keys of queue until it
+// shuts down. A key whose process fails is queued again after RetryAfter.
+func Work[K comparable](ctx context.Context, name string, queue workqueue.TypedDelayingInterface[K], n int, process func(context.Context, K) error) {
+	for range n {
+		go work(ctx, name, queue, process)
 	}
 }
 
-func (l *Loop[K]) work(ctx context.Context) {
+func work[K comparable](ctx context.Context, name string, queue workqueue.TypedDelayingInterface[K], process func(context.Context, K) error) {
 	for {
-		k, shutdown := l.queue.Get()
+		k, shutdown := queue.Get()
 		if shutdown {
 			return
 		}
-		err := l.Process(ctx, k)
-		l.queue.Done(k)
+		err := process(ctx, k)
+		queue.Done(k)
 		if err != nil && ctx.Err() == nil {
 			if !errors.Is(err, ErrWaiting) {
-				klog.ErrorS(err, "Work failed; retrying", "loop", l.Name, "key", k)
+				klog.ErrorS(err, "Work failed; retrying", "loop", name, "key", k)
 			}
-			l.queue.AddAfter(k, RetryAfter)
+			queue.AddAfter(k, RetryAfter)
 		}
 	}
 }
@@ -85,29 +83,50 @@ func (l *Loop[K]) enqueue(obj runtime.Object, deleted bool) {
 	}
 }
 
-// listAndWatch queues the work every object calls for and watches for
-// more. After a broken watch this is a resync.
-func (l *Loop[K]) listAndWatch(ctx context.Context) (watch.Interface, error) {
-	list := l.NewList()
-	if err := registry.ListAllClusters(ctx, l.Store, list); err != nil {
+// Watch lists the objects of s in every logical cluster into newList()
+// and watches them until ctx ends, listing again whenever the watch
+// breaks. listed gets the objects of each list, all of them; changed gets
+// each watched change, and deleted tells a DELETED event.
+func Watch(ctx context.Context, name string, s *genericregistry.Store, newList func() runtime.Object,
+	listed func([]runtime.Object), changed func(obj runtime.Object, deleted bool),
+) {
+	for ctx.Err() == nil {
+		w, err := listAndWatch(ctx, s, newList, listed)
+		if err != nil {
+			klog.ErrorS(err, "Listing and watching", "loop", name)
+			select {
+			case <-ctx.Done():
+			case <-time.After(RetryAfter):
+			}
+			continue
+		}
+		serve(ctx, name, w, changed)
+		w.Stop()
+	}
+}
+
+// listAndWatch hands listed what s holds and watches for more. After a
+// broken watch this is a resync.
+func listAndWatch(ctx context.Context, s *genericregistry.Store, newList func() runtime.Object, listed func([]runtime.Object)) (watch.Interface, error) {
+	list := newList()
+	if err := registry.ListAllClusters(ctx, s, list); err != nil {
 		return nil, err
 	}
-	if err := meta.EachListItem(list, func(obj runtime.Object) error {
-		l.enqueue(obj, false)
-		return nil
-	}); err != nil {
+	objs, err := meta.ExtractList(list)
+	if err != nil {
 		return nil, err
 	}
+	listed(objs)
 	rv, err := meta.NewAccessor().ResourceVersion(list)
 	if err != nil {
 		return nil, err
 	}
-	return registry.WatchAllClusters(ctx, l.Store, rv)
+	return registry.WatchAllClusters(ctx, s, rv)
 }
 
-// serve queues the work the watch's events call for until the watch ends
-// or ctx does.
-func (l *Loop[K]) serve(ctx context.Context, w watch.Interface) {
+// serve hands changed the watch's events until the watch ends or ctx
+// does.
+func serve(ctx context.Context, name string, w watch.Interface, changed func(obj runtime.Object, deleted bool)) {
 	for {
 		select {
 		case ev, ok := <-w.ResultChan():
@@ -116,7 +135,7 @@ func (l *Loop[K]) serve(ctx context.Context, w watch.Interface) {
 			}
 			switch ev.Type {
 			case watch.Error:
-				klog.InfoS("The watch ended; listing again", "loop", l.Name, "status", apierrors.FromObject(ev.Object))
+				klog.InfoS("The watch ended; listing again", "loop", name, "status", apierrors.FromObject(ev.Object))
 				return
 			case watch.Bookmark:
 				continue
@@ -127,7 +146,7 @@ func (l *Loop[K]) serve(ctx context.Context, w watch.Interface) {
 			if co, ok := obj.(runtime.CacheableObject); ok {
 				obj = co.GetObject()
 			}
-			l.enqueue(obj, ev.Type == watch.Deleted)
+			changed(obj, ev.Type == watch.Deleted)
 		case <-ctx.Done():
 			return
 		}

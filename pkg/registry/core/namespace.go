@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/canopy-dev/canopy/pkg/registry"
 	corev1 "k8s.io/api/core/v1"
@@ -154,12 +155,41 @@ func (r *namespaceREST) Delete(ctx context.Context, name string, deleteValidatio
 			now := metav1.Now()
 			ns.DeletionTimestamp = &now
 			ns.Status.Phase = corev1.NamespaceTerminating
+			ns.Finalizers = propagationFinalizers(ns.Finalizers, options)
 			return ns, nil
 		}), len(options.DryRun) > 0, nil)
 	if err != nil {
 		return nil, false, err
 	}
 	return out, false, nil
+}
+
+// propagationFinalizers is finalizers with the garbage collector's
+// deletion finalizers set as options ask, as the generic store sets them
+// on the objects it deletes: the namespace's own deletion happens later,
+// once it is empty, and keeps them.
+func propagationFinalizers(finalizers []string, options *metav1.DeleteOptions) []string {
+	var orphan, foreground bool
+	switch {
+	// The deprecated orphanDependents still wins, as in Kubernetes.
+	case options.OrphanDependents != nil:
+		orphan = *options.OrphanDependents
+	case options.PropagationPolicy != nil:
+		orphan = *options.PropagationPolicy == metav1.DeletePropagationOrphan
+		foreground = *options.PropagationPolicy == metav1.DeletePropagationForeground
+	default:
+		return finalizers
+	}
+	out := slices.DeleteFunc(slices.Clone(finalizers), func(f string) bool {
+		return f == metav1.FinalizerOrphanDependents || f == metav1.FinalizerDeleteDependents
+	})
+	if orphan {
+		out = append(out, metav1.FinalizerOrphanDependents)
+	}
+	if foreground {
+		out = append(out, metav1.FinalizerDeleteDependents)
+	}
+	return out
 }
 
 // DeleteCollection deletes each namespace as Delete does, so that no

@@ -1,0 +1,352 @@
+package garbagecollector
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
+	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+
+	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+)
+
+// name names the controller in logs and in its queue's metrics.
+const name = "garbagecollector"
+
+// workers is how many objects are collected at once. Each waits mostly on
+// reads of owners and on commits, which the store groups across writers.
+const workers = 16
+
+// Config is what the collector acts on.
+type Config struct {
+	// Stores are the registry stores of every resource whose objects may
+	// own others or be owned, watched across all logical clusters.
+	Stores []*genericregistry.Store
+	// Typer tells the kinds of the stores' objects, which
+	// ownerReferences name.
+	Typer runtime.ObjectTyper
+	// Deleters delete, in place of their store, the resources whose API
+	// deletion is more than the store's: a namespace is emptied first.
+	Deleters map[schema.GroupResource]rest.GracefulDeleter
+}
+
+// Controller collects the objects whose owners are gone and finalizes
+// foreground and orphaning deletions.
+type Controller struct {
+	c     Config
+	kinds map[schema.GroupKind]*genericregistry.Store
+	graph *graph
+	queue workqueue.TypedDelayingInterface[id]
+}
+
+// New returns a collector for c.
+func New(c Config) (*Controller, error) {
+	kinds := map[schema.GroupKind]*genericregistry.Store{}
+	for _, s := range c.Stores {
+		gvks, _, err := c.Typer.ObjectKinds(s.New())
+		if err != nil {
+			return nil, fmt.Errorf("the kind of %s: %w", s.DefaultQualifiedResource, err)
+		}
+		for _, gvk := range gvks {
+			kinds[gvk.GroupKind()] = s
+		}
+	}
+	return &Controller{
+		c: c, kinds: kinds, graph: newGraph(),
+		queue: workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[id]{Name: name}),
+	}, nil
+}
+
+// Run works until ctx ends. A watch per store feeds the graph; the
+// workers serve every logical cluster.
+func (c *Controller) Run(ctx context.Context) {
+	defer c.queue.ShutDown()
+	clusterwide.Work(ctx, name, c.queue, workers, c.process)
+	var wg sync.WaitGroup
+	for _, s := range c.c.Stores {
+		wg.Go(func() {
+			clusterwide.Watch(ctx, name, s, s.NewListFunc,
+				func(objs []runtime.Object) { c.add(c.graph.replace(s, objs)) },
+				func(obj runtime.Object, deleted bool) { c.changed(s, obj, deleted) })
+		})
+	}
+	wg.Wait()
+}
+
+func (c *Controller) changed(s *genericregistry.Store, obj runtime.Object, deleted bool) {
+	if !deleted {
+		c.add(c.graph.observe(s, obj))
+		return
+	}
+	i, _, err := idOf(obj)
+	if err != nil {
+		klog.ErrorS(err, "A deleted object cannot be collected", "resource", s.DefaultQualifiedResource)
+		return
+	}
+	c.add(c.graph.forget(i))
+}
+
+func (c *Controller) add(ids []id) {
+	for _, i := range ids {
+		c.queue.Add(i)
+	}
+}
+
+// in is ctx for requests to namespace ns of logical cluster n.
+func in(ctx context.Context, n logicalcluster.Name, ns string) context.Context {
+	return logicalcluster.WithCluster(genericapirequest.WithNamespace(ctx, ns), n)
+}
+
+// process does what object i calls for, reading it from the database,
+// since the graph may lag behind.
+func (c *Controller) process(ctx context.Context, i id) error {
+	n, ok := c.graph.get(i)
+	if !ok {
+		return nil
+	}
+	obj, err := n.store.Get(in(ctx, i.cluster, n.namespace), n.name, &metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return err
+	}
+	switch {
+	case m.GetUID() != i.uid:
+		// Replaced: the watch tells of the new object.
+		return nil
+	case heldBy(m, metav1.FinalizerOrphanDependents):
+		return c.orphan(ctx, i, n)
+	case heldBy(m, metav1.FinalizerDeleteDependents):
+		return c.finishForeground(ctx, i, n)
+	case m.GetDeletionTimestamp() != nil:
+		// Someone else's finalizers hold it; it is going anyway.
+		return nil
+	}
+	return c.collect(ctx, i, n, m)
+}
+
+// orphan strips the ownerReferences to i from its dependents, then the
+// orphan finalizer from i, which lets it go.
+func (c *Controller) orphan(ctx context.Context, i id, n node) error {
+	for d, dn := range c.graph.dependentNodes(i) {
+		if err := c.update(ctx, d, dn, func(m metav1.Object) {
+			m.SetOwnerReferences(slices.DeleteFunc(m.GetOwnerReferences(), func(r metav1.OwnerReference) bool { return r.UID == i.uid }))
+		}); err != nil {
+			return err
+		}
+	}
+	return c.update(ctx, i, n, removeFinalizer(metav1.FinalizerOrphanDependents))
+}
+
+// finishForeground lets i go once no dependent blocks it. The dependents
+// are being deleted, each queued when i's foreground deletion began or
+// when it was seen, and each blocking one queues i again as it goes. An
+// object that names itself as its owner does not wait for itself.
+func (c *Controller) finishForeground(ctx context.Context, i id, n node) error {
+	for d, dn := range c.graph.dependentNodes(i) {
+		if d != i && slices.ContainsFunc(dn.owners, func(r metav1.OwnerReference) bool {
+			return r.UID == i.uid && r.BlockOwnerDeletion != nil && *r.BlockOwnerDeletion
+		}) {
+			return nil
+		}
+	}
+	return c.update(ctx, i, n, removeFinalizer(metav1.FinalizerDeleteDependents))
+}
+
+func removeFinalizer(f string) func(metav1.Object) {
+	return func(m metav1.Object) {
+		m.SetFinalizers(slices.DeleteFunc(m.GetFinalizers(), func(g string) bool { return g == f }))
+	}
+}
+
+// ownerState is what an ownerReference finds.
+type ownerState int
+
+const (
+	// solid is an owner that exists and is not waiting for its
+	// dependents.
+	solid ownerState = iota
+	// dangling is an owner that does not exist: nothing of its kind has
+	// its name where the dependent would find it, or that object has
+	// another UID.
+	dangling
+	// waiting is an owner being deleted in the foreground.
+	waiting
+)
+
+// errInvalidReference is an ownerReference that names no object the hub
+// could ever find. Retrying does not help, so the dependent is left
+// alone, as Kubernetes leaves it.
+var errInvalidReference = errors.New("invalid ownerReference")
+
+// collect deletes the dependent i if none of its owners exists, or is
+// waiting for it, and otherwise strips its ownerReferences to the missing
+// ones.
+func (c *Controller) collect(ctx context.Context, i id, n node, m metav1.Object) error {
+	refs := m.GetOwnerReferences()
+	if len(refs) == 0 {
+		return nil
+	}
+	var solids, waitings int
+	var gone []types.UID
+	for _, ref := range refs {
+		state, err := c.owner(ctx, i.cluster, m.GetNamespace(), ref)
+		if errors.Is(err, errInvalidReference) {
+			klog.InfoS("Not collecting an object with an invalid ownerReference", "cluster", i.cluster,
+				"resource", n.store.DefaultQualifiedResource, "namespace", n.namespace, "name", n.name, "reason", err)
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		switch state {
+		case solid:
+			solids++
+		case waiting:
+			waitings++
+			gone = append(gone, ref.UID)
+		case dangling:
+			gone = append(gone, ref.UID)
+		}
+	}
+	switch {
+	case solids > 0:
+		if len(gone) == 0 {
+			return nil
+		}
+		return c.update(ctx, i, n, func(m metav1.Object) {
+			m.SetOwnerReferences(slices.DeleteFunc(m.GetOwnerReferences(), func(r metav1.OwnerReference) bool { return slices.Contains(gone, r.UID) }))
+		})
+	case waitings > 0:
+		dependents := c.graph.dependentNodes(i)
+		if len(dependents) > 0 {
+			// An owner waits for i and i for its own dependents. If one of
+			// those waits in turn, there may be a cycle back to i's
+			// owners: i stops blocking them, as Kubernetes does.
+			for _, dn := range dependents {
+				if dn.deletingDependents {
+					if err := c.update(ctx, i, n, unblockOwners); err != nil {
+						return err
+					}
+					break
+				}
+			}
+			return c.delete(ctx, i, n, metav1.DeletePropagationForeground)
+		}
+	}
+	// i's own finalizers tell how its dependents go with it.
+	policy := metav1.DeletePropagationBackground
+	switch {
+	case slices.Contains(m.GetFinalizers(), metav1.FinalizerOrphanDependents):
+		policy = metav1.DeletePropagationOrphan
+	case slices.Contains(m.GetFinalizers(), metav1.FinalizerDeleteDependents):
+		policy = metav1.DeletePropagationForeground
+	}
+	return c.delete(ctx, i, n, policy)
+}
+
+func unblockOwners(m metav1.Object) {
+	refs := m.GetOwnerReferences()
+	unblocked := false
+	for k := range refs {
+		refs[k].BlockOwnerDeletion = &unblocked
+	}
+	m.SetOwnerReferences(refs)
+}
+
+// owner looks up the owner ref names for a dependent in namespace ns of
+// logical cluster cluster: there, and nowhere else.
+func (c *Controller) owner(ctx context.Context, cluster logicalcluster.Name, ns string, ref metav1.OwnerReference) (ownerState, error) {
+	gv, err := schema.ParseGroupVersion(ref.APIVersion)
+	if err != nil {
+		return 0, fmt.Errorf("%w: apiVersion %q: %v", errInvalidReference, ref.APIVersion, err)
+	}
+	s, ok := c.kinds[gv.WithKind(ref.Kind).GroupKind()]
+	if !ok {
+		return 0, fmt.Errorf("%w: the hub serves no kind %s in %s", errInvalidReference, ref.Kind, ref.APIVersion)
+	}
+	if !s.NamespaceScoped() {
+		ns = ""
+	} else if ns == "" {
+		return 0, fmt.Errorf("%w: a cluster-scoped object cannot be owned by a namespaced %s", errInvalidReference, ref.Kind)
+	}
+	obj, err := s.Get(in(ctx, cluster, ns), ref.Name, &metav1.GetOptions{})
+	switch {
+	case apierrors.IsNotFound(err), apierrors.IsBadRequest(err):
+		// A name that is no valid name names nothing either.
+		return dangling, nil
+	case err != nil:
+		return 0, err
+	}
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return 0, err
+	}
+	switch {
+	case m.GetUID() != ref.UID:
+		return dangling, nil
+	case heldBy(m, metav1.FinalizerDeleteDependents):
+		return waiting, nil
+	}
+	return solid, nil
+}
+
+// delete deletes i, unless it was replaced, with policy for its own
+// dependents.
+func (c *Controller) delete(ctx context.Context, i id, n node, policy metav1.DeletionPropagation) error {
+	var d rest.GracefulDeleter = n.store
+	if override, ok := c.c.Deleters[n.store.DefaultQualifiedResource]; ok {
+		d = override
+	}
+	uid := i.uid
+	_, _, err := d.Delete(in(ctx, i.cluster, n.namespace), n.name, rest.ValidateAllObjectFunc,
+		&metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &uid}, PropagationPolicy: &policy})
+	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
+		return nil
+	}
+	if err == nil {
+		klog.V(2).InfoS("Collected an object whose owners are gone", "cluster", i.cluster,
+			"resource", n.store.DefaultQualifiedResource, "namespace", n.namespace, "name", n.name, "propagation", policy)
+	}
+	return err
+}
+
+// update applies change to the metadata of i as stored, unless i was
+// replaced or is gone.
+func (c *Controller) update(ctx context.Context, i id, n node, change func(metav1.Object)) error {
+	_, _, err := n.store.Update(in(ctx, i.cluster, n.namespace), n.name, rest.DefaultUpdatedObjectInfo(nil,
+		func(_ context.Context, _, existing runtime.Object) (runtime.Object, error) {
+			obj := existing.DeepCopyObject()
+			m, err := meta.Accessor(obj)
+			if err != nil {
+				return nil, err
+			}
+			if m.GetUID() != i.uid {
+				return nil, apierrors.NewConflict(n.store.DefaultQualifiedResource, n.name, fmt.Errorf("replaced by UID %s", m.GetUID()))
+			}
+			change(m)
+			return obj, nil
+		}), rest.ValidateAllObjectFunc, rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{})
+	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,29 @@
+// Package garbagecollector is the hub's garbage collector: objects whose
+// owners are gone are deleted, in every logical cluster, as
+// kube-controller-manager's garbage collector does with ownerReferences
+// and the deletion finalizers.
+//
+// One controller serves every logical cluster. It watches every store it
+// is given across all logical clusters and keeps a graph of the objects
+// by logical cluster and UID with the owners their ownerReferences name.
+// An owner is always looked up in its dependent's own logical cluster,
+// and in the dependent's namespace unless the owner's kind is
+// cluster-scoped: an ownerReference never reaches into another logical
+// cluster, so a UID of another logical cluster names no owner at all.
+//
+// A dependent none of whose owners exists (the owner's name is absent, or
+// names an object with another UID) is deleted, in the background unless
+// its own finalizers ask otherwise. An owner deleted with
+// propagationPolicy=Foreground keeps the foregroundDeletion finalizer
+// until its dependents whose ownerReference sets blockOwnerDeletion are
+// gone; its dependents are deleted meanwhile. An owner deleted with
+// propagationPolicy=Orphan keeps the orphan finalizer until each of its
+// dependents has lost its ownerReference to it. A dependent that still
+// has an owner only loses its ownerReferences to the missing ones. A
+// cluster-scoped object naming a namespaced owner is invalid and left
+// alone, as in Kubernetes.
+//
+// Every read and write goes through the registry stores, addressed to the
+// object's own logical cluster and namespace. One workqueue and a fixed
+// pool of workers do the work of all logical clusters.
+package garbagecollector
