@@ -13,7 +13,12 @@ import (
 	"strings"
 
 	authorizationv1 "k8s.io/api/authorization/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -49,7 +54,12 @@ import (
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/registry"
 	authorizationregistry "github.com/canopy-dev/canopy/pkg/registry/authorization"
+	"github.com/canopy-dev/canopy/pkg/registry/autoscaling"
+	"github.com/canopy-dev/canopy/pkg/registry/coordination"
 	"github.com/canopy-dev/canopy/pkg/registry/core"
+	"github.com/canopy-dev/canopy/pkg/registry/discovery"
+	"github.com/canopy-dev/canopy/pkg/registry/networking"
+	"github.com/canopy-dev/canopy/pkg/registry/policy"
 	rbacregistry "github.com/canopy-dev/canopy/pkg/registry/rbac"
 	"github.com/canopy-dev/canopy/pkg/registry/tenancy"
 	"github.com/canopy-dev/canopy/pkg/serviceaccount"
@@ -119,6 +129,11 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err := authorizationregistry.AddToScheme(scheme); err != nil {
 		return err
 	}
+	for _, add := range []func(*runtime.Scheme) error{networking.AddToScheme, policy.AddToScheme, autoscaling.AddToScheme, coordination.AddToScheme, discovery.AddToScheme} {
+		if err := add(scheme); err != nil {
+			return err
+		}
+	}
 	// The generic API server decodes options and writes statuses in the
 	// core group's v1, unversioned, as kube-apiserver does.
 	metav1.AddToGroupVersion(scheme, schema.GroupVersion{Version: "v1"})
@@ -141,6 +156,10 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		return err
 	}
 	rbacStorage, err := rbacregistry.NewStorage(factory, scheme)
+	if err != nil {
+		return err
+	}
+	serviceGroups, err := newServiceGroups(factory, scheme)
 	if err != nil {
 		return err
 	}
@@ -194,6 +213,14 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err := server.InstallAPIGroup(&authorizationGroup); err != nil {
 		return err
 	}
+	for _, g := range serviceGroups {
+		info := genericapiserver.NewDefaultAPIGroupInfo(g.version.Group, scheme, runtime.NewParameterCodec(scheme), codecs)
+		info.PrioritizedVersions = []schema.GroupVersion{g.version}
+		info.VersionedResourcesStorageMap[g.version.Version] = g.Storage
+		if err := server.InstallAPIGroup(&info); err != nil {
+			return err
+		}
+	}
 	// Root has no LogicalCluster to be set up by; every other logical
 	// cluster is set up by the controller when its LogicalCluster is
 	// created.
@@ -205,6 +232,9 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	// empties each of them there.
 	data := append([]*genericregistry.Store{tenancyStorage.LogicalClusters}, coreGroup.Stores...)
 	data = append(data, rbacStorage.Stores()...)
+	for _, g := range serviceGroups {
+		data = append(data, g.Stores...)
+	}
 	controller := lccontroller.New(lccontroller.Config{
 		LogicalClusters: tenancyStorage,
 		Data:            data,
@@ -333,6 +363,36 @@ func withServedClusters(next http.Handler, clusters *tenancy.Storage) http.Handl
 		}
 		next.ServeHTTP(w, req)
 	})
+}
+
+// servedGroup is the storage of one served group version.
+type servedGroup struct {
+	version schema.GroupVersion
+	registry.Group
+}
+
+// newServiceGroups builds the groups of what runs on the physical
+// clusters, stored here for syncers to carry there: networking, policy,
+// autoscaling, coordination and discovery.
+func newServiceGroups(f *registry.Factory, typer runtime.ObjectTyper) ([]servedGroup, error) {
+	var groups []servedGroup
+	for _, g := range []struct {
+		version schema.GroupVersion
+		build   func(*registry.Factory, runtime.ObjectTyper) (registry.Group, error)
+	}{
+		{networkingv1.SchemeGroupVersion, networking.NewStorage},
+		{policyv1.SchemeGroupVersion, policy.NewStorage},
+		{autoscalingv2.SchemeGroupVersion, autoscaling.NewStorage},
+		{coordinationv1.SchemeGroupVersion, coordination.NewStorage},
+		{discoveryv1.SchemeGroupVersion, discovery.NewStorage},
+	} {
+		storage, err := g.build(f, typer)
+		if err != nil {
+			return nil, err
+		}
+		groups = append(groups, servedGroup{g.version, storage})
+	}
+	return groups, nil
 }
 
 // defaultNamespaces returns the set-up of a new logical cluster: creating

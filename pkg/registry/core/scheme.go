@@ -17,6 +17,11 @@ var served = []runtime.Object{
 	&corev1.ConfigMap{}, &corev1.ConfigMapList{},
 	&corev1.Secret{}, &corev1.SecretList{},
 	&corev1.ServiceAccount{}, &corev1.ServiceAccountList{},
+	&corev1.Service{}, &corev1.ServiceList{},
+	&corev1.Endpoints{}, &corev1.EndpointsList{},
+	&corev1.Event{}, &corev1.EventList{},
+	&corev1.LimitRange{}, &corev1.LimitRangeList{},
+	&corev1.ResourceQuota{}, &corev1.ResourceQuotaList{},
 }
 
 // authenticationInternalVersion is the internal version of
@@ -26,12 +31,15 @@ var authenticationInternalVersion = schema.GroupVersion{Group: authenticationv1.
 
 // AddToScheme registers core/v1 and authentication.k8s.io/v1 and, for the
 // served kinds and TokenRequests, the same Go types as the internal
-// versions.
+// versions, and the defaults the decoder fills in.
 func AddToScheme(s *runtime.Scheme) error {
 	if err := corev1.AddToScheme(s); err != nil {
 		return err
 	}
 	s.AddKnownTypes(internalVersion, served...)
+	s.AddTypeDefaultingFunc(&corev1.Service{}, defaultService)
+	s.AddTypeDefaultingFunc(&corev1.Endpoints{}, defaultEndpoints)
+	s.AddTypeDefaultingFunc(&corev1.LimitRange{}, defaultLimitRange)
 	if err := s.SetVersionPriority(corev1.SchemeGroupVersion); err != nil {
 		return err
 	}
