@@ -111,14 +111,19 @@ func validateLimitRange(lr *corev1.LimitRange) field.ErrorList {
 			errs = append(errs, field.Forbidden(path.Child("default"), "may not be set for a limit of type Pod: defaults apply to containers"))
 		}
 		// Each of min, defaultRequest, default, max is at most the next
-		// ones given.
+		// one given.
 		for a := 0; a < 4; a++ {
-			for b := a + 1; b < 4; b++ {
-				for name, low := range lists[a].list {
-					if high, ok := lists[b].list[name]; ok && low.Cmp(high) > 0 {
+			for name, low := range lists[a].list {
+				for b := a + 1; b < 4; b++ {
+					high, ok := lists[b].list[name]
+					if !ok {
+						continue
+					}
+					if low.Cmp(high) > 0 {
 						errs = append(errs, field.Invalid(path.Child(lists[a].name).Key(string(name)), low.String(),
 							fmt.Sprintf("must be less than or equal to %s value %s", lists[b].name, high.String())))
 					}
+					break
 				}
 			}
 		}

@@ -140,7 +140,11 @@ func validateService(svc *corev1.Service) field.ErrorList {
 		errs = append(errs, ValidatePortName(p.Name, len(spec.Ports), names, pp.Child("name"))...)
 		errs = append(errs, ValidatePortNumber(p.Port, pp.Child("port"))...)
 		errs = append(errs, ValidateProtocol(p.Protocol, pp.Child("protocol"))...)
-		errs = append(errs, ValidatePortNumOrName(p.TargetPort, pp.Child("targetPort"))...)
+		// A target port that is the port, as defaulted, is checked as the
+		// port.
+		if p.TargetPort != intstr.FromInt32(p.Port) {
+			errs = append(errs, ValidatePortNumOrName(p.TargetPort, pp.Child("targetPort"))...)
+		}
 		if p.NodePort != 0 {
 			if spec.Type == corev1.ServiceTypeClusterIP || spec.Type == corev1.ServiceTypeExternalName {
 				errs = append(errs, field.Forbidden(pp.Child("nodePort"), fmt.Sprintf("may not be used when `type` is '%s'", spec.Type)))
