@@ -15,8 +15,13 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -56,8 +61,13 @@ import (
 	"github.com/canopy-dev/canopy/pkg/registry/apps"
 	authenticationregistry "github.com/canopy-dev/canopy/pkg/registry/authentication"
 	authorizationregistry "github.com/canopy-dev/canopy/pkg/registry/authorization"
+	"github.com/canopy-dev/canopy/pkg/registry/autoscaling"
 	"github.com/canopy-dev/canopy/pkg/registry/batch"
+	"github.com/canopy-dev/canopy/pkg/registry/coordination"
 	"github.com/canopy-dev/canopy/pkg/registry/core"
+	"github.com/canopy-dev/canopy/pkg/registry/discovery"
+	"github.com/canopy-dev/canopy/pkg/registry/networking"
+	"github.com/canopy-dev/canopy/pkg/registry/policy"
 	rbacregistry "github.com/canopy-dev/canopy/pkg/registry/rbac"
 	"github.com/canopy-dev/canopy/pkg/registry/tenancy"
 	"github.com/canopy-dev/canopy/pkg/serviceaccount"
@@ -148,11 +158,10 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err := authorizationregistry.AddToScheme(scheme); err != nil {
 		return err
 	}
-	if err := apps.AddToScheme(scheme); err != nil {
-		return err
-	}
-	if err := batch.AddToScheme(scheme); err != nil {
-		return err
+	for _, g := range storedGroups {
+		if err := g.addToScheme(scheme); err != nil {
+			return err
+		}
 	}
 	// The generic API server decodes options and writes statuses in the
 	// core group's v1, unversioned, as kube-apiserver does.
@@ -179,11 +188,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	appsGroup, err := apps.NewStorage(factory, scheme)
-	if err != nil {
-		return err
-	}
-	batchGroup, err := batch.NewStorage(factory, scheme)
+	groups, err := buildStoredGroups(factory, scheme)
 	if err != nil {
 		return err
 	}
@@ -230,11 +235,19 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		{rbacv1.SchemeGroupVersion, rbacStorage.Resources(rbacAuthorizer)},
 		{authenticationv1.SchemeGroupVersion, map[string]rest.Storage{"selfsubjectreviews": authenticationregistry.SelfSubjectReviews{}}},
 		{authorizationv1.SchemeGroupVersion, map[string]rest.Storage{"selfsubjectaccessreviews": authorizationregistry.NewSelfSubjectAccessReviews(authz)}},
-		{appsv1.SchemeGroupVersion, appsGroup.Storage},
-		{batchv1.SchemeGroupVersion, batchGroup.Storage},
 	} {
 		info := genericapiserver.NewDefaultAPIGroupInfo(api.version.Group, scheme, runtime.NewParameterCodec(scheme), codecs)
 		info.VersionedResourcesStorageMap[api.version.Version] = api.storage
+		if err := server.InstallAPIGroup(&info); err != nil {
+			return err
+		}
+	}
+	for _, g := range groups {
+		info := genericapiserver.NewDefaultAPIGroupInfo(g.version.Group, scheme, runtime.NewParameterCodec(scheme), codecs)
+		// The scheme may know more versions of a group than are served,
+		// as autoscaling/v1 for the Scale of /scale subresources.
+		info.PrioritizedVersions = []schema.GroupVersion{g.version}
+		info.VersionedResourcesStorageMap[g.version.Version] = g.Storage
 		if err := server.InstallAPIGroup(&info); err != nil {
 			return err
 		}
@@ -250,8 +263,9 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	// empties each of them there.
 	data := append([]*genericregistry.Store{tenancyStorage.LogicalClusters}, coreGroup.Stores...)
 	data = append(data, rbacStorage.Stores()...)
-	data = append(data, appsGroup.Stores...)
-	data = append(data, batchGroup.Stores...)
+	for _, g := range groups {
+		data = append(data, g.Stores...)
+	}
 	// Deleting a namespace deletes its content: every namespaced store's
 	// objects in it, in its own logical cluster.
 	var namespaced []*genericregistry.Store
@@ -392,6 +406,41 @@ func withServedClusters(next http.Handler, clusters *tenancy.Storage) http.Handl
 		}
 		next.ServeHTTP(w, req)
 	})
+}
+
+// storedGroup is the storage of one served group version whose
+// resources are registry stores.
+type storedGroup struct {
+	version schema.GroupVersion
+	registry.Group
+}
+
+// storedGroups are the workload and networking API groups, each served
+// at one version in every logical cluster.
+var storedGroups = []struct {
+	version     schema.GroupVersion
+	addToScheme func(*runtime.Scheme) error
+	build       func(*registry.Factory, runtime.ObjectTyper) (registry.Group, error)
+}{
+	{appsv1.SchemeGroupVersion, apps.AddToScheme, apps.NewStorage},
+	{batchv1.SchemeGroupVersion, batch.AddToScheme, batch.NewStorage},
+	{networkingv1.SchemeGroupVersion, networking.AddToScheme, networking.NewStorage},
+	{policyv1.SchemeGroupVersion, policy.AddToScheme, policy.NewStorage},
+	{autoscalingv2.SchemeGroupVersion, autoscaling.AddToScheme, autoscaling.NewStorage},
+	{coordinationv1.SchemeGroupVersion, coordination.AddToScheme, coordination.NewStorage},
+	{discoveryv1.SchemeGroupVersion, discovery.AddToScheme, discovery.NewStorage},
+}
+
+func buildStoredGroups(f *registry.Factory, typer runtime.ObjectTyper) ([]storedGroup, error) {
+	var groups []storedGroup
+	for _, g := range storedGroups {
+		storage, err := g.build(f, typer)
+		if err != nil {
+			return nil, err
+		}
+		groups = append(groups, storedGroup{g.version, storage})
+	}
+	return groups, nil
 }
 
 // defaultNamespaces returns the set-up of a new logical cluster: creating

@@ -13,6 +13,7 @@ import (
 
 // Table is the server-side table of a kind, what kubectl get prints: the
 // name, the kind's own columns, the age unless NoAge, and -o wide columns.
+// A Whole table is only its Columns and Cells.
 type Table struct {
 	Columns []metav1.TableColumnDefinition
 	// Cells are the values of one object between its name and its age.
@@ -24,6 +25,11 @@ type Table struct {
 	// wide, and WideCells their values.
 	Wide      []metav1.TableColumnDefinition
 	WideCells func(obj runtime.Object) []any
+	// Whole says Columns, with their own priorities, and Cells are the
+	// entire row, for kinds whose Kubernetes table does not read name,
+	// columns, age: Event's starts with the last time seen and has the
+	// name among its -o wide columns.
+	Whole bool
 }
 
 func (t Table) ConvertToTable(_ context.Context, object runtime.Object, tableOptions runtime.Object) (*metav1.Table, error) {
@@ -33,9 +39,13 @@ func (t Table) ConvertToTable(_ context.Context, object runtime.Object, tableOpt
 		if err != nil {
 			return err
 		}
+		if t.Whole {
+			out.Rows = append(out.Rows, metav1.TableRow{Cells: t.Cells(obj), Object: runtime.RawExtension{Object: obj}})
+			return nil
+		}
 		cells := append([]any{m.GetName()}, t.Cells(obj)...)
 		if !t.NoAge {
-			cells = append(cells, age(m.GetCreationTimestamp()))
+			cells = append(cells, Age(m.GetCreationTimestamp()))
 		}
 		if t.WideCells != nil {
 			cells = append(cells, t.WideCells(obj)...)
@@ -60,24 +70,30 @@ func (t Table) ConvertToTable(_ context.Context, object runtime.Object, tableOpt
 			out.ResourceVersion = m.GetResourceVersion()
 		}
 	}
-	if opt, ok := tableOptions.(*metav1.TableOptions); !ok || !opt.NoHeaders {
-		out.ColumnDefinitions = append([]metav1.TableColumnDefinition{{
-			Name: "Name", Type: "string", Format: "name", Description: metav1.ObjectMeta{}.SwaggerDoc()["name"],
-		}}, t.Columns...)
-		if !t.NoAge {
-			out.ColumnDefinitions = append(out.ColumnDefinitions, metav1.TableColumnDefinition{
-				Name: "Age", Type: "string", Description: metav1.ObjectMeta{}.SwaggerDoc()["creationTimestamp"],
-			})
-		}
-		for _, c := range t.Wide {
-			c.Priority = 1
-			out.ColumnDefinitions = append(out.ColumnDefinitions, c)
-		}
+	if opt, ok := tableOptions.(*metav1.TableOptions); ok && opt.NoHeaders {
+		return out, nil
+	}
+	if t.Whole {
+		out.ColumnDefinitions = t.Columns
+		return out, nil
+	}
+	out.ColumnDefinitions = append([]metav1.TableColumnDefinition{{
+		Name: "Name", Type: "string", Format: "name", Description: metav1.ObjectMeta{}.SwaggerDoc()["name"],
+	}}, t.Columns...)
+	if !t.NoAge {
+		out.ColumnDefinitions = append(out.ColumnDefinitions, metav1.TableColumnDefinition{
+			Name: "Age", Type: "string", Description: metav1.ObjectMeta{}.SwaggerDoc()["creationTimestamp"],
+		})
+	}
+	for _, c := range t.Wide {
+		c.Priority = 1
+		out.ColumnDefinitions = append(out.ColumnDefinitions, c)
 	}
 	return out, nil
 }
 
-func age(t metav1.Time) string {
+// Age is how long ago t was, as kubectl prints ages.
+func Age(t metav1.Time) string {
 	if t.IsZero() {
 		return "<unknown>"
 	}

@@ -45,14 +45,15 @@ func start(t *testing.T) *hub {
 		t.Fatal(err)
 	}
 	metav1.AddToGroupVersion(scheme, schema.GroupVersion{Version: "v1"})
-	resources, stores, err := core.NewStorage(&registry.Factory{Backend: backend, Serializer: serializer.NewCodecFactory(scheme)}, scheme, nil)
+	group, err := core.NewStorage(&registry.Factory{Backend: backend, Serializer: serializer.NewCodecFactory(scheme)}, scheme, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	stores := group.Stores
 	for _, s := range stores {
 		t.Cleanup(s.DestroyFunc)
 	}
-	namespaces := resources["namespaces"].(rest.GracefulDeleter)
+	namespaces := group.Storage["namespaces"].(rest.GracefulDeleter)
 	c, err := New(Config{
 		Stores:   stores,
 		Typer:    scheme,

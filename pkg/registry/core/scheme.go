@@ -21,6 +21,11 @@ var served = []runtime.Object{
 	&corev1.ServiceAccount{}, &corev1.ServiceAccountList{},
 	&corev1.Pod{}, &corev1.PodList{},
 	&corev1.PodTemplate{}, &corev1.PodTemplateList{},
+	&corev1.Service{}, &corev1.ServiceList{},
+	&corev1.Endpoints{}, &corev1.EndpointsList{},
+	&corev1.Event{}, &corev1.EventList{},
+	&corev1.LimitRange{}, &corev1.LimitRangeList{},
+	&corev1.ResourceQuota{}, &corev1.ResourceQuotaList{},
 }
 
 // authenticationInternalVersion is the internal version of
@@ -30,8 +35,7 @@ var authenticationInternalVersion = schema.GroupVersion{Group: authenticationv1.
 
 // AddToScheme registers core/v1 and authentication.k8s.io/v1 and, for the
 // served kinds and TokenRequests, the same Go types as the internal
-// versions, and the defaults the API applies to the pods and pod
-// templates it decodes.
+// versions, and the defaults the decoder fills in.
 func AddToScheme(s *runtime.Scheme) error {
 	if err := corev1.AddToScheme(s); err != nil {
 		return err
@@ -39,6 +43,9 @@ func AddToScheme(s *runtime.Scheme) error {
 	s.AddKnownTypes(internalVersion, served...)
 	s.AddTypeDefaultingFunc(&corev1.Pod{}, func(o any) { podspec.DefaultPod(o.(*corev1.Pod)) })
 	s.AddTypeDefaultingFunc(&corev1.PodTemplate{}, func(o any) { podspec.DefaultTemplate(&o.(*corev1.PodTemplate).Template) })
+	s.AddTypeDefaultingFunc(&corev1.Service{}, defaultService)
+	s.AddTypeDefaultingFunc(&corev1.Endpoints{}, defaultEndpoints)
+	s.AddTypeDefaultingFunc(&corev1.LimitRange{}, defaultLimitRange)
 	if err := s.SetVersionPriority(corev1.SchemeGroupVersion); err != nil {
 		return err
 	}

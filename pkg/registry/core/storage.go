@@ -2,6 +2,7 @@ package core
 
 import (
 	corev1 "k8s.io/api/core/v1"
+	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
@@ -106,6 +107,64 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssu
 				ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Check: validatePodTemplate,
 			},
 			Table: podTemplateTable,
+		},
+		registry.Resource{
+			Singular: "service", Plural: "services", ShortNames: []string{"svc"}, Categories: []string{"all"},
+			New:     func() runtime.Object { return &corev1.Service{} },
+			NewList: func() runtime.Object { return &corev1.ServiceList{} },
+			Strategy: registry.Kind[*corev1.Service]{
+				ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1,
+				ValidName: apivalidation.NameIsDNS1035Label,
+				Check:     validateService, CheckUpdate: validateServiceUpdate, OnUpdate: keepAllocated,
+			},
+			Status: registry.StatusOf[*corev1.Service]{Kind: registry.Kind[*corev1.Service]{ObjectTyper: typer, APIVersion: v1}},
+			Table: registry.Table{
+				Columns: []metav1.TableColumnDefinition{
+					registry.Column("Type", "string", "The type of the service"),
+					registry.Column("Cluster-IP", "string", "The cluster IP of the service"),
+					registry.Column("External-IP", "string", "The external IPs of the service"),
+					registry.Column("Port(s)", "string", "The ports of the service"),
+				},
+				Cells:     serviceCells,
+				Wide:      []metav1.TableColumnDefinition{registry.Column("Selector", "string", corev1.ServiceSpec{}.SwaggerDoc()["selector"])},
+				WideCells: serviceSelector,
+			},
+		},
+		registry.Resource{
+			Singular: "endpoints", Plural: "endpoints", ShortNames: []string{"ep"},
+			New:      func() runtime.Object { return &corev1.Endpoints{} },
+			NewList:  func() runtime.Object { return &corev1.EndpointsList{} },
+			Strategy: registry.Kind[*corev1.Endpoints]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Check: validateEndpoints},
+			Table: registry.Table{
+				Columns: []metav1.TableColumnDefinition{registry.Column("Endpoints", "string", corev1.Endpoints{}.SwaggerDoc()["subsets"])},
+				Cells:   endpointsCells,
+			},
+		},
+		registry.Resource{
+			Singular: "event", Plural: "events", ShortNames: []string{"ev"},
+			New:      func() runtime.Object { return &corev1.Event{} },
+			NewList:  func() runtime.Object { return &corev1.EventList{} },
+			Strategy: registry.Kind[*corev1.Event]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Check: validateEvent},
+			Table:    eventTable,
+		},
+		registry.Resource{
+			Singular: "limitrange", Plural: "limitranges", ShortNames: []string{"limits"},
+			New:      func() runtime.Object { return &corev1.LimitRange{} },
+			NewList:  func() runtime.Object { return &corev1.LimitRangeList{} },
+			Strategy: registry.Kind[*corev1.LimitRange]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Check: validateLimitRange},
+			Table: registry.Table{
+				Columns: []metav1.TableColumnDefinition{registry.Column("Created At", "date", metav1.ObjectMeta{}.SwaggerDoc()["creationTimestamp"])},
+				Cells:   limitRangeCells,
+				NoAge:   true,
+			},
+		},
+		registry.Resource{
+			Singular: "resourcequota", Plural: "resourcequotas", ShortNames: []string{"quota"},
+			New:      func() runtime.Object { return &corev1.ResourceQuota{} },
+			NewList:  func() runtime.Object { return &corev1.ResourceQuotaList{} },
+			Strategy: registry.Kind[*corev1.ResourceQuota]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Check: validateResourceQuota},
+			Status:   registry.StatusOf[*corev1.ResourceQuota]{Kind: registry.Kind[*corev1.ResourceQuota]{ObjectTyper: typer, APIVersion: v1}},
+			Table:    quotaTable,
 		},
 	)
 }

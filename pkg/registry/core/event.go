@@ -1,0 +1,103 @@
+package core
+
+import (
+	"fmt"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/canopy-dev/canopy/pkg/registry"
+)
+
+// validateEvent checks what Kubernetes checks of a core/v1 Event: that it
+// is in the namespace of the object it is about. Events of the older
+// kind, without eventTime, about cluster-scoped objects go in default;
+// newer ones in default or kube-system, and name their reporter.
+func validateEvent(ev *corev1.Event) field.ErrorList {
+	var errs field.ErrorList
+	involved := field.NewPath("involvedObject", "namespace")
+	mismatch := field.Invalid(involved, ev.InvolvedObject.Namespace, "does not match event.namespace")
+	switch {
+	case ev.InvolvedObject.Namespace != "" && ev.InvolvedObject.Namespace != ev.Namespace:
+		errs = append(errs, mismatch)
+	case ev.InvolvedObject.Namespace == "" && ev.EventTime.IsZero() && ev.Namespace != metav1.NamespaceDefault:
+		errs = append(errs, mismatch)
+	case ev.InvolvedObject.Namespace == "" && !ev.EventTime.IsZero() && ev.Namespace != metav1.NamespaceDefault && ev.Namespace != metav1.NamespaceSystem:
+		errs = append(errs, mismatch)
+	}
+	if ev.EventTime.IsZero() {
+		return errs
+	}
+	if ev.ReportingController == "" {
+		errs = append(errs, field.Required(field.NewPath("reportingComponent"), "an event with eventTime names the controller that reports it"))
+	} else {
+		for _, msg := range validation.IsQualifiedName(ev.ReportingController) {
+			errs = append(errs, field.Invalid(field.NewPath("reportingComponent"), ev.ReportingController, msg))
+		}
+	}
+	if ev.Action == "" {
+		errs = append(errs, field.Required(field.NewPath("action"), ""))
+	}
+	if ev.Reason == "" {
+		errs = append(errs, field.Required(field.NewPath("reason"), ""))
+	}
+	if ev.Type != corev1.EventTypeNormal && ev.Type != corev1.EventTypeWarning {
+		errs = append(errs, field.NotSupported(field.NewPath("type"), ev.Type, []string{corev1.EventTypeNormal, corev1.EventTypeWarning}))
+	}
+	return errs
+}
+
+// eventTable is Kubernetes' table of events, which starts with when an
+// event was last seen and keeps the name for -o wide.
+var eventTable = registry.Table{
+	Whole: true,
+	Columns: []metav1.TableColumnDefinition{
+		registry.Column("Last Seen", "string", corev1.Event{}.SwaggerDoc()["lastTimestamp"]),
+		registry.Column("Type", "string", corev1.Event{}.SwaggerDoc()["type"]),
+		registry.Column("Reason", "string", corev1.Event{}.SwaggerDoc()["reason"]),
+		registry.Column("Object", "string", corev1.Event{}.SwaggerDoc()["involvedObject"]),
+		wide(registry.Column("Subobject", "string", corev1.ObjectReference{}.SwaggerDoc()["fieldPath"])),
+		wide(registry.Column("Source", "string", corev1.Event{}.SwaggerDoc()["source"])),
+		registry.Column("Message", "string", corev1.Event{}.SwaggerDoc()["message"]),
+		wide(registry.Column("First Seen", "string", corev1.Event{}.SwaggerDoc()["firstTimestamp"])),
+		wide(registry.Column("Count", "string", corev1.Event{}.SwaggerDoc()["count"])),
+		{Name: "Name", Type: "string", Format: "name", Priority: 1, Description: metav1.ObjectMeta{}.SwaggerDoc()["name"]},
+	},
+	Cells: func(o runtime.Object) []any {
+		ev := o.(*corev1.Event)
+		first, last, count := ev.FirstTimestamp, ev.LastTimestamp, int64(ev.Count)
+		if first.IsZero() {
+			first = metav1.NewTime(ev.EventTime.Time)
+		}
+		if last.IsZero() {
+			last = first
+		}
+		if ev.Series != nil {
+			last, count = metav1.NewTime(ev.Series.LastObservedTime.Time), int64(ev.Series.Count)
+		}
+		object := strings.ToLower(ev.InvolvedObject.Kind) + "/" + ev.InvolvedObject.Name
+		return []any{registry.Age(last), ev.Type, ev.Reason, object, ev.InvolvedObject.FieldPath,
+			eventSource(ev), ev.Message, registry.Age(first), count, ev.Name}
+	},
+}
+
+// eventSource is who reported an event, the older fields first.
+func eventSource(ev *corev1.Event) string {
+	component, host := ev.Source.Component, ev.Source.Host
+	if component == "" {
+		component, host = ev.ReportingController, ev.ReportingInstance
+	}
+	if host == "" {
+		return component
+	}
+	return fmt.Sprintf("%s, %s", component, host)
+}
+
+func wide(c metav1.TableColumnDefinition) metav1.TableColumnDefinition {
+	c.Priority = 1
+	return c
+}
