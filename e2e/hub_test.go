@@ -325,6 +325,9 @@ func testHubLogicalClusters(t *testing.T, h *hub, k kubectl) {
 	}
 	k.must("--context", "child", "create", "configmap", "in-child")
 	k.must("--context", "child", "create", "secret", "generic", "in-child", "--from-literal", "k=v")
+	for _, context := range []string{"a", "b", "child"} {
+		testKubectlFlow(t, k, context)
+	}
 
 	// A logical cluster nobody made is not there, and the answer says how
 	// to make it.

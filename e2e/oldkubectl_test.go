@@ -26,25 +26,8 @@ func TestOldKubectl(t *testing.T) {
 	admin := kubectl{t: t, kubeconfig: filepath.Join(h.dataDir, "admin.kubeconfig"), home: t.TempDir()}
 	admin.createLogicalCluster("root", "old")
 
-	manifest := filepath.Join(t.TempDir(), "objects.yaml")
-	if err := os.WriteFile(manifest, []byte(`apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: settings
-  namespace: default
-data:
-  mode: old
----
-apiVersion: v1
-kind: Secret
-metadata:
-  name: token
-  namespace: default
-stringData:
-  token: s3cret
-`), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	admin.must("--server", fmt.Sprintf("https://127.0.0.1:%d/clusters/root:old", h.port), "create", "namespace", "app")
+	manifest := writeFile(t, appManifest)
 	for _, version := range []string{"1.27", "1.33"} {
 		t.Run(version, func(t *testing.T) {
 			bin := filepath.Join(filepath.Dir(resolved), "kubectl."+version)
@@ -66,14 +49,16 @@ stringData:
 			}
 
 			k.must("apply", "-f", manifest)
-			if got := k.must("get", "configmap", "settings", "-n", "default", "-o", "jsonpath={.data.mode}"); got != "old" {
-				t.Errorf("configmap data is %q after apply, want old", got)
+			if got := k.must("get", "configmap", "web-config", "-n", "app", "-o", "jsonpath={.data.mode}"); got != "initial" {
+				t.Errorf("configmap data is %q after apply, want initial", got)
 			}
-			if got := k.must("get", "secrets", "-n", "default"); !strings.Contains(got, "TYPE") || !strings.Contains(got, "token") {
-				t.Errorf("kubectl get secrets printed no table with the secret:\n%s", got)
+			for resource, columns := range map[string]string{"deploy": "READY UP-TO-DATE AVAILABLE", "svc": "TYPE CLUSTER-IP EXTERNAL-IP PORT(S)"} {
+				if got := k.must("get", resource, "web", "-n", "app"); !strings.Contains(strings.Join(strings.Fields(got), " "), columns) || !strings.Contains(got, "web") {
+					t.Errorf("kubectl get %s printed no table with web:\n%s", resource, got)
+				}
 			}
 			k.must("delete", "-f", manifest)
-			if got := k.must("get", "configmaps,secrets", "-n", "default", "-o", "name"); got != "" {
+			if got := k.must("get", "deploy,svc,cm", "-n", "app", "-o", "name"); got != "" {
 				t.Errorf("objects left after delete:\n%s", got)
 			}
 		})
