@@ -9,7 +9,7 @@
 #
 # Knobs (environment): CANOPY_BENCH_LCS (10000), CANOPY_BENCH_WORKERS (48),
 # CANOPY_BENCH_DELETE (1000), CANOPY_BENCH_GETS (2000), CANOPY_BENCH_SETTLE
-# (10s), CANOPY_HUB (a prebuilt hub binary; unset builds cmd/hub),
+# (60s: four of the hub's 15s compaction intervals), CANOPY_HUB (a prebuilt hub binary; unset builds cmd/hub),
 # CANOPY_BENCH_OUT (where the hub's log and profiles go; default
 # ${TMPDIR:-/tmp}/canopy-bench-hub). Extra arguments go to go test.
 #

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	authenticationv1 "k8s.io/api/authentication/v1"
@@ -99,6 +101,10 @@ type Options struct {
 	// traced. A request of system:masters carrying a W3C traceparent
 	// follows its client's decision instead, as in kube-apiserver.
 	TracingSamplingRatePerMillion int32
+	// CompactionInterval is how often the datastore drops history older
+	// than one interval; zero disables compaction, as it does for
+	// kube-apiserver's --etcd-compaction-interval.
+	CompactionInterval time.Duration
 }
 
 // KubeconfigPath is where the hub writes the admin kubeconfig for dataDir.
@@ -132,7 +138,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	backend, err := sqlstorage.Open(ctx, datastore, sqlstorage.Options{TracerProvider: tracerProvider})
+	backend, err := sqlstorage.Open(ctx, datastore, sqlstorage.Options{TracerProvider: tracerProvider, CompactInterval: compactInterval(o.CompactionInterval)})
 	if err != nil {
 		return err
 	}
@@ -194,10 +200,12 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	}
 	namespaces := defaultNamespaces(coreGroup.Storage["namespaces"].(rest.Creater))
 	setUp := func(ctx context.Context, cluster logicalcluster.Name) error {
-		if err := namespaces(ctx, cluster); err != nil {
-			return err
-		}
-		return rbacStorage.SetUp(ctx, cluster)
+		var rbacErr error
+		var wg sync.WaitGroup
+		wg.Go(func() { rbacErr = rbacStorage.SetUp(ctx, cluster) })
+		err := namespaces(ctx, cluster)
+		wg.Wait()
+		return errors.Join(err, rbacErr)
 	}
 
 	// system:masters may do anything anywhere; everyone else what the RBAC
@@ -443,17 +451,32 @@ func buildStoredGroups(f *registry.Factory, typer runtime.ObjectTyper) ([]stored
 	return groups, nil
 }
 
+// compactInterval is the datastore's CompactInterval for a
+// --compaction-interval, where zero disables compaction.
+func compactInterval(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
+}
+
 // defaultNamespaces returns the set-up of a new logical cluster: creating
 // the namespaces every Kubernetes cluster has, which tools assume.
 func defaultNamespaces(namespaces rest.Creater) func(context.Context, logicalcluster.Name) error {
 	return func(ctx context.Context, cluster logicalcluster.Name) error {
 		ctx = logicalcluster.WithCluster(genericapirequest.WithNamespace(ctx, ""), cluster)
-		for _, name := range []string{metav1.NamespaceDefault, metav1.NamespaceSystem, metav1.NamespacePublic} {
-			_, err := namespaces.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}, rest.ValidateAllObjectFunc, &metav1.CreateOptions{})
-			if err != nil && !apierrors.IsAlreadyExists(err) {
-				return err
-			}
+		names := []string{metav1.NamespaceDefault, metav1.NamespaceSystem, metav1.NamespacePublic}
+		errs := make([]error, len(names))
+		var wg sync.WaitGroup
+		for i, name := range names {
+			wg.Go(func() {
+				_, err := namespaces.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}, rest.ValidateAllObjectFunc, &metav1.CreateOptions{})
+				if err != nil && !apierrors.IsAlreadyExists(err) {
+					errs[i] = err
+				}
+			})
 		}
-		return nil
+		wg.Wait()
+		return errors.Join(errs...)
 	}
 }

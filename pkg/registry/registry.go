@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/registry/generic"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
+	"k8s.io/apiserver/pkg/registry/rest"
 	serverstorage "k8s.io/apiserver/pkg/server/storage"
 	"k8s.io/apiserver/pkg/storage"
 	"k8s.io/apiserver/pkg/storage/cacher"
@@ -69,7 +70,7 @@ func (f *Factory) Complete(s *genericregistry.Store, storageVersion schema.Group
 			Config:        storagebackend.Config{Prefix: keyPrefix, Codec: codec, EncodeVersioner: encodeVersioner},
 			GroupResource: gr,
 		},
-		Decorator:               f.decorator(k),
+		Decorator:               f.decorator(k, sharing(s.CreateStrategy)),
 		ResourcePrefix:          resourcePrefix,
 		DeleteCollectionWorkers: 1,
 		// The hub's garbage collector finalizes what a delete's
@@ -88,9 +89,18 @@ func resourcePrefix(gr schema.GroupResource) string {
 	return gr.Group + "/" + gr.Resource
 }
 
+// sharing is the Sharing of a strategy that has it.
+func sharing(s rest.RESTCreateStrategy) func(runtime.Object) {
+	if sh, ok := s.(interface{ Sharing() func(runtime.Object) }); ok {
+		return sh.Sharing()
+	}
+	return nil
+}
+
 // decorator puts a watch cache keyed by k in front of the SQL store. It
 // ignores the key function the registry offers, which knows no cluster.
-func (f *Factory) decorator(k keys) generic.StorageDecorator {
+// share is given the objects the watch cache keeps.
+func (f *Factory) decorator(k keys, share func(runtime.Object)) generic.StorageDecorator {
 	return func(config *storagebackend.ConfigForResource, resourcePrefix string, _ func(runtime.Object) (string, error),
 		newFunc, newListFunc func() runtime.Object, getAttrs storage.AttrFunc, triggers storage.IndexerFuncs, indexers *cache.Indexers,
 	) (storage.Interface, factory.DestroyFunc, error) {
@@ -98,6 +108,7 @@ func (f *Factory) decorator(k keys) generic.StorageDecorator {
 			Codec: config.Codec, NewFunc: newFunc, NewListFunc: newListFunc,
 			Prefix: config.Prefix, ResourcePrefix: resourcePrefix,
 			GroupResource: config.GroupResource, Transformer: config.Transformer,
+			Share: share,
 		})
 		c, err := cacher.NewCacherFromConfig(cacher.Config{
 			Storage:             listThenWatch{s},

@@ -50,6 +50,22 @@ type Kind[T runtime.Object] struct {
 	Warn func(obj T) []string
 	// CreateOnUpdate lets an update (PUT) create a missing object.
 	CreateOnUpdate bool
+	// Share, when set, may make parts of an object that equal those of
+	// other objects one copy in memory; it is given only the read-only
+	// objects the watch cache keeps.
+	Share func(obj T)
+}
+
+// Sharing is Share for the watch cache of the kind, or nil.
+func (k Kind[T]) Sharing() func(runtime.Object) {
+	if k.Share == nil {
+		return nil
+	}
+	return func(obj runtime.Object) {
+		if o, ok := obj.(T); ok {
+			k.Share(o)
+		}
+	}
 }
 
 func (k Kind[T]) NamespaceScoped() bool { return !k.ClusterScoped }

@@ -41,6 +41,11 @@ type Config struct {
 	Transformer value.Transformer
 	// Versioner defaults to storage.APIObjectVersioner.
 	Versioner storage.Versioner
+	// Share, when set, is given each object decoded for a list or a
+	// watch. Those objects are read-only, since the watch cache hands
+	// one copy to all its readers, so Share may make equal parts of
+	// different objects one copy in memory.
+	Share func(runtime.Object)
 }
 
 // Store is storage.Interface for one resource over a shared Backend. It
@@ -55,6 +60,7 @@ type Store struct {
 	groupResource  schema.GroupResource
 	newFunc        func() runtime.Object
 	newListFunc    func() runtime.Object
+	share          func(runtime.Object)
 	reportSizes    atomic.Bool
 }
 
@@ -65,7 +71,7 @@ func (b *Backend) NewStore(c Config) *Store {
 	s := &Store{
 		b: b, codec: c.Codec, versioner: c.Versioner, transformer: c.Transformer,
 		pathPrefix: strings.TrimSuffix(c.Prefix, "/") + "/", resourcePrefix: c.ResourcePrefix,
-		groupResource: c.GroupResource, newFunc: c.NewFunc, newListFunc: c.NewListFunc,
+		groupResource: c.GroupResource, newFunc: c.NewFunc, newListFunc: c.NewListFunc, share: c.Share,
 	}
 	if s.versioner == nil {
 		s.versioner = storage.APIObjectVersioner{}
@@ -547,6 +553,9 @@ func (s *Store) appendItem(ctx context.Context, kv listedKV, pred storage.Select
 	obj, _, err := s.codec.Decode(data, nil, newItem())
 	if err != nil {
 		return err
+	}
+	if s.share != nil {
+		s.share(obj)
 	}
 	if err := s.versioner.UpdateObject(obj, uint64(kv.modRev)); err != nil {
 		return err

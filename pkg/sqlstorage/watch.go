@@ -244,6 +244,9 @@ func (w *watcher) decode(value []byte, key string, rev int64) (runtime.Object, e
 	if err != nil {
 		return nil, err
 	}
+	if w.s.share != nil {
+		w.s.share(obj)
+	}
 	if err := w.s.versioner.UpdateObject(obj, uint64(rev)); err != nil {
 		return nil, err
 	}

@@ -3,6 +3,8 @@ package rbac
 import (
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -42,12 +44,14 @@ func Aggregate(roles []*rbacv1.ClusterRole) (map[string][]rbacv1.PolicyRule, err
 				continue
 			}
 			var union []rbacv1.PolicyRule
+			seen := map[string]bool{}
 			for _, other := range sorted {
 				if other.Name == r.Name || !matchesAny(selectors[r.Name], other.Labels) {
 					continue
 				}
 				for _, rule := range rules[other.Name] {
-					if !containsRule(union, rule) {
+					if k := ruleKey(rule); !seen[k] {
+						seen[k] = true
 						union = append(union, rule)
 					}
 				}
@@ -78,11 +82,17 @@ func matchesAny(selectors []labels.Selector, l map[string]string) bool {
 	return false
 }
 
-func containsRule(rules []rbacv1.PolicyRule, rule rbacv1.PolicyRule) bool {
-	for _, r := range rules {
-		if equality.Semantic.DeepEqual(r, rule) {
-			return true
+// ruleKey is equal for equal rules and differs otherwise, since each
+// value is prefixed with its length.
+func ruleKey(r rbacv1.PolicyRule) string {
+	var b strings.Builder
+	for _, field := range [][]string{r.Verbs, r.APIGroups, r.Resources, r.ResourceNames, r.NonResourceURLs} {
+		for _, v := range field {
+			b.WriteString(strconv.Itoa(len(v)))
+			b.WriteByte(':')
+			b.WriteString(v)
 		}
+		b.WriteByte(';')
 	}
-	return false
+	return b.String()
 }

@@ -1,6 +1,7 @@
 package rbac
 
 import (
+	"slices"
 	"testing"
 
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -66,7 +67,7 @@ func TestDefaultRolesNest(t *testing.T) {
 	}
 	for _, tc := range []struct{ inner, outer string }{{"view", "edit"}, {"edit", "admin"}} {
 		for _, rule := range rules[tc.inner] {
-			if !containsRule(rules[tc.outer], rule) {
+			if !slices.ContainsFunc(rules[tc.outer], func(r rbacv1.PolicyRule) bool { return ruleKey(r) == ruleKey(rule) }) {
 				t.Errorf("%s lacks %s's rule %v", tc.outer, tc.inner, rule)
 			}
 		}

@@ -2,6 +2,8 @@ package rbac
 
 import (
 	"context"
+	"errors"
+	"sync"
 
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -77,15 +79,21 @@ func (s *Storage) SetUp(ctx context.Context, cluster logicalcluster.Name) error 
 	if err != nil {
 		return err
 	}
-	for _, obj := range objs {
+	// The creates go together, so that the store commits them together
+	// rather than one after the other.
+	errs := make([]error, len(objs))
+	var wg sync.WaitGroup
+	for i, obj := range objs {
 		store := s.clusterRoles
 		if _, ok := obj.(*rbacv1.ClusterRoleBinding); ok {
 			store = s.clusterRoleBindings
 		}
-		_, err := store.Create(ctx, obj, rest.ValidateAllObjectFunc, &metav1.CreateOptions{})
-		if err != nil && !apierrors.IsAlreadyExists(err) {
-			return err
-		}
+		wg.Go(func() {
+			if _, err := store.Create(ctx, obj, rest.ValidateAllObjectFunc, &metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+				errs[i] = err
+			}
+		})
 	}
-	return nil
+	wg.Wait()
+	return errors.Join(errs...)
 }

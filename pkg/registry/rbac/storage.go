@@ -11,7 +11,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
-	"k8s.io/apiserver/pkg/registry/generic"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
 
@@ -36,63 +35,36 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (*Storage, error
 			return []any{m.GetCreationTimestamp().UTC().Format(time.RFC3339)}
 		},
 	}
-	s := &Storage{}
-	for _, r := range []struct {
-		store            **genericregistry.Store
-		singular, plural string
-		newObj, newList  func() runtime.Object
-		strategy         strategy
-		table            registry.Table
-	}{
-		{
-			store: &s.roles, singular: "role", plural: "roles",
-			newObj:   func() runtime.Object { return &rbacv1.Role{} },
-			newList:  func() runtime.Object { return &rbacv1.RoleList{} },
-			strategy: roleStrategy(typer), table: createdAt,
+	g, err := f.Build(rbacv1.SchemeGroupVersion,
+		registry.Resource{
+			Singular: "role", Plural: "roles", Strategy: roleStrategy(typer), Table: createdAt,
+			New: func() runtime.Object { return &rbacv1.Role{} }, NewList: func() runtime.Object { return &rbacv1.RoleList{} },
 		},
-		{
-			store: &s.clusterRoles, singular: "clusterrole", plural: "clusterroles",
-			newObj:   func() runtime.Object { return &rbacv1.ClusterRole{} },
-			newList:  func() runtime.Object { return &rbacv1.ClusterRoleList{} },
-			strategy: clusterRoleStrategy(typer), table: createdAt,
+		registry.Resource{
+			Singular: "clusterrole", Plural: "clusterroles", Strategy: clusterRoleStrategy(typer), Table: createdAt,
+			New: func() runtime.Object { return &rbacv1.ClusterRole{} }, NewList: func() runtime.Object { return &rbacv1.ClusterRoleList{} },
 		},
-		{
-			store: &s.roleBindings, singular: "rolebinding", plural: "rolebindings",
-			newObj:   func() runtime.Object { return &rbacv1.RoleBinding{} },
-			newList:  func() runtime.Object { return &rbacv1.RoleBindingList{} },
-			strategy: roleBindingStrategy(typer),
-			table: bindingTable(func(o runtime.Object) (rbacv1.RoleRef, []rbacv1.Subject) {
+		registry.Resource{
+			Singular: "rolebinding", Plural: "rolebindings", Strategy: roleBindingStrategy(typer),
+			New: func() runtime.Object { return &rbacv1.RoleBinding{} }, NewList: func() runtime.Object { return &rbacv1.RoleBindingList{} },
+			Table: bindingTable(func(o runtime.Object) (rbacv1.RoleRef, []rbacv1.Subject) {
 				b := o.(*rbacv1.RoleBinding)
 				return b.RoleRef, b.Subjects
 			}),
 		},
-		{
-			store: &s.clusterRoleBindings, singular: "clusterrolebinding", plural: "clusterrolebindings",
-			newObj:   func() runtime.Object { return &rbacv1.ClusterRoleBinding{} },
-			newList:  func() runtime.Object { return &rbacv1.ClusterRoleBindingList{} },
-			strategy: clusterRoleBindingStrategy(typer),
-			table: bindingTable(func(o runtime.Object) (rbacv1.RoleRef, []rbacv1.Subject) {
+		registry.Resource{
+			Singular: "clusterrolebinding", Plural: "clusterrolebindings", Strategy: clusterRoleBindingStrategy(typer),
+			New: func() runtime.Object { return &rbacv1.ClusterRoleBinding{} }, NewList: func() runtime.Object { return &rbacv1.ClusterRoleBindingList{} },
+			Table: bindingTable(func(o runtime.Object) (rbacv1.RoleRef, []rbacv1.Subject) {
 				b := o.(*rbacv1.ClusterRoleBinding)
 				return b.RoleRef, b.Subjects
 			}),
 		},
-	} {
-		store := &genericregistry.Store{
-			NewFunc:                   r.newObj,
-			NewListFunc:               r.newList,
-			DefaultQualifiedResource:  rbacv1.Resource(r.plural),
-			SingularQualifiedResource: rbacv1.Resource(r.singular),
-			CreateStrategy:            r.strategy,
-			UpdateStrategy:            r.strategy,
-			DeleteStrategy:            r.strategy,
-			TableConvertor:            r.table,
-		}
-		if err := f.Complete(store, rbacv1.SchemeGroupVersion, generic.StoreOptions{}); err != nil {
-			return nil, err
-		}
-		*r.store = store
+	)
+	if err != nil {
+		return nil, err
 	}
-	return s, nil
+	return &Storage{roles: g.Stores[0], clusterRoles: g.Stores[1], roleBindings: g.Stores[2], clusterRoleBindings: g.Stores[3]}, nil
 }
 
 // Stores are the four stores, for emptying a deleted logical cluster.

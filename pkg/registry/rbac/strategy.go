@@ -1,76 +1,37 @@
 package rbac
 
 import (
-	"context"
-
-	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
-
 	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/api/validation/path"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/storage/names"
+
+	"github.com/canopy-dev/canopy/pkg/registry"
 )
 
-// strategy is the strategy of one of the four kinds, which differ only in
-// scope, defaulting and validation.
-type strategy struct {
-	runtime.ObjectTyper
-	names.NameGenerator
-	namespaced bool
-	// normalize defaults obj as Kubernetes' v1 defaulting does.
-	normalize func(obj runtime.Object)
-	validate  func(obj runtime.Object) field.ErrorList
-	// validateUpdate checks what may not change from old to obj.
-	validateUpdate func(obj, old runtime.Object) field.ErrorList
-}
+var v1 = rbacv1.SchemeGroupVersion.String()
 
-func (s strategy) NamespaceScoped() bool     { return s.namespaced }
-func (strategy) Canonicalize(runtime.Object) {}
+// A PUT may create RBAC objects, as Kubernetes allows, so that tools can
+// reconcile roles without first reading them; their names are path
+// segments rather than DNS names, as in Kubernetes.
 
-// AllowCreateOnUpdate lets a PUT create, as Kubernetes allows for RBAC
-// objects so that tools can reconcile roles without first reading them.
-func (strategy) AllowCreateOnUpdate(context.Context) bool { return true }
-
-func (strategy) AllowUnconditionalUpdate(context.Context) bool             { return true }
-func (strategy) WarningsOnCreate(context.Context, runtime.Object) []string { return nil }
-func (strategy) WarningsOnUpdate(context.Context, runtime.Object, runtime.Object) []string {
-	return nil
-}
-
-func (s strategy) PrepareForCreate(_ context.Context, obj runtime.Object) { s.normalize(obj) }
-func (s strategy) PrepareForUpdate(_ context.Context, obj, _ runtime.Object) {
-	s.normalize(obj)
-}
-
-func (s strategy) Validate(_ context.Context, obj runtime.Object) field.ErrorList {
-	return s.validate(obj)
-}
-
-func (s strategy) ValidateUpdate(_ context.Context, obj, old runtime.Object) field.ErrorList {
-	return append(s.validateUpdate(obj, old), s.validate(obj)...)
-}
-
-func roleStrategy(typer runtime.ObjectTyper) strategy {
-	return strategy{
-		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, namespaced: true,
-		normalize: func(runtime.Object) {},
-		validate: func(obj runtime.Object) field.ErrorList {
-			r := obj.(*rbacv1.Role)
-			return append(validateMeta(&r.ObjectMeta, true), validateRules(r.Rules, true)...)
-		},
-		validateUpdate: func(obj, old runtime.Object) field.ErrorList {
-			return validateMetaUpdate(&obj.(*rbacv1.Role).ObjectMeta, &old.(*rbacv1.Role).ObjectMeta)
-		},
+func roleStrategy(typer runtime.ObjectTyper) registry.Kind[*rbacv1.Role] {
+	return registry.Kind[*rbacv1.Role]{
+		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1,
+		CreateOnUpdate: true, ValidName: path.ValidatePathSegmentName,
+		Check: func(r *rbacv1.Role) field.ErrorList { return validateRules(r.Rules, true) },
+		Share: func(r *rbacv1.Role) { r.Rules = sharedRules.share(r.Rules) },
 	}
 }
 
-func clusterRoleStrategy(typer runtime.ObjectTyper) strategy {
-	return strategy{
-		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator,
-		normalize: func(runtime.Object) {},
-		validate: func(obj runtime.Object) field.ErrorList {
-			r := obj.(*rbacv1.ClusterRole)
-			errs := append(validateMeta(&r.ObjectMeta, false), validateRules(r.Rules, false)...)
+func clusterRoleStrategy(typer runtime.ObjectTyper) registry.Kind[*rbacv1.ClusterRole] {
+	return registry.Kind[*rbacv1.ClusterRole]{
+		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, ClusterScoped: true,
+		CreateOnUpdate: true, ValidName: path.ValidatePathSegmentName,
+		Check: func(r *rbacv1.ClusterRole) field.ErrorList {
+			errs := validateRules(r.Rules, false)
 			if r.AggregationRule != nil {
 				p := field.NewPath("aggregationRule", "clusterRoleSelectors")
 				for i, sel := range r.AggregationRule.ClusterRoleSelectors {
@@ -79,44 +40,32 @@ func clusterRoleStrategy(typer runtime.ObjectTyper) strategy {
 			}
 			return errs
 		},
-		validateUpdate: func(obj, old runtime.Object) field.ErrorList {
-			return validateMetaUpdate(&obj.(*rbacv1.ClusterRole).ObjectMeta, &old.(*rbacv1.ClusterRole).ObjectMeta)
-		},
+		Share: func(r *rbacv1.ClusterRole) { r.Rules = sharedRules.share(r.Rules) },
 	}
 }
 
-func roleBindingStrategy(typer runtime.ObjectTyper) strategy {
-	return strategy{
-		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, namespaced: true,
-		normalize: func(obj runtime.Object) {
-			b := obj.(*rbacv1.RoleBinding)
-			defaultBinding(&b.RoleRef, b.Subjects)
-		},
-		validate: func(obj runtime.Object) field.ErrorList {
-			b := obj.(*rbacv1.RoleBinding)
-			return append(validateMeta(&b.ObjectMeta, true), validateBinding(b.RoleRef, b.Subjects, true)...)
-		},
-		validateUpdate: func(obj, old runtime.Object) field.ErrorList {
-			b, oldB := obj.(*rbacv1.RoleBinding), old.(*rbacv1.RoleBinding)
-			return append(validateMetaUpdate(&b.ObjectMeta, &oldB.ObjectMeta), validateRoleRefUpdate(b.RoleRef, oldB.RoleRef)...)
-		},
+func roleBindingStrategy(typer runtime.ObjectTyper) registry.Kind[*rbacv1.RoleBinding] {
+	return registry.Kind[*rbacv1.RoleBinding]{
+		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1,
+		CreateOnUpdate: true, ValidName: path.ValidatePathSegmentName,
+		OnCreate:    func(b *rbacv1.RoleBinding) { defaultBinding(&b.RoleRef, b.Subjects) },
+		OnUpdate:    func(b, _ *rbacv1.RoleBinding) { defaultBinding(&b.RoleRef, b.Subjects) },
+		Check:       func(b *rbacv1.RoleBinding) field.ErrorList { return validateBinding(b.RoleRef, b.Subjects, true) },
+		CheckUpdate: func(b, old *rbacv1.RoleBinding) field.ErrorList { return validateRoleRefUpdate(b.RoleRef, old.RoleRef) },
 	}
 }
 
-func clusterRoleBindingStrategy(typer runtime.ObjectTyper) strategy {
-	return strategy{
-		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator,
-		normalize: func(obj runtime.Object) {
-			b := obj.(*rbacv1.ClusterRoleBinding)
-			defaultBinding(&b.RoleRef, b.Subjects)
+func clusterRoleBindingStrategy(typer runtime.ObjectTyper) registry.Kind[*rbacv1.ClusterRoleBinding] {
+	return registry.Kind[*rbacv1.ClusterRoleBinding]{
+		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, ClusterScoped: true,
+		CreateOnUpdate: true, ValidName: path.ValidatePathSegmentName,
+		OnCreate: func(b *rbacv1.ClusterRoleBinding) { defaultBinding(&b.RoleRef, b.Subjects) },
+		OnUpdate: func(b, _ *rbacv1.ClusterRoleBinding) { defaultBinding(&b.RoleRef, b.Subjects) },
+		Check: func(b *rbacv1.ClusterRoleBinding) field.ErrorList {
+			return validateBinding(b.RoleRef, b.Subjects, false)
 		},
-		validate: func(obj runtime.Object) field.ErrorList {
-			b := obj.(*rbacv1.ClusterRoleBinding)
-			return append(validateMeta(&b.ObjectMeta, false), validateBinding(b.RoleRef, b.Subjects, false)...)
-		},
-		validateUpdate: func(obj, old runtime.Object) field.ErrorList {
-			b, oldB := obj.(*rbacv1.ClusterRoleBinding), old.(*rbacv1.ClusterRoleBinding)
-			return append(validateMetaUpdate(&b.ObjectMeta, &oldB.ObjectMeta), validateRoleRefUpdate(b.RoleRef, oldB.RoleRef)...)
+		CheckUpdate: func(b, old *rbacv1.ClusterRoleBinding) field.ErrorList {
+			return validateRoleRefUpdate(b.RoleRef, old.RoleRef)
 		},
 	}
 }

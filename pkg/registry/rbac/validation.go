@@ -6,7 +6,6 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/api/validation/path"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -125,12 +124,4 @@ func validateRoleRefUpdate(ref, old rbacv1.RoleRef) field.ErrorList {
 		return field.ErrorList{field.Invalid(field.NewPath("roleRef"), ref, "cannot change roleRef")}
 	}
 	return nil
-}
-
-func validateMeta(m *metav1.ObjectMeta, namespaced bool) field.ErrorList {
-	return apivalidation.ValidateObjectMeta(m, namespaced, path.ValidatePathSegmentName, field.NewPath("metadata"))
-}
-
-func validateMetaUpdate(m, old *metav1.ObjectMeta) field.ErrorList {
-	return apivalidation.ValidateObjectMetaUpdate(m, old, field.NewPath("metadata"))
 }

@@ -3,6 +3,7 @@ package rbac
 import (
 	"testing"
 
+	"github.com/canopy-dev/canopy/pkg/registry"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -21,7 +22,7 @@ func TestValidateRules(t *testing.T) {
 		name  string
 		valid bool
 		obj   runtime.Object
-		s     strategy
+		s     registry.Strategy
 	}{
 		{"resource rule", true, role(rbacv1.PolicyRule{Verbs: []string{"get"}, APIGroups: []string{""}, Resources: []string{"configmaps"}}), s},
 		{"no verbs", false, role(rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"configmaps"}}), s},
@@ -61,7 +62,7 @@ func TestValidateBindings(t *testing.T) {
 		name  string
 		valid bool
 		obj   runtime.Object
-		s     strategy
+		s     registry.Strategy
 	}{
 		{"Role, user", true, binding(roleRef, user), rb},
 		{"ClusterRole, service account of the namespace", true, binding(clusterRoleRef, sa), rb},
