@@ -272,7 +272,10 @@ var datastores = []struct {
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
-func TestHubLogicalClusters(t *testing.T) {
+// onEachDatastore runs test once per datastore, in a subtest with a hub
+// of its own and the admin's kubectl.
+func onEachDatastore(t *testing.T, test func(t *testing.T, h *hub, k kubectl)) {
+	t.Helper()
 	if _, err := exec.LookPath("kubectl"); err != nil {
 		t.Fatalf("kubectl must be on PATH: %v", err)
 	}
@@ -280,13 +283,14 @@ func TestHubLogicalClusters(t *testing.T) {
 	for _, ds := range datastores {
 		t.Run(ds.name, func(t *testing.T) {
 			h, k := startHub(t, bin, ds.url(t))
-			testHubLogicalClusters(t, h, k)
+			test(t, h, k)
 		})
 	}
 }
 
-func testHubLogicalClusters(t *testing.T, h *hub, k kubectl) {
+func TestHubLogicalClusters(t *testing.T) { onEachDatastore(t, testHubLogicalClusters) }
 
+func testHubLogicalClusters(t *testing.T, h *hub, k kubectl) {
 	// The generated kubeconfig reaches root, whose namespaces exist.
 	if got := k.must("config", "view", "--minify", "-o", "jsonpath={.clusters[0].cluster.server}"); got != fmt.Sprintf("https://127.0.0.1:%d/clusters/root", h.port) {
 		t.Fatalf("admin kubeconfig points at %q", got)

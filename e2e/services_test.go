@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -90,18 +89,11 @@ ports: [{name: http, port: 8080}]
 // Kubernetes' defaults, validation, tables, status subresources,
 // server-side apply, discovery and namespace deletion.
 func TestServices(t *testing.T) {
-	if _, err := exec.LookPath("kubectl"); err != nil {
-		t.Fatalf("kubectl must be on PATH: %v", err)
-	}
-	bin := buildHub(t)
-	for _, ds := range datastores {
-		t.Run(ds.name, func(t *testing.T) {
-			h, k := startHub(t, bin, ds.url(t))
-			k.addContexts(h, filepath.Join(h.dataDir, "pki"), "admin")
-			k.createLogicalCluster("root", "a")
-			testServices(t, k.with("a", "shop"))
-		})
-	}
+	onEachDatastore(t, func(t *testing.T, h *hub, k kubectl) {
+		k.addContexts(h, filepath.Join(h.dataDir, "pki"), "admin")
+		k.createLogicalCluster("root", "a")
+		testServices(t, k.with("a", "shop"))
+	})
 }
 
 func testServices(t *testing.T, k kubectl) {

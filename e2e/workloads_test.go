@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -29,24 +28,17 @@ spec:
 // in a child logical cluster, on each datastore, as in a Kubernetes
 // cluster without controllers: stored, defaulted and validated only.
 func TestWorkloads(t *testing.T) {
-	if _, err := exec.LookPath("kubectl"); err != nil {
-		t.Fatalf("kubectl must be on PATH: %v", err)
-	}
-	bin := buildHub(t)
-	for _, ds := range datastores {
-		t.Run(ds.name, func(t *testing.T) {
-			h, k := startHub(t, bin, ds.url(t))
-			pki := filepath.Join(h.dataDir, "pki")
-			k.addContexts(h, pki, "admin")
-			k.createLogicalCluster("root", "a")
-			k.createLogicalCluster("a", "child")
-			k.must("config", "set-cluster", "child", "--server", "https://127.0.0.1:"+strconv.Itoa(h.port)+"/clusters/root:a:child",
-				"--certificate-authority", filepath.Join(pki, "ca.crt"), "--embed-certs")
-			k.must("config", "set-context", "child", "--cluster", "child", "--user", "admin")
-			k.must("config", "use-context", "child")
-			testWorkloads(t, k)
-		})
-	}
+	onEachDatastore(t, func(t *testing.T, h *hub, k kubectl) {
+		pki := filepath.Join(h.dataDir, "pki")
+		k.addContexts(h, pki, "admin")
+		k.createLogicalCluster("root", "a")
+		k.createLogicalCluster("a", "child")
+		k.must("config", "set-cluster", "child", "--server", "https://127.0.0.1:"+strconv.Itoa(h.port)+"/clusters/root:a:child",
+			"--certificate-authority", filepath.Join(pki, "ca.crt"), "--embed-certs")
+		k.must("config", "set-context", "child", "--cluster", "child", "--user", "admin")
+		k.must("config", "use-context", "child")
+		testWorkloads(t, k)
+	})
 }
 
 func testWorkloads(t *testing.T, k kubectl) {
