@@ -27,6 +27,21 @@ func Assert(t *testing.T, errs field.ErrorList, want string) {
 	t.Errorf("got %v, want an error saying %q", errs, want)
 }
 
+// OnlyField checks that errs are one error on field want, or none when
+// want is empty: that validation names the field a user must fix.
+func OnlyField(t *testing.T, errs field.ErrorList, want string) {
+	t.Helper()
+	if want == "" {
+		if len(errs) > 0 {
+			t.Errorf("valid object refused: %v", errs)
+		}
+		return
+	}
+	if len(errs) != 1 || errs[0].Field != want {
+		t.Errorf("got %v; want one error on %s", errs, want)
+	}
+}
+
 // With is obj after change, for tables of objects each one change away
 // from a valid one.
 func With[T any](obj T, change func(T)) T {

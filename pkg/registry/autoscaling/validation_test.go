@@ -7,7 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/utils/ptr"
 
-	"github.com/canopy-dev/canopy/pkg/registry/validationtest"
+	"github.com/canopy-dev/canopy/internal/fieldtest"
 )
 
 func TestDefaultHPA(t *testing.T) {
@@ -70,7 +70,7 @@ func TestValidateHPA(t *testing.T) {
 			}}
 			defaultHPA(hpa)
 			tc.change(&hpa.Spec)
-			validationtest.OnlyField(t, validateHPA(hpa), tc.want)
+			fieldtest.OnlyField(t, validateHPA(hpa), tc.want)
 		})
 	}
 }

@@ -6,7 +6,7 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	"k8s.io/utils/ptr"
 
-	"github.com/canopy-dev/canopy/pkg/registry/validationtest"
+	"github.com/canopy-dev/canopy/internal/fieldtest"
 )
 
 func TestValidateLease(t *testing.T) {
@@ -22,7 +22,7 @@ func TestValidateLease(t *testing.T) {
 		{"preferred without strategy", coordinationv1.LeaseSpec{PreferredHolder: ptr.To("b")}, "spec.preferredHolder"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			validationtest.OnlyField(t, validateLease(&coordinationv1.Lease{Spec: tc.spec}), tc.want)
+			fieldtest.OnlyField(t, validateLease(&coordinationv1.Lease{Spec: tc.spec}), tc.want)
 		})
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
-	"github.com/canopy-dev/canopy/pkg/registry/validationtest"
+	"github.com/canopy-dev/canopy/internal/fieldtest"
 )
 
 func TestDefaultService(t *testing.T) {
@@ -86,7 +86,7 @@ func TestValidateService(t *testing.T) {
 			}}
 			defaultService(svc)
 			tc.change(svc)
-			validationtest.OnlyField(t, validateService(svc), tc.want)
+			fieldtest.OnlyField(t, validateService(svc), tc.want)
 		})
 	}
 }
@@ -99,11 +99,11 @@ func TestServiceUpdate(t *testing.T) {
 	if svc.Spec.ClusterIP != "10.0.0.1" || svc.Spec.Ports[0].NodePort != 30080 {
 		t.Errorf("an update without cluster IP and node port kept %+v", svc.Spec)
 	}
-	validationtest.OnlyField(t, validateServiceUpdate(svc, old), "")
+	fieldtest.OnlyField(t, validateServiceUpdate(svc, old), "")
 	svc.Spec.ClusterIP = "10.0.0.2"
-	validationtest.OnlyField(t, validateServiceUpdate(svc, old), "spec.clusterIP")
+	fieldtest.OnlyField(t, validateServiceUpdate(svc, old), "spec.clusterIP")
 	svc.Spec.Type, svc.Spec.ClusterIP = corev1.ServiceTypeExternalName, ""
-	validationtest.OnlyField(t, validateServiceUpdate(svc, old), "")
+	fieldtest.OnlyField(t, validateServiceUpdate(svc, old), "")
 }
 
 func TestValidateEndpoints(t *testing.T) {
@@ -122,7 +122,7 @@ func TestValidateEndpoints(t *testing.T) {
 			ep := &corev1.Endpoints{Subsets: []corev1.EndpointSubset{{Addresses: []corev1.EndpointAddress{{IP: "10.0.0.1"}}, Ports: []corev1.EndpointPort{{Port: 80}}}}}
 			defaultEndpoints(ep)
 			tc.change(&ep.Subsets[0])
-			validationtest.OnlyField(t, validateEndpoints(ep), tc.want)
+			fieldtest.OnlyField(t, validateEndpoints(ep), tc.want)
 		})
 	}
 }
@@ -145,7 +145,7 @@ func TestValidateEvent(t *testing.T) {
 			ev := &corev1.Event{ObjectMeta: metav1.ObjectMeta{Namespace: "shop"}, Reason: "Synced",
 				InvolvedObject: corev1.ObjectReference{Kind: "Service", Name: "web", Namespace: "shop"}}
 			tc.change(ev)
-			validationtest.OnlyField(t, validateEvent(ev), tc.want)
+			fieldtest.OnlyField(t, validateEvent(ev), tc.want)
 		})
 	}
 }
@@ -179,7 +179,7 @@ func TestLimitRange(t *testing.T) {
 			}}}}
 			defaultLimitRange(lr)
 			tc.change(&lr.Spec.Limits[0])
-			validationtest.OnlyField(t, validateLimitRange(lr), tc.want)
+			fieldtest.OnlyField(t, validateLimitRange(lr), tc.want)
 		})
 	}
 }
@@ -196,7 +196,7 @@ func TestValidateResourceQuota(t *testing.T) {
 		{"scope", corev1.ResourceQuotaSpec{Scopes: []corev1.ResourceQuotaScope{"Cheap"}}, "spec.scopes[0]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			validationtest.OnlyField(t, validateResourceQuota(&corev1.ResourceQuota{Spec: tc.spec}), tc.want)
+			fieldtest.OnlyField(t, validateResourceQuota(&corev1.ResourceQuota{Spec: tc.spec}), tc.want)
 		})
 	}
 }

@@ -7,7 +7,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/utils/ptr"
 
-	"github.com/canopy-dev/canopy/pkg/registry/validationtest"
+	"github.com/canopy-dev/canopy/internal/fieldtest"
 )
 
 func TestValidateEndpointSlice(t *testing.T) {
@@ -35,7 +35,7 @@ func TestValidateEndpointSlice(t *testing.T) {
 			}
 			defaultEndpointSlice(s)
 			tc.change(s)
-			validationtest.OnlyField(t, validateEndpointSlice(s), tc.want)
+			fieldtest.OnlyField(t, validateEndpointSlice(s), tc.want)
 		})
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
-	"github.com/canopy-dev/canopy/pkg/registry/validationtest"
+	"github.com/canopy-dev/canopy/internal/fieldtest"
 )
 
 func TestValidateIngress(t *testing.T) {
@@ -50,7 +50,7 @@ func TestValidateIngress(t *testing.T) {
 				}}}},
 			}}}}
 			tc.change(ing, &ing.Spec.Rules[0].HTTP.Paths[0])
-			validationtest.OnlyField(t, validateIngress(ing), tc.want)
+			fieldtest.OnlyField(t, validateIngress(ing), tc.want)
 		})
 	}
 }
@@ -70,7 +70,7 @@ func TestValidateIngressClass(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ic := &networkingv1.IngressClass{Spec: tc.spec}
 			defaultIngressClass(ic)
-			validationtest.OnlyField(t, validateIngressClass(ic), tc.want)
+			fieldtest.OnlyField(t, validateIngressClass(ic), tc.want)
 		})
 	}
 }
@@ -119,7 +119,7 @@ func TestNetworkPolicy(t *testing.T) {
 			}}
 			defaultNetworkPolicy(np)
 			tc.change(&np.Spec)
-			validationtest.OnlyField(t, validateNetworkPolicy(np), tc.want)
+			fieldtest.OnlyField(t, validateNetworkPolicy(np), tc.want)
 		})
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
-	"github.com/canopy-dev/canopy/pkg/registry/validationtest"
+	"github.com/canopy-dev/canopy/internal/fieldtest"
 )
 
 func TestValidatePodDisruptionBudget(t *testing.T) {
@@ -27,7 +27,7 @@ func TestValidatePodDisruptionBudget(t *testing.T) {
 		{"eviction policy", policyv1.PodDisruptionBudgetSpec{UnhealthyPodEvictionPolicy: ptr.To[policyv1.UnhealthyPodEvictionPolicyType]("Never")}, "spec.unhealthyPodEvictionPolicy"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			validationtest.OnlyField(t, validatePodDisruptionBudget(&policyv1.PodDisruptionBudget{Spec: tc.spec}), tc.want)
+			fieldtest.OnlyField(t, validatePodDisruptionBudget(&policyv1.PodDisruptionBudget{Spec: tc.spec}), tc.want)
 		})
 	}
 }
