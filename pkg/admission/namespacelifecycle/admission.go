@@ -47,9 +47,16 @@ func (p *Plugin) Validate(ctx context.Context, a admission.Attributes, _ admissi
 	if a.GetOperation() != admission.Create || a.GetNamespace() == "" {
 		return nil
 	}
-	// A consistent read rather than one from the watch cache, which may
-	// not yet hold a namespace created just before.
-	obj, err := p.namespaces.Get(genericapirequest.WithNamespace(ctx, ""), a.GetNamespace(), &metav1.GetOptions{})
+	// The watch cache answers without a database read; only a namespace
+	// it does not hold yet, perhaps created just before, is read from the
+	// database, as Kubernetes' plugin reads its informer first. Content
+	// that slips into a namespace whose Terminating the cache has not seen
+	// yet is found by the namespace controller's second look.
+	ctx = genericapirequest.WithNamespace(ctx, "")
+	obj, err := p.namespaces.Get(ctx, a.GetNamespace(), &metav1.GetOptions{ResourceVersion: "0"})
+	if apierrors.IsNotFound(err) {
+		obj, err = p.namespaces.Get(ctx, a.GetNamespace(), &metav1.GetOptions{})
+	}
 	if apierrors.IsNotFound(err) {
 		return apierrors.NewNotFound(namespaces, a.GetNamespace())
 	}

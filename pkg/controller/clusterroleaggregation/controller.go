@@ -3,9 +3,9 @@ package clusterroleaggregation
 import (
 	"context"
 	"fmt"
+	"time"
 
 	rbacv1 "k8s.io/api/rbac/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -19,8 +19,13 @@ import (
 	"github.com/canopy-dev/canopy/pkg/registry/rbac"
 )
 
-// workers is how many logical clusters are aggregated at once.
-const workers = 4
+const (
+	// workers is how many logical clusters are aggregated at once.
+	workers = 4
+	// delay gathers the changes to the ClusterRoles of a logical cluster
+	// that come together, as when it is set up, into one aggregation.
+	delay = 500 * time.Millisecond
+)
 
 // Controller aggregates ClusterRoles.
 type Controller struct {
@@ -36,6 +41,7 @@ func New(roles *genericregistry.Store) *Controller {
 		Store:   roles,
 		NewList: func() runtime.Object { return &rbacv1.ClusterRoleList{} },
 		Workers: workers,
+		Delay:   delay,
 		Keys:    keys,
 		Process: c.process,
 	}
@@ -84,7 +90,7 @@ func (c *Controller) process(ctx context.Context, cluster logicalcluster.Name) e
 	}
 	for _, r := range roles {
 		rules, ok := want[r.Name]
-		if !ok || equality.Semantic.DeepEqual(rules, r.Rules) {
+		if !ok || rbac.SameRules(rules, r.Rules) {
 			continue
 		}
 		updated := r.DeepCopy()

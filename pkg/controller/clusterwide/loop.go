@@ -36,6 +36,9 @@ type Loop[K comparable] struct {
 	// Keys is the work obj calls for; deleted tells a DELETED event.
 	Keys    func(obj runtime.Object, deleted bool) []K
 	Process func(context.Context, K) error
+	// Delay, when set, holds a key that long before it is worked on, so
+	// that a burst of changes calling for it costs one Process.
+	Delay time.Duration
 
 	queue workqueue.TypedDelayingInterface[K]
 }
@@ -79,7 +82,7 @@ func work[K comparable](ctx context.Context, name string, queue workqueue.TypedD
 
 func (l *Loop[K]) enqueue(obj runtime.Object, deleted bool) {
 	for _, k := range l.Keys(obj, deleted) {
-		l.queue.Add(k)
+		l.queue.AddAfter(k, l.Delay)
 	}
 }
 

@@ -2,12 +2,12 @@ package rbac
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	rbacv1 "k8s.io/api/rbac/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 )
@@ -56,7 +56,7 @@ func Aggregate(roles []*rbacv1.ClusterRole) (map[string][]rbacv1.PolicyRule, err
 					}
 				}
 			}
-			if !equality.Semantic.DeepEqual(union, rules[r.Name]) {
+			if !SameRules(union, rules[r.Name]) {
 				rules[r.Name], changed = union, true
 			}
 		}
@@ -80,6 +80,11 @@ func matchesAny(selectors []labels.Selector, l map[string]string) bool {
 		}
 	}
 	return false
+}
+
+// SameRules tells whether a and b are the same rules in the same order.
+func SameRules(a, b []rbacv1.PolicyRule) bool {
+	return slices.EqualFunc(a, b, func(x, y rbacv1.PolicyRule) bool { return ruleKey(x) == ruleKey(y) })
 }
 
 // ruleKey is equal for equal rules and differs otherwise, since each
