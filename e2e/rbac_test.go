@@ -198,11 +198,12 @@ func userKubeconfig(t *testing.T, pki, user string, groups ...string) kubectl {
 	return k
 }
 
-// addContexts adds contexts root, a and b for those logical clusters,
-// and all for the wildcard, as the kubeconfig's user named user.
+// addContexts adds contexts root, a, b and child for root, root:a, root:b
+// and root:a:child, and all for the wildcard, as the kubeconfig's user
+// named user.
 func (k kubectl) addContexts(h *hub, pki, user string) {
 	k.t.Helper()
-	for context, path := range map[string]string{"root": "root", "a": "root:a", "b": "root:b", "all": "*"} {
+	for context, path := range map[string]string{"root": "root", "a": "root:a", "b": "root:b", "child": "root:a:child", "all": "*"} {
 		k.must("config", "set-cluster", context, "--server", "https://127.0.0.1:"+strconv.Itoa(h.port)+"/clusters/"+path,
 			"--certificate-authority", filepath.Join(pki, "ca.crt"), "--embed-certs")
 		k.must("config", "set-context", context, "--cluster", context, "--user", user)

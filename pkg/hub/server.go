@@ -304,6 +304,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 			LogicalClusters: tenancyStorage,
 			Data:            data,
 			SetUp:           setUp,
+			Admins:          rbacStorage.SetAdmins,
 			URL:             func(n logicalcluster.Name) string { return "https://" + host + logicalcluster.PathPrefix + string(n) },
 		}),
 		"namespace": nscontroller.New(nscontroller.Config{

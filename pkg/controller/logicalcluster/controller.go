@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -36,6 +37,9 @@ type Config struct {
 	// SetUp creates what a new logical cluster starts with. It must
 	// succeed when run again.
 	SetUp func(context.Context, logicalcluster.Name) error
+	// Admins makes the subjects, and only them, cluster-admin of a
+	// logical cluster.
+	Admins func(context.Context, logicalcluster.Name, []rbacv1.Subject) error
 	// URL is where clients reach a logical cluster.
 	URL func(logicalcluster.Name) string
 }
@@ -88,7 +92,8 @@ func keys(obj runtime.Object, deleted bool) []logicalcluster.Name {
 }
 
 func needsWork(lc *tenancyv1alpha1.LogicalCluster) bool {
-	return lc.DeletionTimestamp != nil || lc.Status.Phase != tenancyv1alpha1.LogicalClusterReady
+	return lc.DeletionTimestamp != nil || lc.Status.Phase != tenancyv1alpha1.LogicalClusterReady ||
+		lc.Status.ObservedGeneration != lc.Generation
 }
 
 // pathOf is the logical cluster lc makes.
@@ -128,16 +133,28 @@ func (c *Controller) process(ctx context.Context, n logicalcluster.Name) error {
 	case lc.DeletionTimestamp != nil:
 		return c.terminate(ctx, n, lc)
 	case lc.Status.Phase != tenancyv1alpha1.LogicalClusterReady:
-		return c.initialize(ctx, n, lc)
+		if err := c.c.SetUp(ctx, n); err != nil {
+			return fmt.Errorf("setting up: %w", err)
+		}
+		return c.apply(ctx, n, lc)
+	case lc.Status.ObservedGeneration != lc.Generation:
+		return c.apply(ctx, n, lc)
 	}
 	return nil
 }
 
-func (c *Controller) initialize(ctx context.Context, n logicalcluster.Name, lc *tenancyv1alpha1.LogicalCluster) error {
-	if err := c.c.SetUp(ctx, n); err != nil {
-		return fmt.Errorf("setting up: %w", err)
+// apply makes logical cluster n match lc's spec, then reports it Ready at
+// lc's generation. The status write is conditional on lc's resource
+// version, so a spec changed meanwhile fails it and is applied again.
+func (c *Controller) apply(ctx context.Context, n logicalcluster.Name, lc *tenancyv1alpha1.LogicalCluster) error {
+	if err := c.c.Admins(ctx, n, lc.Spec.Admins); err != nil {
+		return fmt.Errorf("setting the admins: %w", err)
 	}
-	lc.Status = tenancyv1alpha1.LogicalClusterStatus{Phase: tenancyv1alpha1.LogicalClusterReady, URL: c.c.URL(n)}
+	lc.Status = tenancyv1alpha1.LogicalClusterStatus{
+		Phase:              tenancyv1alpha1.LogicalClusterReady,
+		URL:                c.c.URL(n),
+		ObservedGeneration: lc.Generation,
+	}
 	_, err := c.updateStatus(ctx, n, lc)
 	return err
 }

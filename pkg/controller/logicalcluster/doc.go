@@ -1,11 +1,14 @@
 // Package logicalcluster is the hub's controller of LogicalClusters: it
-// sets up a new logical cluster and removes a deleted one's data.
+// sets up a new logical cluster, makes the admins its LogicalCluster
+// names cluster-admin there, and removes a deleted one's data.
 //
 // One watch and a fixed pool of workers serve every logical cluster. The
 // controller lists LogicalClusters of all logical clusters from the shared
 // watch cache once, then watches them, and acts only on the objects an
 // event names, so an idle hub does no work however many logical clusters
-// it holds.
+// it holds. A change of a LogicalCluster's spec bumps its generation; the
+// controller binds the admins anew and reports the generation it applied
+// as status.observedGeneration.
 //
 // Deleting a LogicalCluster removes, through the registries so that
 // watchers see every DELETE, each object stored in its logical cluster.

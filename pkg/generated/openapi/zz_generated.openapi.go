@@ -671,10 +671,32 @@ func schema_pkg_apis_tenancy_v1alpha1_LogicalClusterSpec(ref common.ReferenceCal
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
 			SchemaProps: spec.SchemaProps{
-				Description: "LogicalClusterSpec is empty: a logical cluster is fully described by its place in the tree, its name inside its parent.",
+				Description: "LogicalClusterSpec is what a logical cluster is asked to be. Its name and place in the tree come from the object's name and where it is stored.",
 				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"admins": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Admins are who is cluster-admin of the logical cluster: the hub binds them to the ClusterRole cluster-admin there, in the ClusterRoleBinding canopy:admins. Whoever may create or update this LogicalCluster in the parent may therefore choose them, so rights over the LogicalCluster object in the parent are rights over the logical cluster it makes.\n\nOn create, the hub adds the requesting user as a User, unless it is listed already, is in system:masters (who may do anything anyway), or is a service account: a service account of the parent is not one of the child, and its token is valid in its own logical cluster only.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(rbacv1.Subject{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
 			},
 		},
+		Dependencies: []string{
+			rbacv1.Subject{}.OpenAPIModelName()},
 	}
 }
 
@@ -704,6 +726,13 @@ func schema_pkg_apis_tenancy_v1alpha1_LogicalClusterStatus(ref common.ReferenceC
 							Description: "Message tells the progress of a deletion: what has been removed and what is left.",
 							Type:        []string{"string"},
 							Format:      "",
+						},
+					},
+					"observedGeneration": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ObservedGeneration is the generation of the spec the hub has last made the logical cluster match.",
+							Type:        []string{"integer"},
+							Format:      "int64",
 						},
 					},
 				},

@@ -97,3 +97,42 @@ func (s *Storage) SetUp(ctx context.Context, cluster logicalcluster.Name) error 
 	wg.Wait()
 	return errors.Join(errs...)
 }
+
+// AdminsBinding is the ClusterRoleBinding that makes the admins a
+// LogicalCluster names cluster-admin of its logical cluster.
+const AdminsBinding = "canopy:admins"
+
+// SetAdmins makes subjects, and only them, cluster-admin of cluster
+// through AdminsBinding, which it removes when there are none. Like SetUp
+// it writes to the store directly: who may set a logical cluster's admins
+// was decided by the write of its LogicalCluster in the parent.
+func (s *Storage) SetAdmins(ctx context.Context, cluster logicalcluster.Name, subjects []rbacv1.Subject) error {
+	ctx = inCluster(ctx, cluster, "")
+	if len(subjects) == 0 {
+		_, _, err := s.clusterRoleBindings.Delete(ctx, AdminsBinding, rest.ValidateAllObjectFunc, &metav1.DeleteOptions{})
+		if apierrors.IsNotFound(err) {
+			return nil
+		}
+		return err
+	}
+	b := &rbacv1.ClusterRoleBinding{
+		ObjectMeta: metav1.ObjectMeta{Name: AdminsBinding},
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "cluster-admin"},
+		Subjects:   subjects,
+	}
+	update := func() error {
+		_, _, err := s.clusterRoleBindings.Update(ctx, AdminsBinding, rest.DefaultUpdatedObjectInfo(b),
+			rest.ValidateAllObjectFunc, rest.ValidateAllObjectUpdateFunc, true, &metav1.UpdateOptions{})
+		return err
+	}
+	err := update()
+	if apierrors.IsInvalid(err) {
+		// An admin remade the binding for another role, which an update
+		// cannot change back.
+		if _, _, err := s.clusterRoleBindings.Delete(ctx, AdminsBinding, rest.ValidateAllObjectFunc, &metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+			return err
+		}
+		err = update()
+	}
+	return err
+}

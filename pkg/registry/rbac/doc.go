@@ -20,5 +20,7 @@
 // ClusterRoles labeled rbac.authorization.k8s.io/aggregate-to-<role>
 // (package github.com/canopy-dev/canopy/pkg/controller/clusterroleaggregation
 // keeps the aggregated rules current). Only who holds every permission may
-// make an aggregated ClusterRole, as in Kubernetes.
+// make an aggregated ClusterRole, as in Kubernetes. The ClusterRoleBinding
+// canopy:admins makes the admins a logical cluster's LogicalCluster names
+// cluster-admin there; the hub writes it when they change.
 package rbac

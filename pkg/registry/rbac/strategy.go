@@ -76,6 +76,12 @@ func defaultBinding(ref *rbacv1.RoleRef, subjects []rbacv1.Subject) {
 	if ref.APIGroup == "" {
 		ref.APIGroup = rbacv1.GroupName
 	}
+	DefaultSubjects(subjects)
+}
+
+// DefaultSubjects fills in the API group of User and Group subjects, as
+// Kubernetes' v1 defaulting of bindings does.
+func DefaultSubjects(subjects []rbacv1.Subject) {
 	for i := range subjects {
 		s := &subjects[i]
 		if s.APIGroup == "" && (s.Kind == rbacv1.UserKind || s.Kind == rbacv1.GroupKind) {

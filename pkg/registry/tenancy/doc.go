@@ -7,6 +7,15 @@
 // asking costs a map lookup per segment of the path, with no state per
 // logical cluster beyond the object itself.
 //
+// Rights over a LogicalCluster are rights over its logical cluster, as
+// kcp's rights to create a workspace are: spec.admins names who is
+// cluster-admin of root:org:team, so whoever may create or update
+// LogicalClusters in root:org chooses them, and may name itself. The
+// creator is made an admin unless it is in system:masters, which may do
+// anything anyway, or is a service account, which is of root:org only.
+// No further check is needed: the request's own RBAC check in root:org is
+// the one that decides.
+//
 // As in package core, the v1alpha1 Go types are registered as the
 // internal version too, so nothing converts. The types have no generated
 // protobuf code, so they are stored as JSON.

@@ -5,13 +5,19 @@ import (
 	"fmt"
 	"slices"
 
+	rbacv1 "k8s.io/api/rbac/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apiserver/pkg/authentication/serviceaccount"
+	"k8s.io/apiserver/pkg/authentication/user"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/storage/names"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
 	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	rbacregistry "github.com/canopy-dev/canopy/pkg/registry/rbac"
 )
 
 // strategy is LogicalClusters' main resource, where clients create,
@@ -38,18 +44,52 @@ func (strategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
 	}
 }
 
-// PrepareForCreate starts the logical cluster's life, and adds the
-// finalizer that keeps a deleted LogicalCluster until its data is gone.
-func (strategy) PrepareForCreate(_ context.Context, obj runtime.Object) {
+// PrepareForCreate starts the logical cluster's life, adds the finalizer
+// that keeps a deleted LogicalCluster until its data is gone, and makes
+// the creator an admin of the logical cluster.
+func (strategy) PrepareForCreate(ctx context.Context, obj runtime.Object) {
 	lc := obj.(*tenancyv1alpha1.LogicalCluster)
+	lc.Generation = 1
 	lc.Status = tenancyv1alpha1.LogicalClusterStatus{Phase: tenancyv1alpha1.LogicalClusterInitializing}
 	if !slices.Contains(lc.Finalizers, tenancyv1alpha1.LogicalClusterFinalizer) {
 		lc.Finalizers = append(lc.Finalizers, tenancyv1alpha1.LogicalClusterFinalizer)
 	}
+	rbacregistry.DefaultSubjects(lc.Spec.Admins)
+	if u, ok := genericapirequest.UserFrom(ctx); ok {
+		lc.Spec.Admins = withCreator(lc.Spec.Admins, u)
+	}
 }
 
+// withCreator is admins with creator u added as a User, unless u is one
+// already or gains nothing from it. Those in system:masters may do
+// anything anywhere, so a LogicalCluster they create costs no binding.
+// A service account is of its own logical cluster only: no subject in the
+// child would ever match it.
+func withCreator(admins []rbacv1.Subject, u user.Info) []rbacv1.Subject {
+	if u.GetName() == "" || slices.Contains(u.GetGroups(), user.SystemPrivilegedGroup) {
+		return admins
+	}
+	if _, _, err := serviceaccount.SplitUsername(u.GetName()); err == nil {
+		return admins
+	}
+	creator := rbacv1.Subject{Kind: rbacv1.UserKind, APIGroup: rbacv1.GroupName, Name: u.GetName()}
+	if slices.Contains(admins, creator) {
+		return admins
+	}
+	return append(admins, creator)
+}
+
+// PrepareForUpdate keeps the status, which only the hub writes, and counts
+// a change of the spec in the generation, so that the hub can tell when
+// it has made the logical cluster match.
 func (strategy) PrepareForUpdate(_ context.Context, obj, old runtime.Object) {
-	obj.(*tenancyv1alpha1.LogicalCluster).Status = old.(*tenancyv1alpha1.LogicalCluster).Status
+	lc, oldLC := obj.(*tenancyv1alpha1.LogicalCluster), old.(*tenancyv1alpha1.LogicalCluster)
+	lc.Status = oldLC.Status
+	rbacregistry.DefaultSubjects(lc.Spec.Admins)
+	lc.Generation = oldLC.Generation
+	if !apiequality.Semantic.DeepEqual(lc.Spec, oldLC.Spec) {
+		lc.Generation++
+	}
 }
 
 func (strategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
@@ -79,7 +119,9 @@ func (statusStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
 }
 
 func (statusStrategy) PrepareForUpdate(_ context.Context, obj, old runtime.Object) {
-	obj.(*tenancyv1alpha1.LogicalCluster).Spec = old.(*tenancyv1alpha1.LogicalCluster).Spec
+	lc, oldLC := obj.(*tenancyv1alpha1.LogicalCluster), old.(*tenancyv1alpha1.LogicalCluster)
+	lc.Spec = oldLC.Spec
+	lc.Generation = oldLC.Generation
 }
 
 func clusterOf(ctx context.Context) (logicalcluster.Name, error) {

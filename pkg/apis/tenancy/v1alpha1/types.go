@@ -1,6 +1,7 @@
 package v1alpha1
 
 import (
+	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -21,9 +22,24 @@ type LogicalCluster struct {
 	Status LogicalClusterStatus `json:"status,omitempty"`
 }
 
-// LogicalClusterSpec is empty: a logical cluster is fully described by its
-// place in the tree, its name inside its parent.
-type LogicalClusterSpec struct{}
+// LogicalClusterSpec is what a logical cluster is asked to be. Its name
+// and place in the tree come from the object's name and where it is stored.
+type LogicalClusterSpec struct {
+	// Admins are who is cluster-admin of the logical cluster: the hub
+	// binds them to the ClusterRole cluster-admin there, in the
+	// ClusterRoleBinding canopy:admins. Whoever may create or update this
+	// LogicalCluster in the parent may therefore choose them, so rights
+	// over the LogicalCluster object in the parent are rights over the
+	// logical cluster it makes.
+	//
+	// On create, the hub adds the requesting user as a User, unless it is
+	// listed already, is in system:masters (who may do anything anyway),
+	// or is a service account: a service account of the parent is not one
+	// of the child, and its token is valid in its own logical cluster only.
+	// +optional
+	// +listType=atomic
+	Admins []rbacv1.Subject `json:"admins,omitempty"`
+}
 
 // LogicalClusterPhase is where a logical cluster is in its life.
 type LogicalClusterPhase string
@@ -56,6 +72,10 @@ type LogicalClusterStatus struct {
 	// what is left.
 	// +optional
 	Message string `json:"message,omitempty"`
+	// ObservedGeneration is the generation of the spec the hub has last
+	// made the logical cluster match.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 }
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
