@@ -147,8 +147,13 @@ func (c *Controller) process(ctx context.Context, n logicalcluster.Name) error {
 // lc's generation. The status write is conditional on lc's resource
 // version, so a spec changed meanwhile fails it and is applied again.
 func (c *Controller) apply(ctx context.Context, n logicalcluster.Name, lc *tenancyv1alpha1.LogicalCluster) error {
-	if err := c.c.Admins(ctx, n, lc.Spec.Admins); err != nil {
-		return fmt.Errorf("setting the admins: %w", err)
+	// A logical cluster that never had admins has no binding to remove,
+	// which spares setting one up a read.
+	neverHadAdmins := len(lc.Spec.Admins) == 0 && lc.Generation <= 1 && lc.Status.ObservedGeneration == 0
+	if !neverHadAdmins {
+		if err := c.c.Admins(ctx, n, lc.Spec.Admins); err != nil {
+			return fmt.Errorf("setting the admins: %w", err)
+		}
 	}
 	lc.Status = tenancyv1alpha1.LogicalClusterStatus{
 		Phase:              tenancyv1alpha1.LogicalClusterReady,
