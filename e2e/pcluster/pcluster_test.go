@@ -18,6 +18,7 @@ import (
 // a Deployment on the kwok nodes of each, then checks that stopping them
 // leaves none of their processes behind.
 func TestThreeClusters(t *testing.T) {
+	// Once here rather than three times below when the build fails.
 	if _, err := EnsureBinaries(); err != nil {
 		t.Fatal(err)
 	}
