@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Storage benchmark: pkg/sqlstorage on SQLite and PostgreSQL against the
 # API server's etcd3 store on a real etcd, side by side (see
-# bench/storage/doc.go). Builds etcd once (bench/tools/build-etcd.sh), runs
+# bench/storage/doc.go). Builds etcd once (hack/tools/build.sh), runs
 # the benchmark and prints the table of figures at the end.
 #
 #   bench/storage.sh                  # the full run, ~1.5 minutes on 2 cores
@@ -19,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 if [[ -z ${CANOPY_ETCD:-} ]]; then
-	CANOPY_ETCD=$(bench/tools/build-etcd.sh | tail -n 1)
+	CANOPY_ETCD=$(hack/tools/build.sh etcd)
 fi
 export CANOPY_ETCD
 echo "bench/storage.sh: etcd is $CANOPY_ETCD ($("$CANOPY_ETCD" --version | head -n 1))" >&2

@@ -1,4 +1,4 @@
-module github.com/canopy-dev/canopy/bench/tools/etcd
+module github.com/canopy-dev/canopy/hack/tools/etcd
 
 go 1.24.0
 

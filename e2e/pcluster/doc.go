@@ -1,0 +1,12 @@
+// Package pcluster runs real physical Kubernetes clusters for tests: a
+// kube-apiserver, kube-controller-manager, kube-scheduler and etcd per
+// cluster, with kwok simulating the nodes and the pods on them, all as
+// local processes on loopback ports started through kwokctl's binary
+// runtime.
+//
+// The binaries are built from their Go modules by hack/tools/build.sh and
+// cached by version, so a test on a fresh machine builds what is missing
+// and later runs reuse it. Nothing is downloaded besides Go modules. The
+// cold build takes about ten minutes on two cores, beyond go test's
+// default timeout: hack/test.sh builds first, or pass -timeout 30m.
+package pcluster

@@ -1,0 +1,147 @@
+package pcluster
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+)
+
+// TestThreeClusters starts three physical clusters side by side and runs
+// a Deployment on the kwok nodes of each, then checks that stopping them
+// leaves none of their processes behind.
+func TestThreeClusters(t *testing.T) {
+	// Once here rather than three times below when the build fails.
+	if _, err := EnsureBinaries(); err != nil {
+		t.Fatal(err)
+	}
+	var (
+		mu   sync.Mutex
+		pids = map[string]int{}
+	)
+	t.Run("group", func(t *testing.T) {
+		for i, region := range []string{"eu", "us", "ap"} {
+			name := fmt.Sprintf("pc%d", i+1)
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				c := Start(t, name, Options{Nodes: []Node{
+					{Name: name + "-a", Labels: map[string]string{"region": region, "zone": region + "-a"}},
+					{Name: name + "-b", Labels: map[string]string{"region": region, "zone": region + "-b"}},
+				}})
+				mu.Lock()
+				for component, pid := range c.PIDs {
+					pids[name+"/"+component] = pid
+				}
+				mu.Unlock()
+				checkCluster(t, c, region)
+			})
+		}
+	})
+	// The clusters' cleanups have run when the group returns.
+	if len(pids) == 0 {
+		t.Fatal("no cluster reported its processes")
+	}
+	for what, pid := range pids {
+		if alive(pid) {
+			t.Errorf("%s (pid %d) still runs after its cluster stopped", what, pid)
+		}
+	}
+}
+
+func checkCluster(t *testing.T, c *Cluster, region string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	for _, component := range []string{"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok-controller"} {
+		if c.PIDs[component] == 0 {
+			t.Errorf("no pid for %s among %v", component, c.PIDs)
+		}
+	}
+	for _, n := range c.Nodes {
+		if n.Labels["region"] != region || !strings.HasPrefix(n.Labels["zone"], region+"-") {
+			t.Errorf("node %s has labels %v, want region %s and a zone in it", n.Name, n.Labels, region)
+		}
+	}
+	info, err := c.Client.Discovery().ServerVersion()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(info.GitVersion, "v1.37.") {
+		t.Errorf("kube-apiserver reports version %q, want the v1.37 release it was built from", info.GitVersion)
+	}
+
+	deployments := c.Client.AppsV1().Deployments("default")
+	labels := map[string]string{"app": "web"}
+	_, err = deployments.Create(ctx, &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "web"},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To[int32](3),
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "web:1"}}},
+			},
+		},
+	}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = poll(ctx, "3 available replicas", func() (bool, error) {
+		d, err := deployments.Get(ctx, "web", metav1.GetOptions{})
+		return err == nil && d.Status.AvailableReplicas == 3, err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pods, err := c.Client.CoreV1().Pods("default").List(ctx, metav1.ListOptions{LabelSelector: "app=web"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := map[string]bool{}
+	for _, n := range c.Nodes {
+		nodes[n.Name] = true
+	}
+	if len(pods.Items) != 3 {
+		t.Errorf("%d pods of the Deployment, want 3", len(pods.Items))
+	}
+	for _, p := range pods.Items {
+		if p.Status.Phase != corev1.PodRunning || !nodes[p.Spec.NodeName] {
+			t.Errorf("pod %s is %s on node %q, want Running on one of the kwok nodes", p.Name, p.Status.Phase, p.Spec.NodeName)
+		}
+	}
+
+	checkPodLogs(t, ctx, c, pods.Items[0].Name)
+
+	if err := deployments.Delete(ctx, "web", metav1.DeleteOptions{PropagationPolicy: ptr.To(metav1.DeletePropagationForeground)}); err != nil {
+		t.Fatal(err)
+	}
+	err = poll(ctx, "the Deployment's pods to go", func() (bool, error) {
+		pods, err := c.Client.CoreV1().Pods("default").List(ctx, metav1.ListOptions{LabelSelector: "app=web"})
+		return err == nil && len(pods.Items) == 0, err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkPodLogs reads what WritePodLog wrote through the pod log API, the
+// way kubectl logs does: kube-apiserver to kwok's kubelet endpoint.
+func checkPodLogs(t *testing.T, ctx context.Context, c *Cluster, pod string) {
+	line := "hello from " + c.Name
+	if err := c.WritePodLog("stdout", line); err != nil {
+		t.Fatal(err)
+	}
+	logs, err := c.Client.CoreV1().Pods("default").GetLogs(pod, &corev1.PodLogOptions{}).DoRaw(ctx)
+	if err != nil {
+		t.Fatalf("logs of pod %s: %v", pod, err)
+	}
+	if !strings.Contains(string(logs), line) {
+		t.Errorf("logs of pod %s are %q, want the line %q", pod, logs, line)
+	}
+}

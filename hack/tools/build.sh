@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Builds (once) the binaries of real physical clusters and caches them under
+# ${CANOPY_CACHE:-$HOME/.cache/canopy}/<component>-<version>/:
+#
+#   hack/tools/build.sh etcd        # etcd-v3.6.7/etcd
+#   hack/tools/build.sh kube        # kubernetes-v1.37.1/kube-{apiserver,controller-manager,scheduler}
+#   hack/tools/build.sh kwok        # kwok-v0.8.0/{kwok,kwokctl}
+#   hack/tools/build.sh             # all of the above
+#
+# Each binary's absolute path is printed on stdout, one a line, in the order
+# above; all other output goes to stderr. A component whose binaries are all
+# cached is not rebuilt. A lock per component lets parallel callers (test
+# packages, make targets) share one build.
+#
+# The versions live in the build modules: hack/tools/etcd/go.mod and
+# hack/tools/kube/go.mod pin etcd and Kubernetes; KWOK_VERSION below pins
+# kwok. Nothing is downloaded except Go modules through the module proxy.
+set -euo pipefail
+
+KWOK_VERSION=v0.8.0
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cache="${CANOPY_CACHE:-$HOME/.cache/canopy}"
+
+# module_version MODDIR MODULE prints the version MODDIR's go.mod pins for
+# MODULE, so the cache key can never drift from what is built.
+module_version() {
+	(cd "$1" && GOWORK=off go list -mod=readonly -m -f '{{.Version}}' "$2")
+}
+
+# cached OUTDIR NAME... succeeds when every named binary is in OUTDIR.
+cached() {
+	local outdir=$1 name
+	shift
+	for name in "$@"; do
+		[[ -x "$outdir/$name" ]] || return 1
+	done
+}
+
+# build COMPONENT OUTDIR BUILDFN NAME... runs BUILDFN TMPDIR under OUTDIR's
+# lock unless every NAME is cached, then moves each binary into OUTDIR with
+# an atomic rename so an interrupted build never leaves a partial binary.
+build() {
+	local component=$1 outdir=$2 buildfn=$3
+	shift 3
+	if ! cached "$outdir" "$@"; then
+		mkdir -p "$outdir"
+		exec {lock}>"$outdir/.lock"
+		flock "$lock"
+		if ! cached "$outdir" "$@"; then
+			local tmp start=$SECONDS name
+			tmp="$(mktemp -d "$outdir/.build.XXXXXX")"
+			echo "hack/tools/build.sh: building $component into $outdir" >&2
+			if ! "$buildfn" "$tmp" >&2; then
+				rm -rf "$tmp"
+				echo "hack/tools/build.sh: building $component failed" >&2
+				return 1
+			fi
+			for name in "$@"; do
+				mv -f "$tmp/$name" "$outdir/$name"
+			done
+			rm -rf "$tmp"
+			echo "hack/tools/build.sh: built $component in $((SECONDS - start))s" >&2
+		fi
+		exec {lock}>&-
+	fi
+	for name in "$@"; do
+		echo "$outdir/$name"
+	done
+}
+
+build_etcd() {
+	(cd "$here/etcd" && GOWORK=off CGO_ENABLED=0 go build -mod=readonly -trimpath -o "$1/etcd" .)
+}
+
+kube_version=""
+build_kube() {
+	local info date minor
+	# The release's own time, not the build's, keeps the binaries reproducible.
+	date="$(cd "$here/kube" && GOWORK=off go list -mod=readonly -m -f '{{.Time.UTC.Format "2006-01-02T15:04:05Z"}}' k8s.io/kubernetes)"
+	minor="${kube_version#v1.}"
+	minor="${minor%%.*}"
+	local ldflags="-s -w" pkg key val
+	# Both packages carry the version, as in upstream's hack/lib/version.sh:
+	# component-base is what /version and `kubectl version` report.
+	for pkg in k8s.io/client-go/pkg/version k8s.io/component-base/version; do
+		for kv in "gitVersion=$kube_version" gitMajor=1 "gitMinor=$minor" gitTreeState=clean "buildDate=$date"; do
+			key=${kv%%=*}
+			val=${kv#*=}
+			ldflags+=" -X $pkg.$key=$val"
+		done
+	done
+	(
+		cd "$here/kube"
+		GOWORK=off CGO_ENABLED=0 go build -mod=readonly -trimpath \
+			-tags selinux,notest,grpcnotrace -ldflags "$ldflags" -o "$1/" \
+			k8s.io/kubernetes/cmd/kube-apiserver \
+			k8s.io/kubernetes/cmd/kube-controller-manager \
+			k8s.io/kubernetes/cmd/kube-scheduler
+	)
+}
+
+build_kwok() {
+	GOBIN="$1" GOWORK=off CGO_ENABLED=0 go install -trimpath \
+		"sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION" \
+		"sigs.k8s.io/kwok/cmd/kwokctl@$KWOK_VERSION"
+}
+
+components=("$@")
+[[ ${#components[@]} -gt 0 ]] || components=(etcd kube kwok)
+for component in "${components[@]}"; do
+	case "$component" in
+	etcd)
+		build etcd "$cache/etcd-$(module_version "$here/etcd" go.etcd.io/etcd/server/v3)" build_etcd etcd
+		;;
+	kube)
+		kube_version="$(module_version "$here/kube" k8s.io/kubernetes)"
+		build kube "$cache/kubernetes-$kube_version" build_kube \
+			kube-apiserver kube-controller-manager kube-scheduler
+		;;
+	kwok)
+		build kwok "$cache/kwok-$KWOK_VERSION" build_kwok kwok kwokctl
+		;;
+	*)
+		echo "hack/tools/build.sh: unknown component $component (want etcd, kube or kwok)" >&2
+		exit 2
+		;;
+	esac
+done
