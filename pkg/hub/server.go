@@ -14,6 +14,9 @@ import (
 	"sync"
 	"time"
 
+	"k8s.io/apiserver/pkg/features"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+
 	appsv1 "k8s.io/api/apps/v1"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
@@ -113,6 +116,16 @@ func KubeconfigPath(dataDir string) string { return filepath.Join(dataDir, "admi
 // Run serves the hub until ctx ends. It tells out how to reach it once it
 // serves.
 func Run(ctx context.Context, o Options, out io.Writer) error {
+	// The watch cache of a resource holds every logical cluster's
+	// objects, and with list snapshots it keeps a copy-on-write snapshot
+	// of that whole tree per change until the datastore compacts: under a
+	// burst of writes across thousands of logical clusters that is most
+	// of the hub's memory. Paginated and exact-version lists go to the
+	// datastore instead, where a logical cluster's keys are one index
+	// range.
+	if err := utilfeature.DefaultMutableFeatureGate.SetFromMap(map[string]bool{string(features.ListFromCacheSnapshot): false}); err != nil {
+		return err
+	}
 	dataDir, err := filepath.Abs(o.DataDir)
 	if err != nil {
 		return err
@@ -364,7 +377,7 @@ func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki
 	// tokens only in their own, which the token authenticator checks
 	// against the cluster the routing filter put in the context.
 	cfg.Authentication.Authenticator = group.NewAuthenticatedGroupAdder(unionauth.New(
-		x509request.NewDynamic(clientCA.VerifyOptions, x509request.CommonNameUserConversion),
+		newCachedCertUsers(x509request.NewDynamic(clientCA.VerifyOptions, x509request.CommonNameUserConversion)),
 		bearertoken.New(tokens),
 	))
 	cfg.Authorization.Authorizer = authz

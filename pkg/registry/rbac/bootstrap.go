@@ -27,7 +27,8 @@ var discoveryURLs = []string{
 // so that anyone let into a logical cluster can discover its APIs and ask
 // kubectl auth can-i there; without them a user granted configmaps could
 // not run kubectl at all.
-func bootstrap() ([]runtime.Object, error) {
+// They are the same for every logical cluster, so they are made once.
+var bootstrap = sync.OnceValues(func() ([]runtime.Object, error) {
 	authenticated := []rbacv1.Subject{{Kind: rbacv1.GroupKind, APIGroup: rbacv1.GroupName, Name: user.AllAuthenticated}}
 	role := func(name string, rules ...rbacv1.PolicyRule) *rbacv1.ClusterRole {
 		return &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: name}, Rules: rules}
@@ -67,7 +68,7 @@ func bootstrap() ([]runtime.Object, error) {
 		}),
 		binding("system:basic-user"),
 	), nil
-}
+})
 
 // SetUp creates the default ClusterRoles and ClusterRoleBindings of a new
 // logical cluster, leaving any that exist as they are. It writes to the
@@ -84,6 +85,8 @@ func (s *Storage) SetUp(ctx context.Context, cluster logicalcluster.Name) error 
 	errs := make([]error, len(objs))
 	var wg sync.WaitGroup
 	for i, obj := range objs {
+		// Create fills in the object it is given.
+		obj = obj.DeepCopyObject()
 		store := s.clusterRoles
 		if _, ok := obj.(*rbacv1.ClusterRoleBinding); ok {
 			store = s.clusterRoleBindings
