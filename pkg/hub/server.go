@@ -14,6 +14,10 @@ import (
 	"sync"
 	"time"
 
+	"k8s.io/apiserver/pkg/authentication/authenticator"
+	"k8s.io/apiserver/pkg/authentication/token/tokenfile"
+	tokenunion "k8s.io/apiserver/pkg/authentication/token/union"
+
 	"k8s.io/apiserver/pkg/features"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 
@@ -104,6 +108,9 @@ type Options struct {
 	// traced. A request of system:masters carrying a W3C traceparent
 	// follows its client's decision instead, as in kube-apiserver.
 	TracingSamplingRatePerMillion int32
+	// TokenAuthFile is a CSV file of static bearer tokens, in
+	// kube-apiserver's --token-auth-file format: token,user,uid,"group,…".
+	TokenAuthFile string
 	// CompactionInterval is how often the datastore drops history older
 	// than one interval; zero disables compaction, as it does for
 	// kube-apiserver's --etcd-compaction-interval.
@@ -376,9 +383,19 @@ func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki
 	// Client certificates are valid in every logical cluster; ServiceAccount
 	// tokens only in their own, which the token authenticator checks
 	// against the cluster the routing filter put in the context.
+	// Static tokens, like client certificates, name a user in every
+	// logical cluster, whose RBAC decides what the user may do there.
+	var bearer authenticator.Token = tokens
+	if o.TokenAuthFile != "" {
+		static, err := tokenfile.NewCSV(o.TokenAuthFile)
+		if err != nil {
+			return nil, fmt.Errorf("--token-auth-file: %w", err)
+		}
+		bearer = tokenunion.New(tokens, static)
+	}
 	cfg.Authentication.Authenticator = group.NewAuthenticatedGroupAdder(unionauth.New(
 		newCachedCertUsers(x509request.NewDynamic(clientCA.VerifyOptions, x509request.CommonNameUserConversion)),
-		bearertoken.New(tokens),
+		bearertoken.New(bearer),
 	))
 	cfg.Authorization.Authorizer = authz
 
