@@ -169,23 +169,14 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	}()
 
 	scheme := runtime.NewScheme()
-	if err := core.AddToScheme(scheme); err != nil {
-		return err
-	}
-	if err := tenancy.AddToScheme(scheme); err != nil {
-		return err
-	}
-	if err := rbacregistry.AddToScheme(scheme); err != nil {
-		return err
-	}
-	if err := authenticationregistry.AddToScheme(scheme); err != nil {
-		return err
-	}
-	if err := authorizationregistry.AddToScheme(scheme); err != nil {
-		return err
+	addToScheme := []func(*runtime.Scheme) error{
+		core.AddToScheme, tenancy.AddToScheme, rbacregistry.AddToScheme, authenticationregistry.AddToScheme, authorizationregistry.AddToScheme,
 	}
 	for _, g := range storedGroups {
-		if err := g.addToScheme(scheme); err != nil {
+		addToScheme = append(addToScheme, g.addToScheme)
+	}
+	for _, add := range addToScheme {
+		if err := add(scheme); err != nil {
 			return err
 		}
 	}
