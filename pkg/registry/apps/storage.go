@@ -69,10 +69,10 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 					d := o.(*appsv1.Deployment)
 					return []any{ready(d.Status.ReadyReplicas, d.Spec.Replicas), registry.Count(int(d.Status.UpdatedReplicas)), registry.Count(int(d.Status.AvailableReplicas))}
 				},
-				Wide: wideColumns,
+				Wide: podspec.TemplateColumns,
 				WideCells: func(o runtime.Object) []any {
 					d := o.(*appsv1.Deployment)
-					return wideCells(&d.Spec.Template, d.Spec.Selector)
+					return podspec.TemplateCells(&d.Spec.Template, d.Spec.Selector)
 				},
 			},
 		},
@@ -99,10 +99,10 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 					rs := o.(*appsv1.ReplicaSet)
 					return []any{registry.Count(int(ptr.Deref(rs.Spec.Replicas, 0))), registry.Count(int(rs.Status.Replicas)), registry.Count(int(rs.Status.ReadyReplicas))}
 				},
-				Wide: wideColumns,
+				Wide: podspec.TemplateColumns,
 				WideCells: func(o runtime.Object) []any {
 					rs := o.(*appsv1.ReplicaSet)
-					return wideCells(&rs.Spec.Template, rs.Spec.Selector)
+					return podspec.TemplateCells(&rs.Spec.Template, rs.Spec.Selector)
 				},
 			},
 		},
@@ -125,10 +125,10 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 					s := o.(*appsv1.StatefulSet)
 					return []any{ready(s.Status.ReadyReplicas, s.Spec.Replicas)}
 				},
-				Wide: wideColumns[:2],
+				Wide: podspec.TemplateColumns[:2],
 				WideCells: func(o runtime.Object) []any {
 					s := o.(*appsv1.StatefulSet)
-					return wideCells(&s.Spec.Template, nil)
+					return podspec.TemplateCells(&s.Spec.Template, nil)
 				},
 			},
 		},
@@ -155,10 +155,10 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 						labels.FormatLabels(o.(*appsv1.DaemonSet).Spec.Template.Spec.NodeSelector),
 					}
 				},
-				Wide: wideColumns,
+				Wide: podspec.TemplateColumns,
 				WideCells: func(o runtime.Object) []any {
 					d := o.(*appsv1.DaemonSet)
-					return wideCells(&d.Spec.Template, d.Spec.Selector)
+					return podspec.TemplateCells(&d.Spec.Template, d.Spec.Selector)
 				},
 			},
 		},
@@ -186,22 +186,6 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 			},
 		},
 	)
-}
-
-// wideColumns are what kubectl get -o wide adds for workloads.
-var wideColumns = []metav1.TableColumnDefinition{
-	registry.Column("Containers", "string", "Names of each container in the template."),
-	registry.Column("Images", "string", "Images referenced by each container in the template."),
-	registry.Column("Selector", "string", "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment."),
-}
-
-// wideCells are the values of wideColumns, without the selector when nil.
-func wideCells(t *corev1.PodTemplateSpec, selector *metav1.LabelSelector) []any {
-	containers, images := podspec.ContainersAndImages(&t.Spec)
-	if selector == nil {
-		return []any{containers, images}
-	}
-	return []any{containers, images, metav1.FormatLabelSelector(selector)}
 }
 
 // ready is how many of the desired replicas are ready, as "1/3".

@@ -30,11 +30,6 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1,
 		Check: validateCronJob,
 	}
-	wide := []metav1.TableColumnDefinition{
-		registry.Column("Containers", "string", "Names of each container in the template."),
-		registry.Column("Images", "string", "Images referenced by each container in the template."),
-		registry.Column("Selector", "string", "Label selector for pods."),
-	}
 	return f.Build(batchv1.SchemeGroupVersion,
 		registry.Resource{
 			Singular: "job", Plural: "jobs", Categories: all,
@@ -52,10 +47,10 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 					j := o.(*batchv1.Job)
 					return []any{jobStatus(j), completions(j), jobDuration(j)}
 				},
-				Wide: wide,
+				Wide: podspec.TemplateColumns,
 				WideCells: func(o runtime.Object) []any {
 					j := o.(*batchv1.Job)
-					return wideCells(&j.Spec.Template, j.Spec.Selector)
+					return podspec.TemplateCells(&j.Spec.Template, j.Spec.Selector)
 				},
 			},
 		},
@@ -82,10 +77,10 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 					return []any{c.Spec.Schedule, ptr.Deref(c.Spec.TimeZone, "<none>"), printBool(ptr.Deref(c.Spec.Suspend, false)),
 						registry.Count(len(c.Status.Active)), last}
 				},
-				Wide: wide,
+				Wide: podspec.TemplateColumns,
 				WideCells: func(o runtime.Object) []any {
 					c := o.(*batchv1.CronJob)
-					return wideCells(&c.Spec.JobTemplate.Spec.Template, c.Spec.JobTemplate.Spec.Selector)
+					return podspec.TemplateCells(&c.Spec.JobTemplate.Spec.Template, c.Spec.JobTemplate.Spec.Selector)
 				},
 			},
 		},
@@ -98,11 +93,6 @@ func printBool(b bool) string {
 		return "True"
 	}
 	return "False"
-}
-
-func wideCells(t *corev1.PodTemplateSpec, selector *metav1.LabelSelector) []any {
-	containers, images := podspec.ContainersAndImages(&t.Spec)
-	return []any{containers, images, metav1.FormatLabelSelector(selector)}
 }
 
 // jobStatus is the state kubectl shows of a Job: how it ended, or

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
 	// CronJob time zones are checked against the IANA database, which
 	// the hub carries rather than trusting its host to have.
 	_ "time/tzdata"
