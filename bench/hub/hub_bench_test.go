@@ -23,6 +23,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	benchreport "github.com/canopy-dev/canopy/bench/internal/report"
+
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -96,7 +98,7 @@ func BenchmarkLogicalClusters(b *testing.B) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		b.Fatal(err)
 	}
-	loadStart := loadavg()
+	loadStart := benchreport.LoadAverage()
 
 	for range b.N {
 		bin := os.Getenv(envHub)
@@ -726,7 +728,7 @@ func printReport(out io.Writer, r *report, loadStart string) {
 	fmt.Fprintln(tw, "figure\tvalue\tgoal\t\treference (kcp)\t")
 	rateOK := r.Rate >= goalRate
 	fmt.Fprintf(tw, "creation rate (fully populated)\t%.1f lcs/s (%d in %v)\t>= %.0f/s\t%s\t2-8/s\t\n",
-		r.Rate, r.N, r.Wall.Round(time.Millisecond), goalRate, passMiss(rateOK))
+		r.Rate, r.N, r.Wall.Round(time.Millisecond), goalRate, benchreport.PassMiss(rateOK))
 	dec := make([]string, len(r.Deciles))
 	for i, v := range r.Deciles {
 		dec[i] = fmt.Sprintf("%.0f", v)
@@ -738,7 +740,7 @@ func printReport(out io.Writer, r *report, loadStart string) {
 	fmt.Fprintf(tw, "hub RSS right after creating\t%.1f MiB\t\t\t\t\n", float64(r.MemAfter.RSSKiB)/1024)
 	fmt.Fprintf(tw, "hub RSS settled (GC + wait)\t%.1f MiB\t\t\t\t\n", float64(r.MemSettled.RSSKiB)/1024)
 	kibOK := r.KiBPerLC <= goalKiBPerLC
-	fmt.Fprintf(tw, "hub RSS per idle logical cluster\t%.1f KiB\t<= %.0f KiB\t%s\t7-10 MiB\t\n", r.KiBPerLC, goalKiBPerLC, passMiss(kibOK))
+	fmt.Fprintf(tw, "hub RSS per idle logical cluster\t%.1f KiB\t<= %.0f KiB\t%s\t7-10 MiB\t\n", r.KiBPerLC, goalKiBPerLC, benchreport.PassMiss(kibOK))
 	if r.MemBefore.HeapKiB >= 0 {
 		fmt.Fprintf(tw, "  Go heap before / settled\t%.1f / %.1f MiB (%.1f KiB per lc)\t\t\t\t\n",
 			float64(r.MemBefore.HeapKiB)/1024, float64(r.MemSettled.HeapKiB)/1024, r.HeapKiBPerLC)
@@ -749,20 +751,20 @@ func printReport(out io.Writer, r *report, loadStart string) {
 	}
 	getOK := r.GetOne.p99 <= goalGetP99
 	fmt.Fprintf(tw, "GET ConfigMap, one lc, p50 / p99 / max\t%.2f / %.2f / %.2f ms (%d GETs)\tp99 <= %v\t%s\t\t\n",
-		ms(r.GetOne.p50), ms(r.GetOne.p99), ms(r.GetOne.max), r.GetOne.n, goalGetP99, passMiss(getOK))
+		ms(r.GetOne.p50), ms(r.GetOne.p99), ms(r.GetOne.max), r.GetOne.n, goalGetP99, benchreport.PassMiss(getOK))
 	fmt.Fprintf(tw, "GET ConfigMap, random lcs, p50 / p99 / max\t%.2f / %.2f / %.2f ms (%d GETs)\t\t\t\t\n",
 		ms(r.GetRandom.p50), ms(r.GetRandom.p99), ms(r.GetRandom.max), r.GetRandom.n)
 	fmt.Fprintf(tw, "delete %d lcs until all gone\t%v (%.1f lcs/s)\t\t\t\t\n", r.Deleted, r.DeleteWall.Round(time.Millisecond), float64(r.Deleted)/r.DeleteWall.Seconds())
 	fmt.Fprintf(tw, "  delete -> gone p50 / p99\t%.1f / %.1f ms\t\t\t\t\n", ms(r.DeleteP50), ms(r.DeleteP99))
 	fmt.Fprintf(tw, "hub after the deletions (GC)\t%s\t\t\t\t\n", r.MemAfterDelete)
 	tw.Flush()
-	fmt.Fprintf(bw, "\nMachine load average (1, 5, 15 min): %s at the start, %s at the end, on %d CPUs.\n", loadStart, loadavg(), runtime.NumCPU())
+	fmt.Fprintf(bw, "\nMachine load average (1, 5, 15 min): %s at the start, %s at the end, on %d CPUs.\n", loadStart, benchreport.LoadAverage(), runtime.NumCPU())
 	fmt.Fprintf(bw, "Hub profiles: CPU during creation %s; heap after creation %s; goroutines %s (and hub-goroutines-after-delete.txt); hub log %s\n",
 		orDash(r.CPUProfile), orDash(r.HeapProfile), orDash(r.GoroutineDump), filepath.Join(r.Out, "hub.log"))
 	fmt.Fprintf(bw, "\nGoals (reported, not enforced):\n")
-	fmt.Fprintf(bw, "  creation rate >= %.0f logical clusters/s: %.1f  %s\n", goalRate, r.Rate, passMiss(rateOK))
-	fmt.Fprintf(bw, "  hub RSS per idle logical cluster <= %.0f KiB: %.1f KiB  %s\n", goalKiBPerLC, r.KiBPerLC, passMiss(kibOK))
-	fmt.Fprintf(bw, "  GET p99 with all %d logical clusters existing <= %v: %.2f ms  %s\n", r.N, goalGetP99, ms(r.GetOne.p99), passMiss(getOK))
+	fmt.Fprintf(bw, "  creation rate >= %.0f logical clusters/s: %.1f  %s\n", goalRate, r.Rate, benchreport.PassMiss(rateOK))
+	fmt.Fprintf(bw, "  hub RSS per idle logical cluster <= %.0f KiB: %.1f KiB  %s\n", goalKiBPerLC, r.KiBPerLC, benchreport.PassMiss(kibOK))
+	fmt.Fprintf(bw, "  GET p99 with all %d logical clusters existing <= %v: %.2f ms  %s\n", r.N, goalGetP99, ms(r.GetOne.p99), benchreport.PassMiss(getOK))
 }
 
 func orDash(s string) string {
@@ -770,23 +772,4 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
-}
-
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
-}
-
-func passMiss(ok bool) string {
-	if ok {
-		return "PASS"
-	}
-	return "MISS"
 }

@@ -42,6 +42,7 @@ import (
 	"k8s.io/apiserver/pkg/storage/value/encrypt/identity"
 	"k8s.io/utils/clock"
 
+	"github.com/canopy-dev/canopy/bench/internal/report"
 	"github.com/canopy-dev/canopy/internal/pgtest"
 	"github.com/canopy-dev/canopy/pkg/sqlstorage"
 )
@@ -189,7 +190,7 @@ func BenchmarkStorage(b *testing.B) {
 	if f := benchtimeFlag(); f != "1x" {
 		fmt.Printf("note: -test.benchtime=%s; each run is a fixed workload, so -benchtime=1x is what is meant\n", f)
 	}
-	loadAtStart = loadavg()
+	loadAtStart = report.LoadAverage()
 	etcdBin := os.Getenv(envEtcd)
 	if etcdBin == "" {
 		fmt.Printf("etcd rows skipped: %s is unset (bench/storage.sh builds etcd and sets it)\n", envEtcd)
@@ -887,13 +888,13 @@ func printTable(out io.Writer, haveEtcd bool) {
 				pr := float64(s.WatchP99) / float64(etcd.WatchP99)
 				thr = fmt.Sprintf("%.2fx", tr)
 				if backend == rowPostgres && c == goalThroughputC {
-					thr += " " + passMiss(tr >= goalThroughputRatio)
+					thr += " " + report.PassMiss(tr >= goalThroughputRatio)
 					goalLines = append(goalLines, fmt.Sprintf("postgres writes/s at c=%d >= %.1fx etcd's: %.2fx  %s",
-						c, goalThroughputRatio, tr, passMiss(tr >= goalThroughputRatio)))
+						c, goalThroughputRatio, tr, report.PassMiss(tr >= goalThroughputRatio)))
 				}
-				p99 = fmt.Sprintf("%.2fx %s", pr, passMiss(pr <= goalP99Ratio))
+				p99 = fmt.Sprintf("%.2fx %s", pr, report.PassMiss(pr <= goalP99Ratio))
 				goalLines = append(goalLines, fmt.Sprintf("%s watch p99 at c=%d <= %.1fx etcd's: %.2fx  %s",
-					backend, c, goalP99Ratio, pr, passMiss(pr <= goalP99Ratio)))
+					backend, c, goalP99Ratio, pr, report.PassMiss(pr <= goalP99Ratio)))
 			}
 			row(tw, s, thr+"\t"+p99+"\t")
 		}
@@ -912,9 +913,9 @@ func printTable(out io.Writer, haveEtcd bool) {
 		for _, c := range crossCs {
 			s, _ := get(rowCross, c)
 			ok := s.WatchP99 <= goalCrossP99
-			row(tw, s, passMiss(ok)+"\t")
+			row(tw, s, report.PassMiss(ok)+"\t")
 			goalLines = append(goalLines, fmt.Sprintf("two-process watch p99 at c=%d <= %v: %.1f ms  %s",
-				c, goalCrossP99, ms(s.WatchP99), passMiss(ok)))
+				c, goalCrossP99, ms(s.WatchP99), report.PassMiss(ok)))
 		}
 		tw.Flush()
 	}
@@ -922,7 +923,7 @@ func printTable(out io.Writer, haveEtcd bool) {
 	fmt.Fprintf(bw, "\nMachine load average (1, 5, 15 min): %s at the start, %s at the end, on %d CPUs.\n"+
 		"Everything shares these CPUs (benchmark, PostgreSQL, etcd, anything else running), so a\n"+
 		"load above the CPU count means the tails above include waiting for a CPU.\n",
-		loadAtStart, loadavg(), runtime.NumCPU())
+		loadAtStart, report.LoadAverage(), runtime.NumCPU())
 	if len(results.failed) > 0 {
 		fmt.Fprintf(bw, "\nFAILED runs, left out of the figures above (their errors are in the log above):\n  %s\n",
 			strings.Join(results.failed, "\n  "))
@@ -938,23 +939,3 @@ func printTable(out io.Writer, haveEtcd bool) {
 
 // loadAtStart is the machine's load average when the benchmark started.
 var loadAtStart string
-
-// loadavg is the 1-, 5- and 15-minute load averages, as /proc/loadavg has them.
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
-}
-
-func passMiss(ok bool) string {
-	if ok {
-		return "PASS"
-	}
-	return "MISS"
-}

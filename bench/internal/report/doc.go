@@ -1,0 +1,3 @@
+// Package report is what the benchmarks print alike: the machine's load
+// beside their figures, and whether a figure met its goal.
+package report
