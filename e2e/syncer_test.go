@@ -152,6 +152,37 @@ metadata:
 			t.Errorf("root:b's downstream Deployment after root:a's was deleted: %v", err)
 		}
 	})
+
+	t.Run("unassign", func(t *testing.T) {
+		admin.must("--context", "b", "label", "configmap", "web-config", "-n", "ns1", workloadv1alpha1.StateLabel(key)+"-")
+		for ctx.Err() == nil {
+			_, err := pc1.Client.CoreV1().ConfigMaps(nsB).Get(ctx, "web-config", metav1.GetOptions{})
+			finalizers := admin.must("--context", "b", "get", "configmap", "web-config", "-n", "ns1", "-o", "jsonpath={.metadata.finalizers}")
+			if apierrors.IsNotFound(err) && finalizers == "" {
+				return
+			}
+			time.Sleep(300 * time.Millisecond)
+		}
+		t.Fatal("the unassigned ConfigMap is still downstream or still held at the hub")
+	})
+
+	t.Run("conflict", func(t *testing.T) {
+		// Someone else's ConfigMap where root:b's would go is left alone.
+		theirs := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "theirs", Namespace: nsB}, Data: map[string]string{"owner": "someone"}}
+		if _, err := pc1.Client.CoreV1().ConfigMaps(nsB).Create(ctx, theirs, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		admin.must("--context", "b", "create", "configmap", "theirs", "-n", "ns1", "--from-literal", "owner=hub")
+		admin.must("--context", "b", "label", "configmap", "theirs", "-n", "ns1", workloadv1alpha1.StateLabel(key)+"=Sync")
+		// The syncer acts on the label within a second elsewhere in this
+		// test; the finalizer tells it has seen this one.
+		admin.eventually("--context", "b", "wait", "configmap/theirs", "-n", "ns1", "--for", "jsonpath={.metadata.finalizers[0]}="+workloadv1alpha1.FinalizerPrefix+key, "--timeout", "5s")
+		time.Sleep(time.Second)
+		cm, err := pc1.Client.CoreV1().ConfigMaps(nsB).Get(ctx, "theirs", metav1.GetOptions{})
+		if err != nil || cm.Data["owner"] != "someone" || len(cm.Annotations) != 0 {
+			t.Errorf("the syncer changed a downstream ConfigMap it did not create: %v %v", cm, err)
+		}
+	})
 }
 
 // workloadManifest is namespace ns1 with a ConfigMap, a Secret and a

@@ -65,18 +65,27 @@ func (s *Syncer) apply(ctx context.Context, k objectKey, h *hubObject) error {
 	if err != nil {
 		return err
 	}
+	r := s.resources[k.resource]
+	downNamespace := workloadv1alpha1.DownstreamNamespace(k.cluster, k.namespace)
+	if !exists {
+		// The informer sees only objects carrying the target's label; one
+		// without it may be there all the same, someone else's.
+		current, err = s.down.Resource(r.gvr).Namespace(downNamespace).Get(ctx, k.name, metav1.GetOptions{})
+		if exists = err == nil; ignoreNotFound(err) != nil {
+			return err
+		}
+	}
 	if exists {
 		if o, ok := originOf(current); !ok || o != k.origin {
 			klog.InfoS("Not syncing over a downstream object the syncer did not create",
-				"resource", s.resources[k.resource].gvr.String(), "cluster", k.cluster, "namespace", k.namespace, "name", k.name,
-				"downstreamNamespace", current.GetNamespace())
+				"resource", r.gvr.String(), "cluster", k.cluster, "namespace", k.namespace, "name", k.name,
+				"downstreamNamespace", downNamespace)
 			return nil
 		}
 	}
 	if err := s.ensureNamespace(ctx, k); err != nil {
 		return err
 	}
-	r := s.resources[k.resource]
 	obj := downstream(h.Unstructured, k.origin, s.key)
 	obj.SetGroupVersionKind(r.gvk)
 	_, err = s.down.Resource(r.gvr).Namespace(obj.GetNamespace()).Apply(ctx, obj.GetName(), obj, metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
