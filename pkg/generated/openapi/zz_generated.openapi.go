@@ -884,7 +884,7 @@ func schema_pkg_apis_workload_v1alpha1_SyncTargetSpec(ref common.ReferenceCallba
 							},
 						},
 						SchemaProps: spec.SchemaProps{
-							Description: "Resources are the namespaced resources the target's syncer pulls into the physical cluster. Empty on create means DefaultResources. The syncer reads them when it starts.",
+							Description: "Resources are the namespaced resources the target's syncer pulls into the physical cluster. Empty means DefaultResources, which the hub then stores. The syncer reads them when it starts.",
 							Type:        []string{"array"},
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{

@@ -34,6 +34,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 		ClusterScoped: true,
 		Check:         validateSyncTarget,
 		OnCreate:      defaultResources,
+		OnUpdate:      func(st, _ *workloadv1alpha1.SyncTarget) { defaultResources(st) },
 	}
 	return jsonFactory.Build(workloadv1alpha1.SchemeGroupVersion, registry.Resource{
 		Singular: "synctarget", Plural: "synctargets",
@@ -61,8 +62,9 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 	})
 }
 
-// defaultResources makes a SyncTarget that names no resources accept the
-// default ones, so that what it accepts is explicit in the stored object.
+// defaultResources makes a SyncTarget that names no resources, on create
+// or update, accept the default ones, so that what it accepts is explicit
+// in the stored object.
 func defaultResources(st *workloadv1alpha1.SyncTarget) {
 	if len(st.Spec.Resources) == 0 {
 		st.Spec.Resources = append([]workloadv1alpha1.GroupResource(nil), workloadv1alpha1.DefaultResources...)

@@ -26,8 +26,8 @@ type SyncTarget struct {
 // SyncTargetSpec is what the target accepts.
 type SyncTargetSpec struct {
 	// Resources are the namespaced resources the target's syncer pulls
-	// into the physical cluster. Empty on create means DefaultResources.
-	// The syncer reads them when it starts.
+	// into the physical cluster. Empty means DefaultResources, which the
+	// hub then stores. The syncer reads them when it starts.
 	// +optional
 	// +listType=atomic
 	Resources []GroupResource `json:"resources,omitempty"`
