@@ -38,6 +38,9 @@ the first 16 hex digits of the SHA-256 of "<logical cluster path>:<name>".`,
 			if hubKubeconfig == "" || clusterKubeconfig == "" || target == "" {
 				return errors.New("--hub-kubeconfig, --cluster-kubeconfig and --sync-target are all required")
 			}
+			if _, _, err := sync.ParseTarget(target); err != nil {
+				return err
+			}
 			hub, err := clientcmd.BuildConfigFromFlags("", hubKubeconfig)
 			if err != nil {
 				return err
