@@ -187,7 +187,13 @@ func (k kubectl) binary() string {
 }
 
 func (k kubectl) run(args ...string) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	return k.runWithin(20*time.Second, args...)
+}
+
+// runWithin runs kubectl, killing it after timeout, for commands that
+// wait themselves, as rollout status.
+func (k kubectl) runWithin(timeout time.Duration, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, k.binary(), append([]string{"--kubeconfig", k.kubeconfig}, args...)...)
 	cmd.Env = append(os.Environ(), "HOME="+k.home)

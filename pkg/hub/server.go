@@ -58,6 +58,7 @@ import (
 
 	"github.com/canopy-dev/canopy/pkg/admission/namespacelifecycle"
 	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	rbacauthorizer "github.com/canopy-dev/canopy/pkg/authorization/rbac"
 	wildcardauthorizer "github.com/canopy-dev/canopy/pkg/authorization/wildcard"
 	"github.com/canopy-dev/canopy/pkg/controller/clusterroleaggregation"
@@ -79,6 +80,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/registry/policy"
 	rbacregistry "github.com/canopy-dev/canopy/pkg/registry/rbac"
 	"github.com/canopy-dev/canopy/pkg/registry/tenancy"
+	"github.com/canopy-dev/canopy/pkg/registry/workload"
 	"github.com/canopy-dev/canopy/pkg/serviceaccount"
 	"github.com/canopy-dev/canopy/pkg/sqlstorage"
 )
@@ -445,8 +447,8 @@ type storedGroup struct {
 	registry.Group
 }
 
-// storedGroups are the workload and networking API groups, each served
-// at one version in every logical cluster.
+// storedGroups are the workload and networking API groups and Canopy's
+// SyncTargets, each served at one version in every logical cluster.
 var storedGroups = []struct {
 	version     schema.GroupVersion
 	addToScheme func(*runtime.Scheme) error
@@ -459,6 +461,7 @@ var storedGroups = []struct {
 	{autoscalingv2.SchemeGroupVersion, autoscaling.AddToScheme, autoscaling.NewStorage},
 	{coordinationv1.SchemeGroupVersion, coordination.AddToScheme, coordination.NewStorage},
 	{discoveryv1.SchemeGroupVersion, discovery.AddToScheme, discovery.NewStorage},
+	{workloadv1alpha1.SchemeGroupVersion, workload.AddToScheme, workload.NewStorage},
 }
 
 func buildStoredGroups(f *registry.Factory, typer runtime.ObjectTyper) ([]storedGroup, error) {

@@ -1,0 +1,4 @@
+// Command syncer runs the syncer of one SyncTarget: it pulls the hub
+// objects assigned to the target into a physical cluster and pushes their
+// status back to the hub (package sync).
+package main

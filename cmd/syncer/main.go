@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/klog/v2"
+
+	"github.com/canopy-dev/canopy/pkg/sync"
+)
+
+func main() {
+	if err := newCommand().Execute(); err != nil {
+		os.Exit(1)
+	}
+}
+
+func newCommand() *cobra.Command {
+	var hubKubeconfig, clusterKubeconfig, target string
+	var workers int
+	cmd := &cobra.Command{
+		Use:   "syncer --hub-kubeconfig FILE --cluster-kubeconfig FILE --sync-target PATH:NAME",
+		Short: "Pull the workloads assigned to a SyncTarget into its physical cluster, and push their status back",
+		Long: `Pull the workloads assigned to a SyncTarget into its physical cluster, and push their status back.
+
+A hub object is assigned to the target whose key is K by the label
+state.workload.canopy.dev/K=Sync; the target's key is in its status, or
+the first 16 hex digits of the SHA-256 of "<logical cluster path>:<name>".`,
+		SilenceUsage: true,
+		Args:         cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if hubKubeconfig == "" || clusterKubeconfig == "" || target == "" {
+				return errors.New("--hub-kubeconfig, --cluster-kubeconfig and --sync-target are all required")
+			}
+			if _, _, err := sync.ParseTarget(target); err != nil {
+				return err
+			}
+			hub, err := clientcmd.BuildConfigFromFlags("", hubKubeconfig)
+			if err != nil {
+				return err
+			}
+			cluster, err := clientcmd.BuildConfigFromFlags("", clusterKubeconfig)
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			s, err := sync.New(ctx, sync.Config{Hub: hub, Cluster: cluster, Target: target})
+			if err != nil {
+				return err
+			}
+			return s.Run(ctx, workers)
+		},
+	}
+	cmd.Flags().StringVar(&hubKubeconfig, "hub-kubeconfig", "", "kubeconfig of the hub; its server may address any logical cluster")
+	cmd.Flags().StringVar(&clusterKubeconfig, "cluster-kubeconfig", "", "kubeconfig of the physical cluster")
+	cmd.Flags().StringVar(&target, "sync-target", "", "the SyncTarget, as <logical cluster path>:<name>, e.g. root:platform:pc1")
+	cmd.Flags().IntVar(&workers, "workers", 2, "objects synced at once in each direction")
+	klogFlags := flag.NewFlagSet("klog", flag.ExitOnError)
+	klog.InitFlags(klogFlags)
+	cmd.Flags().AddGoFlagSet(klogFlags)
+	cmd.SetContext(context.Background())
+	return cmd
+}

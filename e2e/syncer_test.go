@@ -1,0 +1,342 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/canopy-dev/canopy/e2e/pcluster"
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+)
+
+// TestSyncer runs a Deployment with its ConfigMap and Secret from
+// logical cluster root:a in physical cluster pc1 through a syncer
+// process: it runs there, its status shows at the hub so that kubectl
+// rollout status works there, an image change rolls out, and deleting it
+// at the hub deletes it downstream before the hub object goes. The same
+// names in root:b land in a namespace of their own.
+func TestSyncer(t *testing.T) {
+	if _, err := exec.LookPath("kubectl"); err != nil {
+		t.Fatalf("kubectl must be on PATH: %v", err)
+	}
+	if _, err := pcluster.EnsureBinaries(); err != nil {
+		t.Fatal(err)
+	}
+	syncerBin := buildSyncer(t)
+	h, admin := startHub(t, buildHub(t), "")
+	pki := filepath.Join(h.dataDir, "pki")
+	admin.addContexts(h, pki, "admin")
+	admin.createLogicalCluster("root", "a")
+	admin.createLogicalCluster("root", "b")
+	pc1 := pcluster.Start(t, "pc1", pcluster.Options{Nodes: []pcluster.Node{
+		{Name: "pc1-a", Labels: map[string]string{"region": "eu", "zone": "eu-a"}},
+		{Name: "pc1-b", Labels: map[string]string{"region": "eu", "zone": "eu-b"}},
+	}})
+
+	admin.apply("root", `apiVersion: workload.canopy.dev/v1alpha1
+kind: SyncTarget
+metadata:
+  name: pc1
+  labels:
+    region: eu
+`)
+	key := workloadv1alpha1.TargetKey("root", "pc1")
+	grantSyncer(admin, "syncer-pc1")
+	syncer := userKubeconfig(t, pki, "syncer-pc1", "canopy:wildcard-readers")
+	syncer.addContexts(h, pki, "syncer-pc1")
+	syncer.must("config", "use-context", "root")
+	runSyncer(t, syncerBin, syncer.kubeconfig, pc1.Kubeconfig, "root:pc1")
+
+	// The heartbeat reports the key, Ready and the nodes' capacity.
+	admin.eventually("--context", "root", "wait", "synctarget/pc1", "--for", "condition=Ready", "--timeout", "5s")
+	pods := pc1.Nodes[0].Status.Allocatable.Pods().DeepCopy()
+	for _, n := range pc1.Nodes[1:] {
+		pods.Add(*n.Status.Allocatable.Pods())
+	}
+	if got, want := admin.must("--context", "root", "get", "synctarget", "pc1", "-o", "jsonpath={.status.key} {.status.allocatable.pods}"), key+" "+pods.String(); got != want {
+		t.Errorf("SyncTarget pc1 status: key and allocatable pods %q, want %q", got, want)
+	}
+
+	for _, c := range []string{"a", "b"} {
+		admin.apply(c, workloadManifest(key, "nginx:1.27"))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	nsA := workloadv1alpha1.DownstreamNamespace("root:a", "ns1")
+	nsB := workloadv1alpha1.DownstreamNamespace("root:b", "ns1")
+	if nsA == nsB {
+		t.Fatalf("root:a and root:b map ns1 to the same namespace %s", nsA)
+	}
+
+	t.Run("run", func(t *testing.T) {
+		for ns, cluster := range map[string]string{nsA: "root:a", nsB: "root:b"} {
+			n, err := pc1.Client.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
+			for ; apierrors.IsNotFound(err) && ctx.Err() == nil; n, err = pc1.Client.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{}) {
+				time.Sleep(200 * time.Millisecond)
+			}
+			if err != nil {
+				t.Fatalf("downstream namespace of %s ns1: %v", cluster, err)
+			}
+			if got := n.Annotations[workloadv1alpha1.OriginClusterAnnotation] + "/" + n.Annotations[workloadv1alpha1.OriginNamespaceAnnotation]; got != cluster+"/ns1" {
+				t.Errorf("namespace %s names its origin %q, want %s/ns1", ns, got, cluster)
+			}
+			waitPods(ctx, t, pc1, ns, "nginx:1.27")
+			cm, err := pc1.Client.CoreV1().ConfigMaps(ns).Get(ctx, "web-config", metav1.GetOptions{})
+			if err != nil || cm.Data["GREETING"] != "hello" || cm.Annotations[workloadv1alpha1.OriginClusterAnnotation] != cluster {
+				t.Errorf("downstream ConfigMap in %s: %v %v", ns, cm, err)
+			}
+			if s, err := pc1.Client.CoreV1().Secrets(ns).Get(ctx, "web-secret", metav1.GetOptions{}); err != nil || string(s.Data["password"]) != "s3cret" {
+				t.Errorf("downstream Secret in %s: %v", ns, err)
+			}
+		}
+		for _, c := range []string{"a", "b"} {
+			if _, err := admin.runWithin(90*time.Second, "--context", c, "rollout", "status", "deploy/web", "-n", "ns1", "--timeout=60s"); err != nil {
+				t.Fatalf("rollout status at the hub in %s: %v", c, err)
+			}
+			if got := admin.must("--context", c, "get", "deploy", "web", "-n", "ns1", "--no-headers"); !strings.Contains(got, "3/3") {
+				t.Errorf("kubectl get deploy in %s: %q, want 3/3 ready", c, got)
+			}
+			if got := admin.must("--context", c, "get", "deploy", "web", "-n", "ns1", "-o", "jsonpath={.metadata.finalizers}"); !strings.Contains(got, workloadv1alpha1.FinalizerPrefix+key) {
+				t.Errorf("hub Deployment in %s has finalizers %s, want the syncer's", c, got)
+			}
+		}
+	})
+
+	t.Run("update", func(t *testing.T) {
+		admin.must("--context", "a", "set", "image", "deploy/web", "web=nginx:1.28", "-n", "ns1")
+		if out, err := admin.runWithin(90*time.Second, "--context", "a", "rollout", "status", "deploy/web", "-n", "ns1", "--timeout=60s"); err != nil {
+			t.Fatalf("rollout status at the hub after the image change: %v\n%s", err, out)
+		}
+		// Rollout status succeeded at the hub: downstream is done too.
+		d, err := pc1.Client.AppsV1().Deployments(nsA).Get(ctx, "web", metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if img := d.Spec.Template.Spec.Containers[0].Image; img != "nginx:1.28" {
+			t.Errorf("downstream image %s after the hub's rollout finished", img)
+		}
+		waitPods(ctx, t, pc1, nsA, "nginx:1.28")
+		// root:b is untouched.
+		if d, err := pc1.Client.AppsV1().Deployments(nsB).Get(ctx, "web", metav1.GetOptions{}); err != nil || d.Spec.Template.Spec.Containers[0].Image != "nginx:1.27" {
+			t.Errorf("root:b's downstream Deployment changed with root:a's: %v", err)
+		}
+	})
+
+	t.Run("delete", func(t *testing.T) {
+		admin.must("--context", "a", "delete", "deploy/web", "configmap/web-config", "secret/web-secret", "-n", "ns1", "--wait=false")
+		for ctx.Err() == nil {
+			_, errD := pc1.Client.AppsV1().Deployments(nsA).Get(ctx, "web", metav1.GetOptions{})
+			_, errC := pc1.Client.CoreV1().ConfigMaps(nsA).Get(ctx, "web-config", metav1.GetOptions{})
+			_, errS := pc1.Client.CoreV1().Secrets(nsA).Get(ctx, "web-secret", metav1.GetOptions{})
+			out, _ := admin.run("--context", "a", "get", "deploy,configmap,secret", "-n", "ns1", "-o", "name")
+			if apierrors.IsNotFound(errD) && apierrors.IsNotFound(errC) && apierrors.IsNotFound(errS) && !strings.Contains(out, "web") {
+				break
+			}
+			time.Sleep(300 * time.Millisecond)
+		}
+		if ctx.Err() != nil {
+			t.Fatal("the deleted objects are not gone downstream and at the hub")
+		}
+		if _, err := pc1.Client.AppsV1().Deployments(nsB).Get(ctx, "web", metav1.GetOptions{}); err != nil {
+			t.Errorf("root:b's downstream Deployment after root:a's was deleted: %v", err)
+		}
+	})
+
+	t.Run("unassign", func(t *testing.T) {
+		admin.must("--context", "b", "label", "configmap", "web-config", "-n", "ns1", workloadv1alpha1.StateLabel(key)+"-")
+		for ctx.Err() == nil {
+			_, err := pc1.Client.CoreV1().ConfigMaps(nsB).Get(ctx, "web-config", metav1.GetOptions{})
+			finalizers := admin.must("--context", "b", "get", "configmap", "web-config", "-n", "ns1", "-o", "jsonpath={.metadata.finalizers}")
+			if apierrors.IsNotFound(err) && finalizers == "" {
+				return
+			}
+			time.Sleep(300 * time.Millisecond)
+		}
+		t.Fatal("the unassigned ConfigMap is still downstream or still held at the hub")
+	})
+
+	t.Run("conflict", func(t *testing.T) {
+		// Someone else's ConfigMap where root:b's would go is left alone.
+		theirs := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "theirs", Namespace: nsB}, Data: map[string]string{"owner": "someone"}}
+		if _, err := pc1.Client.CoreV1().ConfigMaps(nsB).Create(ctx, theirs, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		admin.must("--context", "b", "create", "configmap", "theirs", "-n", "ns1", "--from-literal", "owner=hub")
+		admin.must("--context", "b", "label", "configmap", "theirs", "-n", "ns1", workloadv1alpha1.StateLabel(key)+"=Sync")
+		// The syncer acts on the label within a second elsewhere in this
+		// test; the finalizer tells it has seen this one.
+		admin.eventually("--context", "b", "wait", "configmap/theirs", "-n", "ns1", "--for", "jsonpath={.metadata.finalizers[0]}="+workloadv1alpha1.FinalizerPrefix+key, "--timeout", "5s")
+		time.Sleep(time.Second)
+		cm, err := pc1.Client.CoreV1().ConfigMaps(nsB).Get(ctx, "theirs", metav1.GetOptions{})
+		if err != nil || cm.Data["owner"] != "someone" || len(cm.Annotations) != 0 {
+			t.Errorf("the syncer changed a downstream ConfigMap it did not create: %v %v", cm, err)
+		}
+	})
+}
+
+// workloadManifest is namespace ns1 with a ConfigMap, a Secret and a
+// Deployment of image using both, all assigned to the target of key.
+func workloadManifest(key, image string) string {
+	label := workloadv1alpha1.StateLabel(key) + ": Sync"
+	return fmt.Sprintf(`apiVersion: v1
+kind: Namespace
+metadata:
+  name: ns1
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: web-config
+  namespace: ns1
+  labels: {%[1]s}
+data:
+  GREETING: hello
+---
+apiVersion: v1
+kind: Secret
+metadata:
+  name: web-secret
+  namespace: ns1
+  labels: {%[1]s}
+stringData:
+  password: s3cret
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: ns1
+  labels: {%[1]s}
+spec:
+  replicas: 3
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        image: %[2]s
+        envFrom:
+        - configMapRef: {name: web-config}
+        volumeMounts:
+        - {name: secret, mountPath: /etc/secret}
+      volumes:
+      - name: secret
+        secret: {secretName: web-secret}
+`, label, image)
+}
+
+// waitPods waits for 3 Running pods of image in namespace ns, each on a
+// kwok node of c.
+func waitPods(ctx context.Context, t *testing.T, c *pcluster.Cluster, ns, image string) {
+	t.Helper()
+	selector := labels.Set{"app": "web"}.String()
+	var last string
+	for ctx.Err() == nil {
+		pods, err := c.Client.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: selector})
+		if err != nil {
+			t.Fatal(err)
+		}
+		running := 0
+		var states []string
+		for _, p := range pods.Items {
+			states = append(states, p.Name+" "+string(p.Status.Phase)+" on "+p.Spec.NodeName)
+			if p.Status.Phase == corev1.PodRunning && p.DeletionTimestamp == nil && p.Spec.Containers[0].Image == image && strings.HasPrefix(p.Spec.NodeName, c.Name+"-") {
+				running++
+			}
+		}
+		if running == 3 && len(pods.Items) == 3 {
+			return
+		}
+		last = strings.Join(states, ", ")
+		time.Sleep(300 * time.Millisecond)
+	}
+	t.Fatalf("no 3 Running pods of %s in %s: %s", image, ns, last)
+}
+
+// grantSyncer lets user, a member of canopy:wildcard-readers, do what a
+// syncer does: in root, read the synced resources across every logical
+// cluster and report its SyncTarget; in root:a and root:b, update the
+// synced objects (for its finalizer) and their status. The scoped
+// credential of a later step narrows this.
+func grantSyncer(admin kubectl, user string) {
+	admin.t.Helper()
+	admin.apply("root", `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: syncer
+rules:
+- apiGroups: ["", "apps"]
+  resources: ["deployments", "configmaps", "secrets", "services"]
+  verbs: ["list", "watch"]
+- apiGroups: ["workload.canopy.dev"]
+  resources: ["synctargets", "synctargets/status"]
+  verbs: ["get", "update"]
+`)
+	admin.must("--context", "root", "create", "clusterrolebinding", "syncer", "--clusterrole", "syncer", "--user", user)
+	for _, c := range []string{"a", "b"} {
+		admin.apply(c, `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: syncer
+rules:
+- apiGroups: ["", "apps"]
+  resources: ["deployments", "configmaps", "secrets", "services", "deployments/status", "services/status"]
+  verbs: ["get", "update"]
+`)
+		admin.must("--context", c, "create", "clusterrolebinding", "syncer", "--clusterrole", "syncer", "--user", user)
+	}
+}
+
+func buildSyncer(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "syncer")
+	build := exec.Command("go", "build", "-o", bin, "github.com/canopy-dev/canopy/cmd/syncer")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building cmd/syncer: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// runSyncer runs the syncer of target until the test ends, and logs what
+// it printed if the test failed.
+func runSyncer(t *testing.T, bin, hubKubeconfig, clusterKubeconfig, target string) {
+	t.Helper()
+	var log bytes.Buffer
+	cmd := exec.Command(bin, "--hub-kubeconfig", hubKubeconfig, "--cluster-kubeconfig", clusterKubeconfig, "--sync-target", target)
+	cmd.Stdout, cmd.Stderr = &log, &log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() {
+			_ = cmd.Wait()
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-time.After(15 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+			t.Errorf("the syncer did not stop within 15s of an interrupt")
+		}
+		if t.Failed() {
+			t.Logf("syncer log:\n%s", log.String())
+		}
+	})
+}

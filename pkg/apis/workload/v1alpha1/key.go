@@ -1,0 +1,57 @@
+package v1alpha1
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+)
+
+// The labels and annotations by which hub objects are assigned to targets
+// and downstream objects name their origin.
+const (
+	// StateLabelPrefix + a target's key is the label assigning a hub
+	// object to that target, with value StateSync. One label per target
+	// lets one object be assigned to several.
+	StateLabelPrefix = "state.workload.canopy.dev/"
+	// StateSync is the value of the assignment label.
+	StateSync = "Sync"
+	// FinalizerPrefix + a target's key is the finalizer the target's
+	// syncer holds on each hub object it syncs, until the object is gone
+	// downstream.
+	FinalizerPrefix = "workload.canopy.dev/syncer-"
+	// TargetKeyLabel is on every downstream object and namespace a
+	// syncer made, with its target's key as value.
+	TargetKeyLabel = "workload.canopy.dev/target-key"
+	// OriginClusterAnnotation, OriginNamespaceAnnotation and
+	// OriginNameAnnotation are where a downstream object, or a downstream
+	// namespace for the first two, comes from at the hub.
+	OriginClusterAnnotation   = "workload.canopy.dev/origin-cluster"
+	OriginNamespaceAnnotation = "workload.canopy.dev/origin-namespace"
+	OriginNameAnnotation      = "workload.canopy.dev/origin-name"
+	// HubGenerationAnnotation is the metadata.generation of the hub object
+	// that a downstream object was last applied from.
+	HubGenerationAnnotation = "workload.canopy.dev/hub-generation"
+)
+
+// TargetKey is the stable key of the SyncTarget name in logical cluster
+// cluster: the first 16 lowercase hex digits of the SHA-256 of
+// "<cluster>:<name>", short enough for a label name and the same wherever
+// it is computed.
+func TargetKey(cluster, name string) string {
+	return shortHash(cluster + ":" + name)
+}
+
+// StateLabel is the label assigning a hub object to the target of key.
+func StateLabel(key string) string { return StateLabelPrefix + key }
+
+func shortHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:8])
+}
+
+// DownstreamNamespace is the namespace in a physical cluster that holds
+// the synced objects of namespace in logical cluster cluster: "canopy-"
+// and the first 16 hex digits of the SHA-256 of "<cluster>/<namespace>",
+// so that equal namespaces of different logical clusters never meet.
+func DownstreamNamespace(cluster, namespace string) string {
+	return "canopy-" + shortHash(cluster+"/"+namespace)
+}

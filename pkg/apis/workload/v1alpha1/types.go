@@ -1,0 +1,95 @@
+package v1alpha1
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+
+// SyncTarget is a physical cluster that workloads of any logical cluster
+// may be assigned to, registered in a logical cluster of the platform
+// team's choosing. Its labels are the target's (region, zone, …), for
+// placement to select on. The syncer running in the physical cluster
+// reports its status.
+type SyncTarget struct {
+	metav1.TypeMeta `json:",inline"`
+	// +optional
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// +optional
+	Spec SyncTargetSpec `json:"spec,omitempty"`
+	// +optional
+	Status SyncTargetStatus `json:"status,omitempty"`
+}
+
+// SyncTargetSpec is what the target accepts.
+type SyncTargetSpec struct {
+	// Resources are the namespaced resources the target's syncer pulls
+	// into the physical cluster. Empty means DefaultResources, which the
+	// hub then stores. The syncer reads them when it starts.
+	// +optional
+	// +listType=atomic
+	Resources []GroupResource `json:"resources,omitempty"`
+}
+
+// GroupResource names a resource by its group ("" for the core group)
+// and plural resource name.
+type GroupResource struct {
+	// +optional
+	Group    string `json:"group"`
+	Resource string `json:"resource"`
+}
+
+// String is "resource.group", or "resource" in the core group.
+func (r GroupResource) String() string {
+	if r.Group == "" {
+		return r.Resource
+	}
+	return r.Resource + "." + r.Group
+}
+
+// DefaultResources are what a SyncTarget that names none accepts.
+var DefaultResources = []GroupResource{
+	{Group: "apps", Resource: "deployments"},
+	{Resource: "configmaps"},
+	{Resource: "secrets"},
+	{Resource: "services"},
+}
+
+// SyncTargetStatus is what the target's syncer last reported.
+type SyncTargetStatus struct {
+	// Key is the target's stable key, TargetKey of its logical cluster
+	// and name, which the assignment label of hub objects carries. The
+	// syncer reports it; anyone may compute it with TargetKey.
+	// +optional
+	Key string `json:"key,omitempty"`
+	// LastHeartbeatTime is when the syncer last reported.
+	// +optional
+	LastHeartbeatTime metav1.Time `json:"lastHeartbeatTime,omitempty"`
+	// Conditions are Ready: whether the syncer runs and reaches the
+	// physical cluster.
+	// +optional
+	// +listType=map
+	// +listMapKey=type
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+	// Allocatable is the sum of the allocatable resources of the physical
+	// cluster's nodes.
+	// +optional
+	Allocatable corev1.ResourceList `json:"allocatable,omitempty"`
+}
+
+// ConditionReady is the condition type telling whether the target's
+// syncer runs and reaches the physical cluster.
+const ConditionReady = "Ready"
+
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+
+// SyncTargetList is a list of SyncTargets.
+type SyncTargetList struct {
+	metav1.TypeMeta `json:",inline"`
+	// +optional
+	metav1.ListMeta `json:"metadata,omitempty"`
+
+	Items []SyncTarget `json:"items"`
+}

@@ -1,0 +1,172 @@
+package sync
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/ptr"
+
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+)
+
+// syncDown makes the downstream object of k match its hub object, or
+// removes it downstream and releases the hub object when the hub object
+// is being deleted or no longer assigned.
+func (s *Syncer) syncDown(ctx context.Context, k objectKey) error {
+	h, ok, err := s.hubObjectOf(k)
+	if err != nil {
+		return err
+	}
+	if ok && h.GetDeletionTimestamp() == nil {
+		return s.apply(ctx, k, h)
+	}
+	gone, err := s.deleteDownstream(ctx, k)
+	if err != nil || !gone {
+		return err
+	}
+	if ok {
+		return s.release(ctx, k, h.Unstructured)
+	}
+	// Unassigned, or deleted and released already: only a read in its
+	// logical cluster tells which.
+	hub, err := s.hubIn(k.cluster)
+	if err != nil {
+		return err
+	}
+	obj, err := hub.Resource(s.resources[k.resource].gvr).Namespace(k.namespace).Get(ctx, k.name, metav1.GetOptions{})
+	if err != nil {
+		return ignoreNotFound(err)
+	}
+	if obj.GetLabels()[workloadv1alpha1.StateLabel(s.key)] == workloadv1alpha1.StateSync && obj.GetDeletionTimestamp() == nil {
+		// Assigned again since; the informer brings it back.
+		return nil
+	}
+	return s.release(ctx, k, obj)
+}
+
+// apply holds the finalizer on h and applies it downstream, unless the
+// downstream object is someone else's.
+func (s *Syncer) apply(ctx context.Context, k objectKey, h *hubObject) error {
+	finalizer := workloadv1alpha1.FinalizerPrefix + s.key
+	if !slices.Contains(h.GetFinalizers(), finalizer) {
+		held := h.Unstructured.DeepCopy()
+		held.SetFinalizers(append(held.GetFinalizers(), finalizer))
+		if err := s.updateHub(ctx, k, held); err != nil {
+			return err
+		}
+	}
+	current, exists, err := s.downstreamOf(k)
+	if err != nil {
+		return err
+	}
+	r := s.resources[k.resource]
+	downNamespace := workloadv1alpha1.DownstreamNamespace(k.cluster, k.namespace)
+	if !exists {
+		// The informer sees only objects carrying the target's label; one
+		// without it may be there all the same, someone else's.
+		current, err = s.down.Resource(r.gvr).Namespace(downNamespace).Get(ctx, k.name, metav1.GetOptions{})
+		if exists = err == nil; ignoreNotFound(err) != nil {
+			return err
+		}
+	}
+	if exists {
+		if o, ok := originOf(current); !ok || o != k.origin {
+			klog.InfoS("Not syncing over a downstream object the syncer did not create",
+				"resource", r.gvr.String(), "cluster", k.cluster, "namespace", k.namespace, "name", k.name,
+				"downstreamNamespace", downNamespace)
+			return nil
+		}
+	}
+	if err := s.ensureNamespace(ctx, k); err != nil {
+		return err
+	}
+	obj := downstream(h.Unstructured, k.origin, s.key)
+	obj.SetGroupVersionKind(r.gvk)
+	_, err = s.down.Resource(r.gvr).Namespace(obj.GetNamespace()).Apply(ctx, obj.GetName(), obj, metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
+	return err
+}
+
+// ensureNamespace creates the downstream namespace of k's logical cluster
+// and namespace, recording its origin.
+func (s *Syncer) ensureNamespace(ctx context.Context, k objectKey) error {
+	name := workloadv1alpha1.DownstreamNamespace(k.cluster, k.namespace)
+	if _, err := s.namespaces.Get(name); err == nil {
+		return nil
+	}
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{
+		Name:   name,
+		Labels: map[string]string{workloadv1alpha1.TargetKeyLabel: s.key},
+		Annotations: map[string]string{
+			workloadv1alpha1.OriginClusterAnnotation:   k.cluster,
+			workloadv1alpha1.OriginNamespaceAnnotation: k.namespace,
+		},
+	}}
+	_, err := s.downKube.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{FieldManager: FieldManager})
+	if apierrors.IsAlreadyExists(err) {
+		return nil
+	}
+	return err
+}
+
+// deleteDownstream deletes the downstream object of k if the syncer made
+// it, and tells whether it is gone; one it did not make counts as gone.
+func (s *Syncer) deleteDownstream(ctx context.Context, k objectKey) (bool, error) {
+	current, exists, err := s.downstreamOf(k)
+	if err != nil || !exists {
+		return !exists, err
+	}
+	if o, ok := originOf(current); !ok || o != k.origin {
+		return true, nil
+	}
+	if current.GetDeletionTimestamp() == nil {
+		err := s.down.Resource(s.resources[k.resource].gvr).Namespace(current.GetNamespace()).Delete(ctx, current.GetName(), metav1.DeleteOptions{
+			Preconditions: &metav1.Preconditions{UID: ptr.To(current.GetUID())},
+		})
+		if ignoreNotFound(err) != nil {
+			return false, err
+		}
+	}
+	// The informer's delete event queues k again; the retry covers a
+	// missed one.
+	s.downQueue.AddAfter(k, retryAfter)
+	return false, nil
+}
+
+// release removes the syncer's finalizer from hub object obj.
+func (s *Syncer) release(ctx context.Context, k objectKey, obj *unstructured.Unstructured) error {
+	finalizer := workloadv1alpha1.FinalizerPrefix + s.key
+	if !slices.Contains(obj.GetFinalizers(), finalizer) {
+		return nil
+	}
+	released := obj.DeepCopy()
+	released.SetFinalizers(slices.DeleteFunc(released.GetFinalizers(), func(f string) bool { return f == finalizer }))
+	return ignoreNotFound(s.updateHub(ctx, k, released))
+}
+
+// updateHub updates hub object obj in its logical cluster; a conflict
+// fails, to be retried on the informer's newer copy.
+func (s *Syncer) updateHub(ctx context.Context, k objectKey, obj *unstructured.Unstructured) error {
+	hub, err := s.hubIn(k.cluster)
+	if err != nil {
+		return err
+	}
+	r := s.resources[k.resource]
+	obj.SetGroupVersionKind(r.gvk)
+	if _, err := hub.Resource(r.gvr).Namespace(k.namespace).Update(ctx, obj, metav1.UpdateOptions{FieldManager: FieldManager}); err != nil {
+		return fmt.Errorf("updating the hub object: %w", err)
+	}
+	return nil
+}
+
+func ignoreNotFound(err error) error {
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,97 @@
+package sync
+
+import (
+	"context"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/klog/v2"
+
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+)
+
+// HeartbeatInterval is how often the syncer reports its SyncTarget's
+// status.
+const HeartbeatInterval = 10 * time.Second
+
+var syncTargets = workloadv1alpha1.SchemeGroupVersion.WithResource("synctargets")
+
+// syncTarget reads the syncer's SyncTarget.
+func (s *Syncer) syncTarget(ctx context.Context) (*workloadv1alpha1.SyncTarget, error) {
+	hub, err := s.hubIn(string(s.targetCluster))
+	if err != nil {
+		return nil, err
+	}
+	u, err := hub.Resource(syncTargets).Get(ctx, s.targetName, metav1.GetOptions{})
+	if err != nil {
+		return nil, err
+	}
+	target := &workloadv1alpha1.SyncTarget{}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, target); err != nil {
+		return nil, err
+	}
+	return target, nil
+}
+
+// heartbeat reports the target's status every HeartbeatInterval until ctx
+// ends.
+func (s *Syncer) heartbeat(ctx context.Context) {
+	wait.UntilWithContext(ctx, func(ctx context.Context) {
+		if err := s.beat(ctx); err != nil {
+			klog.ErrorS(err, "Reporting the SyncTarget's status")
+		}
+	}, HeartbeatInterval)
+}
+
+// beat writes the SyncTarget's status: its key, the time, Ready, and the
+// allocatable resources of the physical cluster's nodes.
+func (s *Syncer) beat(ctx context.Context) error {
+	nodes, err := s.downKube.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	target, err := s.syncTarget(ctx)
+	if err != nil {
+		return err
+	}
+	target.Status.Key = s.key
+	target.Status.LastHeartbeatTime = metav1.Now()
+	target.Status.Allocatable = allocatable(nodes.Items)
+	meta.SetStatusCondition(&target.Status.Conditions, metav1.Condition{
+		Type:               workloadv1alpha1.ConditionReady,
+		Status:             metav1.ConditionTrue,
+		Reason:             "SyncerReporting",
+		Message:            "The syncer reaches the hub and the physical cluster",
+		ObservedGeneration: target.Generation,
+	})
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(target)
+	if err != nil {
+		return err
+	}
+	hub, err := s.hubIn(string(s.targetCluster))
+	if err != nil {
+		return err
+	}
+	obj := &unstructured.Unstructured{Object: u}
+	obj.SetGroupVersionKind(workloadv1alpha1.SchemeGroupVersion.WithKind("SyncTarget"))
+	_, err = hub.Resource(syncTargets).UpdateStatus(ctx, obj, metav1.UpdateOptions{FieldManager: FieldManager})
+	return err
+}
+
+// allocatable sums the allocatable resources of nodes.
+func allocatable(nodes []corev1.Node) corev1.ResourceList {
+	sum := corev1.ResourceList{}
+	for _, n := range nodes {
+		for name, q := range n.Status.Allocatable {
+			total := sum[name]
+			total.Add(q)
+			sum[name] = total
+		}
+	}
+	return sum
+}

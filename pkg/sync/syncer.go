@@ -1,0 +1,364 @@
+package sync
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/restmapper"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+)
+
+// FieldManager is the field manager of the syncer's server-side applies
+// downstream.
+const FieldManager = "canopy-syncer"
+
+// Config is what a syncer needs.
+type Config struct {
+	// Hub reaches the hub; whichever logical cluster its host names, the
+	// syncer addresses the hub's /clusters/ paths itself.
+	Hub *rest.Config
+	// Cluster reaches the physical cluster.
+	Cluster *rest.Config
+	// Target is the SyncTarget, as "<logical cluster path>:<name>".
+	Target string
+}
+
+// Syncer syncs the objects assigned to one SyncTarget.
+type Syncer struct {
+	targetCluster logicalcluster.Name
+	targetName    string
+	key           string
+
+	hubBase string
+	hubHTTP *http.Client
+	hubRest *rest.Config
+
+	down     dynamic.Interface
+	downKube kubernetes.Interface
+
+	resources  []*resource
+	namespaces corelisters.NamespaceLister
+	factories  []interface{ Start(<-chan struct{}) }
+	synced     []cache.InformerSynced
+
+	// downQueue makes hub objects so downstream; upQueue writes downstream
+	// status to the hub. Both hold objectKeys.
+	downQueue, upQueue workqueue.TypedRateLimitingInterface[objectKey]
+}
+
+// resource is one synced resource with its informers on both sides.
+type resource struct {
+	gvr schema.GroupVersionResource
+	gvk schema.GroupVersionKind
+	// hub holds the assigned hub objects of every logical cluster, keyed
+	// by hubKey.
+	hub cache.SharedIndexInformer
+	// down holds the target's objects in the physical cluster.
+	down cache.GenericLister
+}
+
+// objectKey is a hub object of resources[resource] in a work queue.
+type objectKey struct {
+	resource int
+	origin
+}
+
+// ParseTarget splits "<logical cluster path>:<name>" at its last colon.
+func ParseTarget(s string) (logicalcluster.Name, string, error) {
+	i := strings.LastIndex(s, ":")
+	if i < 0 {
+		return "", "", fmt.Errorf("sync target %q is not <logical cluster path>:<name>, as root:platform:pc1", s)
+	}
+	cluster, err := logicalcluster.Parse(s[:i])
+	if err != nil {
+		return "", "", fmt.Errorf("sync target %q: %w", s, err)
+	}
+	if s[i+1:] == "" {
+		return "", "", fmt.Errorf("sync target %q names no SyncTarget after the logical cluster", s)
+	}
+	return cluster, s[i+1:], nil
+}
+
+// New connects to both sides and reads the SyncTarget for the resources
+// it accepts, which stay as read until the syncer restarts.
+func New(ctx context.Context, c Config) (*Syncer, error) {
+	cluster, name, err := ParseTarget(c.Target)
+	if err != nil {
+		return nil, err
+	}
+	s := &Syncer{
+		targetCluster: cluster,
+		targetName:    name,
+		key:           workloadv1alpha1.TargetKey(string(cluster), name),
+		hubRest:       rest.CopyConfig(c.Hub),
+		downQueue:     workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[objectKey](), workqueue.TypedRateLimitingQueueConfig[objectKey]{Name: "down"}),
+		upQueue:       workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[objectKey](), workqueue.TypedRateLimitingQueueConfig[objectKey]{Name: "up"}),
+	}
+	s.hubBase, _, _ = strings.Cut(strings.TrimSuffix(c.Hub.Host, "/"), logicalcluster.PathPrefix)
+	if s.hubHTTP, err = rest.HTTPClientFor(c.Hub); err != nil {
+		return nil, err
+	}
+	if s.down, err = dynamic.NewForConfig(c.Cluster); err != nil {
+		return nil, err
+	}
+	if s.downKube, err = kubernetes.NewForConfig(c.Cluster); err != nil {
+		return nil, err
+	}
+	target, err := s.syncTarget(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.setUpResources(target.Spec.Resources); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// hubConfig is the hub's client configuration at path, as
+// "/clusters/root:a" or "/clusters/*".
+func (s *Syncer) hubConfig(path string) *rest.Config {
+	cfg := rest.CopyConfig(s.hubRest)
+	cfg.Host = s.hubBase + logicalcluster.PathPrefix + path
+	return cfg
+}
+
+// hubIn is a client of logical cluster cluster, sharing the connections
+// of all others: making one costs no request and keeps no state.
+func (s *Syncer) hubIn(cluster string) (dynamic.Interface, error) {
+	return dynamic.NewForConfigAndClient(s.hubConfig(cluster), s.hubHTTP)
+}
+
+// setUpResources makes the informers of the resources the target accepts,
+// resolved once through the discovery of the target's logical cluster.
+func (s *Syncer) setUpResources(accepted []workloadv1alpha1.GroupResource) error {
+	disco, err := discovery.NewDiscoveryClientForConfigAndClient(s.hubConfig(string(s.targetCluster)), s.hubHTTP)
+	if err != nil {
+		return err
+	}
+	groups, err := restmapper.GetAPIGroupResources(disco)
+	if err != nil {
+		return fmt.Errorf("reading the hub's API resources: %w", err)
+	}
+	mapper := restmapper.NewDiscoveryRESTMapper(groups)
+	wildcard, err := dynamic.NewForConfigAndClient(s.hubConfig(logicalcluster.Wildcard), s.hubHTTP)
+	if err != nil {
+		return err
+	}
+	assigned := labels.Set{workloadv1alpha1.StateLabel(s.key): workloadv1alpha1.StateSync}.String()
+	ours := func(o *metav1.ListOptions) {
+		o.LabelSelector = labels.Set{workloadv1alpha1.TargetKeyLabel: s.key}.String()
+	}
+	downFactory := dynamicinformer.NewFilteredDynamicSharedInformerFactory(s.down, 0, metav1.NamespaceAll, ours)
+	kubeFactory := informers.NewSharedInformerFactoryWithOptions(s.downKube, 0, informers.WithTweakListOptions(ours))
+	nsInformer := kubeFactory.Core().V1().Namespaces()
+	s.namespaces = nsInformer.Lister()
+	s.synced = append(s.synced, nsInformer.Informer().HasSynced)
+	s.factories = append(s.factories, downFactory, kubeFactory)
+
+	for _, gr := range accepted {
+		gvr, err := mapper.ResourceFor(schema.GroupVersionResource{Group: gr.Group, Resource: gr.Resource})
+		if err != nil {
+			return fmt.Errorf("SyncTarget %s:%s accepts %s, which the hub does not serve: %w", s.targetCluster, s.targetName, gr, err)
+		}
+		gvk, err := mapper.KindFor(gvr)
+		if err != nil {
+			return err
+		}
+		mapping, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+		if err != nil {
+			return err
+		}
+		if mapping.Scope.Name() != meta.RESTScopeNameNamespace {
+			return fmt.Errorf("SyncTarget %s:%s accepts %s, which is cluster-scoped; only namespaced resources can be synced", s.targetCluster, s.targetName, gr)
+		}
+		r := &resource{gvr: gvr, gvk: gvk}
+		r.hub = cache.NewSharedIndexInformerWithOptions(&cache.ListWatch{
+			ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+				o.LabelSelector = assigned
+				return wildcard.Resource(gvr).List(ctx, o)
+			},
+			WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+				o.LabelSelector = assigned
+				return wildcard.Resource(gvr).Watch(ctx, o)
+			},
+		}, &unstructured.Unstructured{}, cache.SharedIndexInformerOptions{ObjectDescription: gvr.String() + " at the hub"})
+		if err := r.hub.SetTransform(qualify); err != nil {
+			return err
+		}
+		downInformer := downFactory.ForResource(gvr)
+		r.down = downInformer.Lister()
+		i := len(s.resources)
+		if _, err := r.hub.AddEventHandler(s.hubHandler(i)); err != nil {
+			return err
+		}
+		if _, err := downInformer.Informer().AddEventHandler(s.downHandler(i)); err != nil {
+			return err
+		}
+		s.synced = append(s.synced, r.hub.HasSynced, downInformer.Informer().HasSynced)
+		s.resources = append(s.resources, r)
+	}
+	return nil
+}
+
+// Run syncs until ctx ends, with workers per direction.
+func (s *Syncer) Run(ctx context.Context, workers int) error {
+	defer s.downQueue.ShutDown()
+	defer s.upQueue.ShutDown()
+	for _, r := range s.resources {
+		go r.hub.RunWithContext(ctx)
+	}
+	for _, f := range s.factories {
+		f.Start(ctx.Done())
+	}
+	klog.InfoS("Syncer starting", "target", string(s.targetCluster)+":"+s.targetName, "key", s.key, "resources", len(s.resources))
+	if !cache.WaitForCacheSync(ctx.Done(), s.synced...) {
+		return fmt.Errorf("the informers did not sync: %w", ctx.Err())
+	}
+	go s.heartbeat(ctx)
+	for range workers {
+		go s.work(ctx, s.downQueue, s.syncDown)
+		go s.work(ctx, s.upQueue, s.syncUp)
+	}
+	<-ctx.Done()
+	return nil
+}
+
+// work processes q with sync until q shuts down, retrying a failed key
+// with the queue's backoff.
+func (s *Syncer) work(ctx context.Context, q workqueue.TypedRateLimitingInterface[objectKey], sync func(context.Context, objectKey) error) {
+	for {
+		k, quit := q.Get()
+		if quit {
+			return
+		}
+		if err := sync(ctx, k); err != nil {
+			klog.ErrorS(err, "Syncing, will retry", "resource", s.resources[k.resource].gvr.String(), "cluster", k.cluster, "namespace", k.namespace, "name", k.name)
+			q.AddRateLimited(k)
+		} else {
+			q.Forget(k)
+		}
+		q.Done(k)
+	}
+}
+
+// hubHandler queues both directions of each event of the hub informer of
+// resources[i]: a hub change is applied downstream, and a hub status
+// overwritten by someone else is written again.
+func (s *Syncer) hubHandler(i int) cache.ResourceEventHandler {
+	enqueue := func(obj any) {
+		if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+			obj = d.Obj
+		}
+		h, ok := obj.(*hubObject)
+		if !ok {
+			return
+		}
+		k := objectKey{i, origin{h.cluster, h.Unstructured.GetNamespace(), h.GetName()}}
+		s.downQueue.Add(k)
+		s.upQueue.Add(k)
+	}
+	return cache.ResourceEventHandlerFuncs{AddFunc: enqueue, UpdateFunc: func(_, obj any) { enqueue(obj) }, DeleteFunc: enqueue}
+}
+
+// downHandler queues the status of each changed downstream object of
+// resources[i] to be written up, and a deleted one to be synced down:
+// either it is made again or its hub object is released.
+func (s *Syncer) downHandler(i int) cache.ResourceEventHandler {
+	key := func(obj any) (objectKey, bool) {
+		if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+			obj = d.Obj
+		}
+		u, ok := obj.(*unstructured.Unstructured)
+		if !ok {
+			return objectKey{}, false
+		}
+		o, ok := originOf(u)
+		return objectKey{i, o}, ok
+	}
+	up := func(obj any) {
+		if k, ok := key(obj); ok {
+			s.upQueue.Add(k)
+		}
+	}
+	return cache.ResourceEventHandlerFuncs{
+		AddFunc:    up,
+		UpdateFunc: func(_, obj any) { up(obj) },
+		DeleteFunc: func(obj any) {
+			if k, ok := key(obj); ok {
+				s.downQueue.Add(k)
+			}
+		},
+	}
+}
+
+// hubObject is a hub object in a wildcard informer's store. The store
+// keys objects by namespace and name alone, which equal objects of two
+// logical clusters share; hubObject makes the key
+// "<cluster>/<namespace>/<name>" by qualifying its namespace.
+type hubObject struct {
+	*unstructured.Unstructured
+	cluster string
+}
+
+// GetNamespace is the namespace qualified by the logical cluster, for the
+// store's key function only.
+func (o *hubObject) GetNamespace() string {
+	return o.cluster + "/" + o.Unstructured.GetNamespace()
+}
+
+// qualify is the hub informers' transform, making each object a hubObject.
+func qualify(obj any) (any, error) {
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return obj, nil
+	}
+	cluster, err := logicalcluster.FromObject(u)
+	if err != nil {
+		return nil, err
+	}
+	return &hubObject{Unstructured: u, cluster: string(cluster)}, nil
+}
+
+// hubObjectOf is the hub object of k from the informer, if it has it.
+func (s *Syncer) hubObjectOf(k objectKey) (*hubObject, bool, error) {
+	obj, ok, err := s.resources[k.resource].hub.GetStore().GetByKey(k.cluster + "/" + k.namespace + "/" + k.name)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	return obj.(*hubObject), true, nil
+}
+
+// downstreamOf is the downstream object of k, if there is one.
+func (s *Syncer) downstreamOf(k objectKey) (*unstructured.Unstructured, bool, error) {
+	obj, err := s.resources[k.resource].down.ByNamespace(workloadv1alpha1.DownstreamNamespace(k.cluster, k.namespace)).Get(k.name)
+	if err != nil {
+		return nil, false, ignoreNotFound(err)
+	}
+	return obj.(*unstructured.Unstructured), true, nil
+}
+
+// retryAfter is how long a deletion waits before it looks again whether
+// the downstream object is gone, should its delete event be missed.
+const retryAfter = 2 * time.Second

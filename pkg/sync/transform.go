@@ -1,0 +1,103 @@
+package sync
+
+import (
+	"strconv"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+)
+
+// origin is where a synced object lives at the hub.
+type origin struct {
+	cluster, namespace, name string
+}
+
+// lastApplied is kubectl's annotation for client-side apply, which
+// describes the hub object and would mislead kubectl downstream.
+const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
+
+// serviceAllocated are fields of a Service that the hub allocated and the
+// physical cluster allocates again in its own ranges.
+var serviceAllocated = [][]string{
+	{"spec", "clusterIP"}, {"spec", "clusterIPs"}, {"spec", "healthCheckNodePort"},
+}
+
+// downstream is the object to apply in the physical cluster for hub
+// object hub, from o, for the target of key: hub's metadata that only
+// means something at the hub and its status are dropped, and its origin
+// and the hub generation it comes from are recorded.
+func downstream(hub *unstructured.Unstructured, o origin, key string) *unstructured.Unstructured {
+	out := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": hub.GetAPIVersion(),
+		"kind":       hub.GetKind(),
+	}}
+	for field, value := range hub.Object {
+		if field != "metadata" && field != "status" && field != "apiVersion" && field != "kind" {
+			out.Object[field] = value
+		}
+	}
+	out = out.DeepCopy()
+	if hub.GetKind() == "Service" {
+		for _, path := range serviceAllocated {
+			unstructured.RemoveNestedField(out.Object, path...)
+		}
+	}
+	out.SetName(o.name)
+	out.SetNamespace(workloadv1alpha1.DownstreamNamespace(o.cluster, o.namespace))
+	labels := hub.GetLabels()
+	delete(labels, workloadv1alpha1.StateLabel(key))
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels[workloadv1alpha1.TargetKeyLabel] = key
+	out.SetLabels(labels)
+	annotations := hub.GetAnnotations()
+	if annotations == nil {
+		annotations = map[string]string{}
+	}
+	delete(annotations, logicalcluster.Annotation)
+	delete(annotations, lastApplied)
+	annotations[workloadv1alpha1.OriginClusterAnnotation] = o.cluster
+	annotations[workloadv1alpha1.OriginNamespaceAnnotation] = o.namespace
+	annotations[workloadv1alpha1.OriginNameAnnotation] = o.name
+	annotations[workloadv1alpha1.HubGenerationAnnotation] = strconv.FormatInt(hub.GetGeneration(), 10)
+	out.SetAnnotations(annotations)
+	return out
+}
+
+// originOf is where downstream object obj comes from, if the syncer made
+// it.
+func originOf(obj *unstructured.Unstructured) (origin, bool) {
+	a := obj.GetAnnotations()
+	o := origin{a[workloadv1alpha1.OriginClusterAnnotation], a[workloadv1alpha1.OriginNamespaceAnnotation], a[workloadv1alpha1.OriginNameAnnotation]}
+	return o, o.cluster != "" && o.namespace != "" && o.name != ""
+}
+
+// hubStatus is the status to write to the hub object of downstream object
+// down, and false when down has none. Its observedGeneration is the hub
+// generation down was applied from once the downstream controller has
+// observed down's spec, and one less before, so that whoever waits at the
+// hub for the hub generation to be observed waits for the rollout.
+func hubStatus(down *unstructured.Unstructured) (map[string]any, bool) {
+	status, ok, _ := unstructured.NestedMap(down.Object, "status")
+	if !ok {
+		return nil, false
+	}
+	observed, ok, _ := unstructured.NestedInt64(status, "observedGeneration")
+	if !ok {
+		return status, true
+	}
+	hubGeneration, err := strconv.ParseInt(down.GetAnnotations()[workloadv1alpha1.HubGenerationAnnotation], 10, 64)
+	if err != nil {
+		// Without the hub generation there is no telling what was observed.
+		delete(status, "observedGeneration")
+		return status, true
+	}
+	if observed < down.GetGeneration() {
+		hubGeneration--
+	}
+	status["observedGeneration"] = hubGeneration
+	return status, true
+}

@@ -1,0 +1,119 @@
+package sync
+
+import (
+	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+)
+
+func TestDownstream(t *testing.T) {
+	const key = "0123456789abcdef"
+	hub := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "v1",
+		"kind":       "Service",
+		"metadata": map[string]any{
+			"name": "web", "namespace": "ns1", "uid": "u", "resourceVersion": "7", "generation": int64(3),
+			"creationTimestamp": "2026-01-01T00:00:00Z", "finalizers": []any{"f"},
+			"ownerReferences": []any{map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "name": "o", "uid": "x"}},
+			"managedFields":   []any{map[string]any{"manager": "kubectl"}},
+			"labels":          map[string]any{"app": "web", workloadv1alpha1.StateLabel(key): "Sync"},
+			"annotations": map[string]any{
+				"canopy.dev/cluster": "root:a", lastApplied: "{}", "keep": "me",
+			},
+		},
+		"spec":   map[string]any{"clusterIP": "10.0.0.1", "clusterIPs": []any{"10.0.0.1"}, "ports": []any{map[string]any{"port": int64(80)}}},
+		"status": map[string]any{"loadBalancer": map[string]any{}},
+	}}
+	o := origin{"root:a", "ns1", "web"}
+	got := downstream(hub, o, key)
+
+	if got.GetNamespace() != workloadv1alpha1.DownstreamNamespace("root:a", "ns1") || got.GetName() != "web" {
+		t.Errorf("downstream at %s/%s", got.GetNamespace(), got.GetName())
+	}
+	meta := got.Object["metadata"].(map[string]any)
+	for _, f := range []string{"uid", "resourceVersion", "generation", "creationTimestamp", "finalizers", "ownerReferences", "managedFields"} {
+		if _, ok := meta[f]; ok {
+			t.Errorf("downstream keeps metadata.%s", f)
+		}
+	}
+	if _, ok := got.Object["status"]; ok {
+		t.Error("downstream keeps the status")
+	}
+	if _, ok, _ := unstructured.NestedFieldNoCopy(got.Object, "spec", "clusterIP"); ok {
+		t.Error("downstream Service keeps the hub's clusterIP")
+	}
+	if ports, _, _ := unstructured.NestedSlice(got.Object, "spec", "ports"); len(ports) != 1 {
+		t.Errorf("downstream Service ports %v", ports)
+	}
+	wantLabels := map[string]string{"app": "web", workloadv1alpha1.TargetKeyLabel: key}
+	if l := got.GetLabels(); len(l) != len(wantLabels) || l["app"] != "web" || l[workloadv1alpha1.TargetKeyLabel] != key {
+		t.Errorf("downstream labels %v, want %v", l, wantLabels)
+	}
+	a := got.GetAnnotations()
+	for k, want := range map[string]string{
+		"keep": "me", workloadv1alpha1.HubGenerationAnnotation: "3",
+		workloadv1alpha1.OriginClusterAnnotation: "root:a", workloadv1alpha1.OriginNamespaceAnnotation: "ns1", workloadv1alpha1.OriginNameAnnotation: "web",
+	} {
+		if a[k] != want {
+			t.Errorf("downstream annotation %s=%q, want %q", k, a[k], want)
+		}
+	}
+	if _, ok := a["canopy.dev/cluster"]; ok {
+		t.Error("downstream keeps the hub's cluster annotation")
+	}
+	if _, ok := a[lastApplied]; ok {
+		t.Error("downstream keeps kubectl's last-applied annotation")
+	}
+	if back, ok := originOf(got); !ok || back != o {
+		t.Errorf("origin of the downstream object %v, %v; want %v", back, ok, o)
+	}
+	if _, ok := hub.GetAnnotations()[lastApplied]; !ok {
+		t.Error("downstream changed the hub object")
+	}
+}
+
+func TestHubStatus(t *testing.T) {
+	down := func(generation, observed int64, hubGeneration string) *unstructured.Unstructured {
+		u := &unstructured.Unstructured{Object: map[string]any{
+			"metadata": map[string]any{"generation": generation, "annotations": map[string]any{workloadv1alpha1.HubGenerationAnnotation: hubGeneration}},
+			"status":   map[string]any{"observedGeneration": observed, "replicas": int64(3)},
+		}}
+		return u
+	}
+	for _, tc := range []struct {
+		name string
+		down *unstructured.Unstructured
+		want any
+	}{
+		{"observed", down(2, 2, "5"), int64(5)},
+		{"not yet observed", down(2, 1, "5"), int64(4)},
+		{"no hub generation", down(2, 2, ""), nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, ok := hubStatus(tc.down)
+			if !ok || status["replicas"] != int64(3) {
+				t.Fatalf("status %v, %v", status, ok)
+			}
+			if status["observedGeneration"] != tc.want {
+				t.Errorf("observedGeneration %v, want %v", status["observedGeneration"], tc.want)
+			}
+		})
+	}
+	if _, ok := hubStatus(&unstructured.Unstructured{Object: map[string]any{"data": map[string]any{}}}); ok {
+		t.Error("an object without status has a status for the hub")
+	}
+}
+
+func TestParseTarget(t *testing.T) {
+	cluster, name, err := ParseTarget("root:platform:pc1")
+	if err != nil || cluster != "root:platform" || name != "pc1" {
+		t.Errorf("ParseTarget = %q, %q, %v", cluster, name, err)
+	}
+	for _, bad := range []string{"pc1", "root:", ":pc1", "Root:pc1"} {
+		if _, _, err := ParseTarget(bad); err == nil {
+			t.Errorf("ParseTarget(%q) succeeded", bad)
+		}
+	}
+}
