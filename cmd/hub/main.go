@@ -28,7 +28,7 @@ func newRootCommand() *cobra.Command {
 		Use:   "hub",
 		Short: "Canopy's hub: one API server hosting many logical clusters",
 	}
-	root.AddCommand(newStartCommand(), newKubeconfigCommand("kubeconfig"))
+	root.AddCommand(newStartCommand(), newKubeconfigCommand("kubeconfig"), newSyncTargetCommand())
 	return root
 }
 
