@@ -128,11 +128,12 @@ func defaultResources() string {
 	return strings.Join(names, ",")
 }
 
-// defaultSyncerImage is the syncer image of this build's version, or
-// latest for a build from a work tree, which has none.
+// defaultSyncerImage is the syncer image of this build's release
+// version, or latest for any other build: one from a work tree has a
+// pseudo-version or none, and no image is tagged with it.
 func defaultSyncerImage() string {
 	version := "latest"
-	if info, ok := debug.ReadBuildInfo(); ok && strings.HasPrefix(info.Main.Version, "v") {
+	if info, ok := debug.ReadBuildInfo(); ok && strings.HasPrefix(info.Main.Version, "v") && !strings.ContainsAny(info.Main.Version, "-+") {
 		version = info.Main.Version
 	}
 	return "ghcr.io/canopy-dev/syncer:" + version
