@@ -28,7 +28,7 @@ func newRootCommand() *cobra.Command {
 		Use:   "hub",
 		Short: "Canopy's hub: one API server hosting many logical clusters",
 	}
-	root.AddCommand(newStartCommand(), newKubeconfigCommand("kubeconfig"))
+	root.AddCommand(newStartCommand(), newKubeconfigCommand("kubeconfig"), newSyncTargetCommand())
 	return root
 }
 
@@ -54,6 +54,9 @@ root logical cluster. A LogicalCluster named <child> created in logical cluster
 			if o.CompactionInterval < 0 {
 				return fmt.Errorf("--compaction-interval %v is negative; 0 disables compaction", o.CompactionInterval)
 			}
+			if o.SyncTargetHeartbeatTimeout <= 0 {
+				return fmt.Errorf("--sync-target-heartbeat-timeout %v must be positive", o.SyncTargetHeartbeatTimeout)
+			}
 			if o.SecurePort <= 0 || o.SecurePort > 65535 {
 				return fmt.Errorf("--secure-port %d is not a port", o.SecurePort)
 			}
@@ -69,6 +72,7 @@ root logical cluster. A LogicalCluster named <child> created in logical cluster
 	cmd.Flags().StringVar(&o.Datastore, "datastore", "", "sqlite://PATH, postgres://… or cockroachdb://… (default sqlite://<data-dir>/canopy.db)")
 	cmd.Flags().StringVar(&o.TokenAuthFile, "token-auth-file", "", `CSV file of static bearer tokens, one "token,user,uid,\"group1,group2\"" a line, as kube-apiserver reads it; a token's user is the same in every logical cluster`)
 	cmd.Flags().DurationVar(&o.CompactionInterval, "compaction-interval", 5*time.Minute, "how often the datastore drops the history of changes older than one interval (watches and lists from before then get 410 Gone); 0 never does")
+	cmd.Flags().DurationVar(&o.SyncTargetHeartbeatTimeout, "sync-target-heartbeat-timeout", hub.DefaultSyncTargetHeartbeatTimeout, "how long after its syncer last reported a SyncTarget's Ready condition turns False (reason HeartbeatTimeout); syncers report every 10s")
 	cmd.Flags().StringVar(&o.OTLPEndpoint, "otlp-endpoint", "", "host:port of an OTLP/gRPC collector (plaintext) to send a trace of each request, down to its SQL statements, to; unset means no tracing")
 	cmd.Flags().Int32Var(&o.TracingSamplingRatePerMillion, "tracing-sampling-rate-per-million", 1000000, "with --otlp-endpoint, how many requests in a million to trace; a system:masters request carrying a W3C traceparent follows its client's decision instead")
 	return cmd

@@ -22,14 +22,17 @@ func writeAdminKubeconfig(path string, p *pki, host string) error {
 	if err != nil {
 		return err
 	}
-	name := string(logicalcluster.Root)
+	server := fmt.Sprintf("https://%s%s%s", host, logicalcluster.PathPrefix, logicalcluster.Root)
+	return clientcmd.WriteToFile(kubeconfig(server, p.caPEM, "admin", certPEM, keyPEM, string(logicalcluster.Root)), path)
+}
+
+// kubeconfig is a kubeconfig whose one context, named context, talks to
+// server as user with a client certificate, trusting the CA of caPEM.
+func kubeconfig(server string, caPEM []byte, user string, certPEM, keyPEM []byte, context string) clientcmdapi.Config {
 	cfg := clientcmdapi.NewConfig()
-	cfg.Clusters[name] = &clientcmdapi.Cluster{
-		Server:                   fmt.Sprintf("https://%s%s%s", host, logicalcluster.PathPrefix, logicalcluster.Root),
-		CertificateAuthorityData: p.caPEM,
-	}
-	cfg.AuthInfos["admin"] = &clientcmdapi.AuthInfo{ClientCertificateData: certPEM, ClientKeyData: keyPEM}
-	cfg.Contexts[name] = &clientcmdapi.Context{Cluster: name, AuthInfo: "admin"}
-	cfg.CurrentContext = name
-	return clientcmd.WriteToFile(*cfg, path)
+	cfg.Clusters[context] = &clientcmdapi.Cluster{Server: server, CertificateAuthorityData: caPEM}
+	cfg.AuthInfos[user] = &clientcmdapi.AuthInfo{ClientCertificateData: certPEM, ClientKeyData: keyPEM}
+	cfg.Contexts[context] = &clientcmdapi.Context{Cluster: context, AuthInfo: user}
+	cfg.CurrentContext = context
+	return *cfg
 }

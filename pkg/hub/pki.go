@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"k8s.io/apiserver/pkg/authentication/user"
+	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/client-go/util/cert"
 	"k8s.io/client-go/util/keyutil"
 )
@@ -144,13 +145,23 @@ func (p *pki) ensureLeaf(name string, tmpl x509.Certificate) error {
 			return err
 		}
 	}
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	certPEM, key, err := p.issue(tmpl)
 	if err != nil {
 		return err
 	}
+	return write(certFile, keyFile, certPEM, key)
+}
+
+// issue signs a certificate of tmpl, valid for leafValidity from now, for
+// a new key.
+func (p *pki) issue(tmpl x509.Certificate) ([]byte, *ecdsa.PrivateKey, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, nil, err
+	}
 	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 127))
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	now := time.Now()
 	tmpl.SerialNumber = serial
@@ -159,9 +170,35 @@ func (p *pki) ensureLeaf(name string, tmpl x509.Certificate) error {
 	tmpl.KeyUsage = x509.KeyUsageDigitalSignature
 	der, err := x509.CreateCertificate(rand.Reader, &tmpl, p.ca, key.Public(), p.caKey)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	return write(certFile, keyFile, encodeCert(der), key)
+	return encodeCert(der), key, nil
+}
+
+// ClientKubeconfig is a kubeconfig for user, a member of groups, at
+// server: a client certificate for a year that the CA in <dataDir>/pki
+// signs, embedded with its key and the CA certificate, so that the file
+// works wherever it is copied. The CA must exist: the hub made it on its
+// first start.
+func ClientKubeconfig(dataDir, server, user string, groups []string) ([]byte, error) {
+	p := &pki{dir: filepath.Join(dataDir, "pki")}
+	ca, caKey, err := load(p.path("ca.crt"), p.path("ca.key"))
+	if err != nil {
+		return nil, fmt.Errorf("the hub's CA in %s: %w; start the hub once with --data-dir %s to create it", p.dir, err, dataDir)
+	}
+	p.ca, p.caKey = ca, caKey
+	certPEM, key, err := p.issue(x509.Certificate{
+		Subject:     pkix.Name{CommonName: user, Organization: groups},
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
+	})
+	if err != nil {
+		return nil, err
+	}
+	keyPEM, err := keyutil.MarshalPrivateKeyToPEM(key)
+	if err != nil {
+		return nil, err
+	}
+	return clientcmd.Write(kubeconfig(server, encodeCert(ca.Raw), user, certPEM, keyPEM, "hub"))
 }
 
 // names tells whether c names every host and address tmpl does, so that a

@@ -65,6 +65,7 @@ import (
 	gccontroller "github.com/canopy-dev/canopy/pkg/controller/garbagecollector"
 	lccontroller "github.com/canopy-dev/canopy/pkg/controller/logicalcluster"
 	nscontroller "github.com/canopy-dev/canopy/pkg/controller/namespace"
+	"github.com/canopy-dev/canopy/pkg/controller/synctarget"
 	generatedopenapi "github.com/canopy-dev/canopy/pkg/generated/openapi"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/registry"
@@ -117,7 +118,15 @@ type Options struct {
 	// than one interval; zero disables compaction, as it does for
 	// kube-apiserver's --etcd-compaction-interval.
 	CompactionInterval time.Duration
+	// SyncTargetHeartbeatTimeout is how long after its syncer's last
+	// heartbeat a SyncTarget's Ready condition turns False; zero means
+	// DefaultSyncTargetHeartbeatTimeout.
+	SyncTargetHeartbeatTimeout time.Duration
 }
+
+// DefaultSyncTargetHeartbeatTimeout is four of the syncer's 10s
+// heartbeats: a syncer is deemed gone after missing three in a row.
+const DefaultSyncTargetHeartbeatTimeout = 40 * time.Second
 
 // KubeconfigPath is where the hub writes the admin kubeconfig for dataDir.
 func KubeconfigPath(dataDir string) string { return filepath.Join(dataDir, "admin.kubeconfig") }
@@ -311,6 +320,14 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	syncTargets, err := groupOf(groups, workloadv1alpha1.SchemeGroupVersion)
+	if err != nil {
+		return err
+	}
+	heartbeatTimeout := o.SyncTargetHeartbeatTimeout
+	if heartbeatTimeout == 0 {
+		heartbeatTimeout = DefaultSyncTargetHeartbeatTimeout
+	}
 	// One of each controller serves every logical cluster.
 	for name, c := range map[string]interface{ Run(context.Context) }{
 		"logicalcluster": lccontroller.New(lccontroller.Config{
@@ -328,6 +345,8 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		}),
 		"clusterrole-aggregation": clusterroleaggregation.New(rbacStorage.ClusterRoles()),
 		"garbage-collector":       garbageCollector,
+		"synctarget-heartbeat": synctarget.New(syncTargets.Storage["synctargets"].(*registry.Served).Store,
+			syncTargets.Storage["synctargets/status"].(rest.Updater), heartbeatTimeout),
 	} {
 		if err := server.AddPostStartHook("canopy-"+name+"-controller", func(hookCtx genericapiserver.PostStartHookContext) error {
 			go c.Run(hookCtx)
@@ -462,6 +481,16 @@ var storedGroups = []struct {
 	{coordinationv1.SchemeGroupVersion, coordination.AddToScheme, coordination.NewStorage},
 	{discoveryv1.SchemeGroupVersion, discovery.AddToScheme, discovery.NewStorage},
 	{workloadv1alpha1.SchemeGroupVersion, workload.AddToScheme, workload.NewStorage},
+}
+
+// groupOf is the group of version among groups.
+func groupOf(groups []storedGroup, version schema.GroupVersion) (storedGroup, error) {
+	for _, g := range groups {
+		if g.version == version {
+			return g, nil
+		}
+	}
+	return storedGroup{}, fmt.Errorf("%s is not served", version)
 }
 
 func buildStoredGroups(f *registry.Factory, typer runtime.ObjectTyper) ([]storedGroup, error) {

@@ -80,6 +80,10 @@ func work[K comparable](ctx context.Context, name string, queue workqueue.TypedD
 	}
 }
 
+// AddAfter queues k again after d, for work that is due at a known time
+// rather than on a change. Call it from Process.
+func (l *Loop[K]) AddAfter(k K, d time.Duration) { l.queue.AddAfter(k, d) }
+
 func (l *Loop[K]) enqueue(obj runtime.Object, deleted bool) {
 	for _, k := range l.Keys(obj, deleted) {
 		l.queue.AddAfter(k, l.Delay)

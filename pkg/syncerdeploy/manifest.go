@@ -1,0 +1,110 @@
+package syncerdeploy
+
+import (
+	"bytes"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/yaml"
+)
+
+const (
+	// Namespace is where the syncer runs in the physical cluster.
+	Namespace = "canopy-syncer"
+	// kubeconfigDir is where the syncer's container finds the hub
+	// kubeconfig, in file kubeconfigKey.
+	kubeconfigDir = "/etc/canopy/hub"
+	kubeconfigKey = "kubeconfig"
+)
+
+// Manifest is the multi-document YAML that runs the syncer of t in the
+// physical cluster from image, reaching the hub with hubKubeconfig: the
+// namespace canopy-syncer, a ServiceAccount, a ClusterRole and its
+// binding, a Secret holding hubKubeconfig and a Deployment of one syncer.
+// The syncer reaches the physical cluster with its ServiceAccount, by
+// in-cluster configuration, so it gets no --cluster-kubeconfig.
+//
+// Every name but the namespace's carries the target's key, so that the
+// syncers of several targets may share a physical cluster.
+func Manifest(t Target, image string, hubKubeconfig []byte) ([]byte, error) {
+	name := "syncer-" + t.Key()
+	labels := map[string]string{"app.kubernetes.io/name": "canopy-syncer", "app.kubernetes.io/instance": name}
+	objs := []runtime.Object{
+		&corev1.Namespace{TypeMeta: typeMeta("v1", "Namespace"), ObjectMeta: metav1.ObjectMeta{Name: Namespace}},
+		&corev1.ServiceAccount{TypeMeta: typeMeta("v1", "ServiceAccount"), ObjectMeta: t.meta(name, Namespace)},
+	}
+	objs = append(objs, clusterRBAC(t.meta("canopy:"+name, ""), t.downstreamRules(),
+		rbacv1.Subject{Kind: rbacv1.ServiceAccountKind, Name: name, Namespace: Namespace})...)
+	objs = append(objs,
+		&corev1.Secret{
+			TypeMeta: typeMeta("v1", "Secret"), ObjectMeta: t.meta(name+"-hub-kubeconfig", Namespace),
+			Type: corev1.SecretTypeOpaque, Data: map[string][]byte{kubeconfigKey: hubKubeconfig},
+		},
+		t.deployment(name, labels, image))
+	var out bytes.Buffer
+	for i, o := range objs {
+		doc, err := yaml.Marshal(o)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			out.WriteString("---\n")
+		}
+		out.Write(doc)
+	}
+	return out.Bytes(), nil
+}
+
+// downstreamRules are what the syncer does in the physical cluster: it
+// keeps the synced resources, and reads their status, in namespaces it
+// creates and deletes, and sums its nodes' allocatable resources.
+func (t Target) downstreamRules() []rbacv1.PolicyRule {
+	groups, resources := t.byGroup()
+	var rules []rbacv1.PolicyRule
+	for _, g := range groups {
+		rules = append(rules, rbacv1.PolicyRule{APIGroups: []string{g}, Resources: resources[g],
+			Verbs: []string{"get", "list", "watch", "create", "update", "patch", "delete"}})
+	}
+	return append(rules,
+		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"namespaces"}, Verbs: []string{"get", "list", "watch", "create", "delete"}},
+		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"nodes"}, Verbs: []string{"list", "watch"}},
+	)
+}
+
+// deployment runs one syncer: Recreate, since two syncers of one target
+// would fight over the same objects.
+func (t Target) deployment(name string, labels map[string]string, image string) *appsv1.Deployment {
+	m := t.meta(name, Namespace)
+	m.Labels = labels
+	return &appsv1.Deployment{
+		TypeMeta: typeMeta(appsv1.SchemeGroupVersion.String(), "Deployment"), ObjectMeta: m,
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To[int32](1),
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec: corev1.PodSpec{
+					ServiceAccountName: name,
+					Containers: []corev1.Container{{
+						Name:         "syncer",
+						Image:        image,
+						Args:         []string{"--hub-kubeconfig", kubeconfigDir + "/" + kubeconfigKey, "--sync-target", t.Path()},
+						VolumeMounts: []corev1.VolumeMount{{Name: "hub-kubeconfig", MountPath: kubeconfigDir, ReadOnly: true}},
+						SecurityContext: &corev1.SecurityContext{
+							AllowPrivilegeEscalation: ptr.To(false),
+							ReadOnlyRootFilesystem:   ptr.To(true),
+						},
+					}},
+					Volumes: []corev1.Volume{{Name: "hub-kubeconfig", VolumeSource: corev1.VolumeSource{
+						Secret: &corev1.SecretVolumeSource{SecretName: name + "-hub-kubeconfig"},
+					}}},
+				},
+			},
+		},
+	}
+}
