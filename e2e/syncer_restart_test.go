@@ -21,8 +21,9 @@ import (
 // and ServiceAccount a synced Deployment uses follow it downstream without
 // being assigned, and go when it no longer uses them; that edits made
 // downstream are reverted; and that a syncer killed while the hub changes
-// converges when started again, and that starting it once more with
-// nothing changed writes nothing on either side.
+// converges when started again, the pods it upsynced included, and that
+// starting it once more with nothing changed writes nothing on either
+// side.
 func TestSyncerDependenciesDriftRestart(t *testing.T) {
 	admin, pc1, key, syncer := setUpSyncer(t)
 	admin.apply("a", dependentManifest(key))
@@ -119,6 +120,14 @@ func TestSyncerDependenciesDriftRestart(t *testing.T) {
 		// Once everything has settled, a restart must write nothing. The
 		// SyncTarget's status, the heartbeat, is not looked at: it is
 		// written every few seconds by design.
+		// The pods replaced while the syncer was away are gone at the hub
+		// too: the hub lists the pods running downstream.
+		down := kubectl{t: t, kubeconfig: pc1.Kubeconfig, home: admin.home}
+		podNames := `jsonpath={range .items[*]}{.metadata.name} {.spec.containers[0].image}{"\n"}{end}`
+		eventually("the hub's pods those downstream", func() bool {
+			hub := admin.must("--context", "a", "get", "pods", "-n", "ns1", "-o", podNames)
+			return hub == down.must("get", "pods", "-n", ns, "-o", podNames) && strings.Count(hub, "nginx:1.28") == 3
+		})
 		var before map[string]string
 		eventually("both sides settled", func() bool {
 			first := resourceVersions(admin, pc1, ns)
@@ -132,6 +141,9 @@ func TestSyncerDependenciesDriftRestart(t *testing.T) {
 			if before[k] == "" {
 				t.Fatalf("no resourceVersion of %s among %v", k, before)
 			}
+		}
+		if n := len(slices.DeleteFunc(slices.Collect(maps.Keys(before)), func(k string) bool { return !strings.HasPrefix(k, "hub Pod/") })); n != 3 {
+			t.Fatalf("%d upsynced pods at the hub among %v, want 3", n, before)
 		}
 		syncer.kill()
 		syncer.start()
@@ -152,7 +164,7 @@ func TestSyncerDependenciesDriftRestart(t *testing.T) {
 }
 
 // resourceVersions are the resourceVersions of the objects in ns1 of
-// root:a at the hub, and of the syncer's objects and namespace ns
+// root:a at the hub, the upsynced pods included, and of the syncer's objects and namespace ns
 // downstream, by side, kind and name.
 func resourceVersions(admin kubectl, pc1 *pcluster.Cluster, ns string) map[string]string {
 	admin.t.Helper()
@@ -165,7 +177,8 @@ func resourceVersions(admin kubectl, pc1 *pcluster.Cluster, ns string) map[strin
 		}
 	}
 	kinds := "deployments,configmaps,secrets,serviceaccounts"
-	collect("hub", admin, "--context", "a", "get", kinds, "-n", "ns1")
+	// At the hub, the pods are the syncer's copies; downstream, kwok's.
+	collect("hub", admin, "--context", "a", "get", kinds+",pods", "-n", "ns1")
 	down := kubectl{t: admin.t, kubeconfig: pc1.Kubeconfig, home: admin.home}
 	ours := workloadv1alpha1.TargetKeyLabel + "=" + workloadv1alpha1.TargetKey("root", "pc1")
 	collect("downstream", down, "get", kinds, "-n", ns, "-l", ours)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -23,8 +24,8 @@ import (
 
 // TestSyncer runs a Deployment with its ConfigMap and Secret from
 // logical cluster root:a in physical cluster pc1 through a syncer
-// process: it runs there, its status shows at the hub so that kubectl
-// rollout status works there, an image change rolls out, and deleting it
+// process: it runs there, its status and pods show at the hub so that
+// kubectl rollout status and get pods work there, an image change rolls out, and deleting it
 // at the hub deletes it downstream before the hub object goes. The same
 // names in root:b land in a namespace of their own.
 func TestSyncer(t *testing.T) {
@@ -82,6 +83,29 @@ func TestSyncer(t *testing.T) {
 			if got := admin.must("--context", c, "get", "deploy", "web", "-n", "ns1", "-o", "jsonpath={.metadata.finalizers}"); !strings.Contains(got, workloadv1alpha1.FinalizerPrefix+key) {
 				t.Errorf("hub Deployment in %s has finalizers %s, want the syncer's", c, got)
 			}
+			// The pods running downstream are listed at the hub, each
+			// logical cluster seeing its own.
+			ns := workloadv1alpha1.DownstreamNamespace("root:"+c, "ns1")
+			downPods, err := pc1.Client.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for _, p := range downPods.Items {
+				want = append(want, p.Name+" Running")
+			}
+			slices.Sort(want)
+			var got []string
+			for ctx.Err() == nil {
+				out := admin.must("--context", c, "get", "pods", "-n", "ns1", "-l", "app=web", "-o", `jsonpath={range .items[*]}{.metadata.name} {.status.phase}{"\n"}{end}`)
+				if got = strings.Split(strings.TrimSpace(out), "\n"); slices.Equal(got, want) {
+					break
+				}
+				time.Sleep(300 * time.Millisecond)
+			}
+			if !slices.Equal(got, want) || len(want) != 3 {
+				t.Errorf("pods at the hub in %s: %q, want %q", c, got, want)
+			}
 		}
 	})
 
@@ -111,7 +135,7 @@ func TestSyncer(t *testing.T) {
 			_, errD := pc1.Client.AppsV1().Deployments(nsA).Get(ctx, "web", metav1.GetOptions{})
 			_, errC := pc1.Client.CoreV1().ConfigMaps(nsA).Get(ctx, "web-config", metav1.GetOptions{})
 			_, errS := pc1.Client.CoreV1().Secrets(nsA).Get(ctx, "web-secret", metav1.GetOptions{})
-			out, _ := admin.run("--context", "a", "get", "deploy,configmap,secret", "-n", "ns1", "-o", "name")
+			out, _ := admin.run("--context", "a", "get", "deploy,configmap,secret,pods", "-n", "ns1", "-o", "name")
 			if apierrors.IsNotFound(errD) && apierrors.IsNotFound(errC) && apierrors.IsNotFound(errS) && !strings.Contains(out, "web") {
 				break
 			}
@@ -308,7 +332,7 @@ metadata:
   name: syncer
 rules:
 - apiGroups: ["", "apps"]
-  resources: ["deployments", "configmaps", "secrets", "services"]
+  resources: ["deployments", "configmaps", "secrets", "services", "pods"]
   verbs: ["list", "watch"]
 - apiGroups: ["workload.canopy.dev"]
   resources: ["synctargets", "synctargets/status"]
@@ -324,6 +348,9 @@ rules:
 - apiGroups: ["", "apps"]
   resources: ["deployments", "configmaps", "secrets", "serviceaccounts", "services", "deployments/status", "services/status"]
   verbs: ["get", "update"]
+- apiGroups: [""]
+  resources: ["pods", "pods/status"]
+  verbs: ["create", "update", "delete"]
 `)
 		admin.must("--context", c, "create", "clusterrolebinding", "syncer", "--clusterrole", "syncer", "--user", user)
 	}

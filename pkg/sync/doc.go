@@ -37,6 +37,13 @@
 // downstream controller has observed the spec applied from it, so that
 // `kubectl rollout status` at the hub waits for the rollout.
 //
+// Pods (pods.go): the pod templates of synced workloads carry the
+// target's label downstream, so that one informer finds their pods. Each
+// is copied, spec, labels and status, to the workload's logical cluster
+// and namespace under its own name, labelled UpsyncedLabel, and deleted
+// there when it is gone downstream; a wildcard informer of the upsynced
+// pods finds, after a restart, those that went meanwhile.
+//
 // Deletion: the syncer holds a finalizer on each hub object it syncs. A
 // hub object being deleted is deleted downstream, and its finalizer
 // released once it is gone there. An object whose assignment label is

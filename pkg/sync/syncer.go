@@ -73,6 +73,12 @@ type Syncer struct {
 	downQueue, upQueue workqueue.TypedRateLimitingInterface[objectKey]
 	// depQueue makes the dependencies of synced workloads so downstream.
 	depQueue workqueue.TypedRateLimitingInterface[dependencyKey]
+	// hubPods holds the pods the syncer upsynced, downPods the pods of
+	// its workloads downstream, and podQueue copies the latter to the
+	// former; its origins are those of the hub pods.
+	hubPods  cache.SharedIndexInformer
+	downPods cache.GenericLister
+	podQueue workqueue.TypedRateLimitingInterface[origin]
 }
 
 // resource is one synced resource with its informers on both sides.
@@ -134,6 +140,7 @@ func New(ctx context.Context, c Config) (*Syncer, error) {
 		downQueue:     workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[objectKey](), workqueue.TypedRateLimitingQueueConfig[objectKey]{Name: "down"}),
 		upQueue:       workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[objectKey](), workqueue.TypedRateLimitingQueueConfig[objectKey]{Name: "up"}),
 		depQueue:      workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[dependencyKey](), workqueue.TypedRateLimitingQueueConfig[dependencyKey]{Name: "dependencies"}),
+		podQueue:      workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: "pods"}),
 		accepted:      map[schema.GroupVersionResource]int{},
 	}
 	s.hubBase, _, _ = strings.Cut(strings.TrimSuffix(c.Hub.Host, "/"), logicalcluster.PathPrefix)
@@ -214,21 +221,7 @@ func (s *Syncer) setUpResources(accepted []workloadv1alpha1.GroupResource) error
 			return fmt.Errorf("SyncTarget %s:%s accepts %s, which is cluster-scoped; only namespaced resources can be synced", s.targetCluster, s.targetName, gr)
 		}
 		r := &resource{gvr: gvr, gvk: gvk}
-		r.hub = cache.NewSharedIndexInformerWithOptions(&cache.ListWatch{
-			ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
-				o.LabelSelector = assigned
-				return wildcard.Resource(gvr).List(ctx, o)
-			},
-			WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
-				o.LabelSelector = assigned
-				return wildcard.Resource(gvr).Watch(ctx, o)
-			},
-		}, &unstructured.Unstructured{}, cache.SharedIndexInformerOptions{
-			ObjectDescription: gvr.String() + " at the hub",
-			ResyncPeriod:      hubResync,
-			Indexers:          cache.Indexers{byDependency: indexDependencies},
-		})
-		if err := r.hub.SetTransform(qualify); err != nil {
+		if r.hub, err = hubInformer(wildcard, gvr, assigned, cache.Indexers{byDependency: indexDependencies}); err != nil {
 			return err
 		}
 		downInformer := downFactory.ForResource(gvr)
@@ -244,6 +237,9 @@ func (s *Syncer) setUpResources(accepted []workloadv1alpha1.GroupResource) error
 		s.accepted[gvr] = i
 		s.resources = append(s.resources, r)
 	}
+	if err := s.setUpPods(wildcard, downFactory); err != nil {
+		return err
+	}
 	for i, gvr := range dependencyResources {
 		// The factory shares one informer per resource, with the synced
 		// resources' if configmaps, say, are among them.
@@ -257,14 +253,36 @@ func (s *Syncer) setUpResources(accepted []workloadv1alpha1.GroupResource) error
 	return nil
 }
 
+// hubInformer is an informer of the objects of gvr matching selector in
+// every logical cluster, as hubObjects.
+func hubInformer(wildcard dynamic.Interface, gvr schema.GroupVersionResource, selector string, indexers cache.Indexers) (cache.SharedIndexInformer, error) {
+	informer := cache.NewSharedIndexInformerWithOptions(&cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+			o.LabelSelector = selector
+			return wildcard.Resource(gvr).List(ctx, o)
+		},
+		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+			o.LabelSelector = selector
+			return wildcard.Resource(gvr).Watch(ctx, o)
+		},
+	}, &unstructured.Unstructured{}, cache.SharedIndexInformerOptions{
+		ObjectDescription: gvr.String() + " at the hub",
+		ResyncPeriod:      hubResync,
+		Indexers:          indexers,
+	})
+	return informer, informer.SetTransform(qualify)
+}
+
 // Run syncs until ctx ends, with workers per direction.
 func (s *Syncer) Run(ctx context.Context, workers int) error {
 	defer s.downQueue.ShutDown()
 	defer s.upQueue.ShutDown()
 	defer s.depQueue.ShutDown()
+	defer s.podQueue.ShutDown()
 	for _, r := range s.resources {
 		go r.hub.RunWithContext(ctx)
 	}
+	go s.hubPods.RunWithContext(ctx)
 	for _, f := range s.factories {
 		f.Start(ctx.Done())
 	}
@@ -282,6 +300,7 @@ func (s *Syncer) Run(ctx context.Context, workers int) error {
 		go work(ctx, s.downQueue, s.syncDown)
 		go work(ctx, s.upQueue, s.syncUp)
 		go work(ctx, s.depQueue, s.syncDependency)
+		go work(ctx, s.podQueue, s.syncPod)
 	}
 	<-ctx.Done()
 	return nil
