@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,41 +24,12 @@ import (
 
 // TestSyncer runs a Deployment with its ConfigMap and Secret from
 // logical cluster root:a in physical cluster pc1 through a syncer
-// process: it runs there, its status shows at the hub so that kubectl
-// rollout status works there, an image change rolls out, and deleting it
+// process: it runs there, its status and pods show at the hub so that
+// kubectl rollout status and get pods work there, an image change rolls out, and deleting it
 // at the hub deletes it downstream before the hub object goes. The same
 // names in root:b land in a namespace of their own.
 func TestSyncer(t *testing.T) {
-	if _, err := exec.LookPath("kubectl"); err != nil {
-		t.Fatalf("kubectl must be on PATH: %v", err)
-	}
-	if _, err := pcluster.EnsureBinaries(); err != nil {
-		t.Fatal(err)
-	}
-	syncerBin := buildSyncer(t)
-	h, admin := startHub(t, buildHub(t), "")
-	pki := filepath.Join(h.dataDir, "pki")
-	admin.addContexts(h, pki, "admin")
-	admin.createLogicalCluster("root", "a")
-	admin.createLogicalCluster("root", "b")
-	pc1 := pcluster.Start(t, "pc1", pcluster.Options{Nodes: []pcluster.Node{
-		{Name: "pc1-a", Labels: map[string]string{"region": "eu", "zone": "eu-a"}},
-		{Name: "pc1-b", Labels: map[string]string{"region": "eu", "zone": "eu-b"}},
-	}})
-
-	admin.apply("root", `apiVersion: workload.canopy.dev/v1alpha1
-kind: SyncTarget
-metadata:
-  name: pc1
-  labels:
-    region: eu
-`)
-	key := workloadv1alpha1.TargetKey("root", "pc1")
-	grantSyncer(admin, "syncer-pc1")
-	syncer := userKubeconfig(t, pki, "syncer-pc1", "canopy:wildcard-readers")
-	syncer.addContexts(h, pki, "syncer-pc1")
-	syncer.must("config", "use-context", "root")
-	runSyncer(t, syncerBin, syncer.kubeconfig, pc1.Kubeconfig, "root:pc1")
+	admin, pc1, key, _ := setUpSyncer(t)
 
 	// The heartbeat reports the key, Ready and the nodes' capacity.
 	admin.eventually("--context", "root", "wait", "synctarget/pc1", "--for", "condition=Ready", "--timeout", "5s")
@@ -110,6 +83,29 @@ metadata:
 			if got := admin.must("--context", c, "get", "deploy", "web", "-n", "ns1", "-o", "jsonpath={.metadata.finalizers}"); !strings.Contains(got, workloadv1alpha1.FinalizerPrefix+key) {
 				t.Errorf("hub Deployment in %s has finalizers %s, want the syncer's", c, got)
 			}
+			// The pods running downstream are listed at the hub, each
+			// logical cluster seeing its own.
+			ns := workloadv1alpha1.DownstreamNamespace("root:"+c, "ns1")
+			downPods, err := pc1.Client.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for _, p := range downPods.Items {
+				want = append(want, p.Name+" Running")
+			}
+			slices.Sort(want)
+			var got []string
+			for ctx.Err() == nil {
+				out := admin.must("--context", c, "get", "pods", "-n", "ns1", "-l", "app=web", "-o", `jsonpath={range .items[*]}{.metadata.name} {.status.phase}{"\n"}{end}`)
+				if got = strings.Split(strings.TrimSpace(out), "\n"); slices.Equal(got, want) {
+					break
+				}
+				time.Sleep(300 * time.Millisecond)
+			}
+			if !slices.Equal(got, want) || len(want) != 3 {
+				t.Errorf("pods at the hub in %s: %q, want %q", c, got, want)
+			}
 		}
 	})
 
@@ -139,7 +135,7 @@ metadata:
 			_, errD := pc1.Client.AppsV1().Deployments(nsA).Get(ctx, "web", metav1.GetOptions{})
 			_, errC := pc1.Client.CoreV1().ConfigMaps(nsA).Get(ctx, "web-config", metav1.GetOptions{})
 			_, errS := pc1.Client.CoreV1().Secrets(nsA).Get(ctx, "web-secret", metav1.GetOptions{})
-			out, _ := admin.run("--context", "a", "get", "deploy,configmap,secret", "-n", "ns1", "-o", "name")
+			out, _ := admin.run("--context", "a", "get", "deploy,configmap,secret,pods", "-n", "ns1", "-o", "name")
 			if apierrors.IsNotFound(errD) && apierrors.IsNotFound(errC) && apierrors.IsNotFound(errS) && !strings.Contains(out, "web") {
 				break
 			}
@@ -154,16 +150,34 @@ metadata:
 	})
 
 	t.Run("unassign", func(t *testing.T) {
+		// Unassigned, the ConfigMap is released at the hub, but stays
+		// downstream as long as the synced Deployment takes env from it.
 		admin.must("--context", "b", "label", "configmap", "web-config", "-n", "ns1", workloadv1alpha1.StateLabel(key)+"-")
+		for admin.must("--context", "b", "get", "configmap", "web-config", "-n", "ns1", "-o", "jsonpath={.metadata.finalizers}") != "" && ctx.Err() == nil {
+			time.Sleep(300 * time.Millisecond)
+		}
+		time.Sleep(time.Second)
+		if _, err := pc1.Client.CoreV1().ConfigMaps(nsB).Get(ctx, "web-config", metav1.GetOptions{}); err != nil {
+			t.Fatalf("the unassigned ConfigMap the synced Deployment uses is not downstream: %v", err)
+		}
+		// Unassigning the Deployment too removes both downstream; the
+		// Secret, assigned itself, stays.
+		admin.must("--context", "b", "label", "deploy", "web", "-n", "ns1", workloadv1alpha1.StateLabel(key)+"-")
 		for ctx.Err() == nil {
-			_, err := pc1.Client.CoreV1().ConfigMaps(nsB).Get(ctx, "web-config", metav1.GetOptions{})
-			finalizers := admin.must("--context", "b", "get", "configmap", "web-config", "-n", "ns1", "-o", "jsonpath={.metadata.finalizers}")
-			if apierrors.IsNotFound(err) && finalizers == "" {
-				return
+			_, errD := pc1.Client.AppsV1().Deployments(nsB).Get(ctx, "web", metav1.GetOptions{})
+			_, errC := pc1.Client.CoreV1().ConfigMaps(nsB).Get(ctx, "web-config", metav1.GetOptions{})
+			finalizers := admin.must("--context", "b", "get", "deploy", "web", "-n", "ns1", "-o", "jsonpath={.metadata.finalizers}")
+			if apierrors.IsNotFound(errD) && apierrors.IsNotFound(errC) && finalizers == "" {
+				break
 			}
 			time.Sleep(300 * time.Millisecond)
 		}
-		t.Fatal("the unassigned ConfigMap is still downstream or still held at the hub")
+		if ctx.Err() != nil {
+			t.Fatal("the unassigned Deployment or the ConfigMap only it used is still downstream, or the Deployment is still held at the hub")
+		}
+		if _, err := pc1.Client.CoreV1().Secrets(nsB).Get(ctx, "web-secret", metav1.GetOptions{}); err != nil {
+			t.Errorf("the assigned Secret is gone downstream with the Deployment that used it: %v", err)
+		}
 	})
 
 	t.Run("conflict", func(t *testing.T) {
@@ -183,6 +197,44 @@ metadata:
 			t.Errorf("the syncer changed a downstream ConfigMap it did not create: %v %v", cm, err)
 		}
 	})
+}
+
+// setUpSyncer starts a hub with logical clusters root:a and root:b, a
+// physical cluster pc1 of two nodes, SyncTarget pc1 in root and its
+// syncer, and returns the hub's admin, pc1, the target's key and the
+// syncer.
+func setUpSyncer(t *testing.T) (kubectl, *pcluster.Cluster, string, *syncerProcess) {
+	t.Helper()
+	if _, err := exec.LookPath("kubectl"); err != nil {
+		t.Fatalf("kubectl must be on PATH: %v", err)
+	}
+	if _, err := pcluster.EnsureBinaries(); err != nil {
+		t.Fatal(err)
+	}
+	syncerBin := buildSyncer(t)
+	h, admin := startHub(t, buildHub(t), "")
+	pki := filepath.Join(h.dataDir, "pki")
+	admin.addContexts(h, pki, "admin")
+	admin.createLogicalCluster("root", "a")
+	admin.createLogicalCluster("root", "b")
+	pc1 := pcluster.Start(t, "pc1", pcluster.Options{Nodes: []pcluster.Node{
+		{Name: "pc1-a", Labels: map[string]string{"region": "eu", "zone": "eu-a"}},
+		{Name: "pc1-b", Labels: map[string]string{"region": "eu", "zone": "eu-b"}},
+	}})
+
+	admin.apply("root", `apiVersion: workload.canopy.dev/v1alpha1
+kind: SyncTarget
+metadata:
+  name: pc1
+  labels:
+    region: eu
+`)
+	grantSyncer(admin, "syncer-pc1")
+	syncer := userKubeconfig(t, pki, "syncer-pc1", "canopy:wildcard-readers")
+	syncer.addContexts(h, pki, "syncer-pc1")
+	syncer.must("config", "use-context", "root")
+	p := runSyncer(t, syncerBin, syncer.kubeconfig, pc1.Kubeconfig, "root:pc1")
+	return admin, pc1, workloadv1alpha1.TargetKey("root", "pc1"), p
 }
 
 // workloadManifest is namespace ns1 with a ConfigMap, a Secret and a
@@ -280,7 +332,7 @@ metadata:
   name: syncer
 rules:
 - apiGroups: ["", "apps"]
-  resources: ["deployments", "configmaps", "secrets", "services"]
+  resources: ["deployments", "configmaps", "secrets", "services", "pods"]
   verbs: ["list", "watch"]
 - apiGroups: ["workload.canopy.dev"]
   resources: ["synctargets", "synctargets/status"]
@@ -294,8 +346,11 @@ metadata:
   name: syncer
 rules:
 - apiGroups: ["", "apps"]
-  resources: ["deployments", "configmaps", "secrets", "services", "deployments/status", "services/status"]
+  resources: ["deployments", "configmaps", "secrets", "serviceaccounts", "services", "deployments/status", "services/status"]
   verbs: ["get", "update"]
+- apiGroups: [""]
+  resources: ["pods", "pods/status"]
+  verbs: ["create", "update", "delete"]
 `)
 		admin.must("--context", c, "create", "clusterrolebinding", "syncer", "--clusterrole", "syncer", "--user", user)
 	}
@@ -311,32 +366,93 @@ func buildSyncer(t *testing.T) string {
 	return bin
 }
 
+// syncerProcess is a syncer run by a test, which may kill and start it
+// again.
+type syncerProcess struct {
+	t    *testing.T
+	args []string
+	cmd  *exec.Cmd
+	log  *lockedBuffer
+}
+
+// lockedBuffer is a log written by a process while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 // runSyncer runs the syncer of target until the test ends, and logs what
 // it printed if the test failed.
-func runSyncer(t *testing.T, bin, hubKubeconfig, clusterKubeconfig, target string) {
+func runSyncer(t *testing.T, bin, hubKubeconfig, clusterKubeconfig, target string) *syncerProcess {
 	t.Helper()
-	var log bytes.Buffer
-	cmd := exec.Command(bin, "--hub-kubeconfig", hubKubeconfig, "--cluster-kubeconfig", clusterKubeconfig, "--sync-target", target)
-	cmd.Stdout, cmd.Stderr = &log, &log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	p := &syncerProcess{t: t, args: []string{bin, "--hub-kubeconfig", hubKubeconfig, "--cluster-kubeconfig", clusterKubeconfig, "--sync-target", target}, log: &lockedBuffer{}}
+	p.start()
 	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() {
-			_ = cmd.Wait()
-			close(done)
-		}()
-		select {
-		case <-done:
-		case <-time.After(15 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-			t.Errorf("the syncer did not stop within 15s of an interrupt")
+		if p.cmd != nil {
+			_ = p.cmd.Process.Signal(os.Interrupt)
+			done := make(chan struct{})
+			go func() {
+				_ = p.cmd.Wait()
+				close(done)
+			}()
+			select {
+			case <-done:
+			case <-time.After(15 * time.Second):
+				_ = p.cmd.Process.Kill()
+				<-done
+				t.Errorf("the syncer did not stop within 15s of an interrupt")
+			}
 		}
 		if t.Failed() {
-			t.Logf("syncer log:\n%s", log.String())
+			t.Logf("syncer log:\n%s", p.log.String())
 		}
 	})
+	return p
+}
+
+// start starts the syncer, logging into the same log as before.
+func (p *syncerProcess) start() {
+	p.t.Helper()
+	fmt.Fprintf(p.log, "--- syncer started by the test at %s\n", time.Now().Format(time.RFC3339Nano))
+	p.cmd = exec.Command(p.args[0], p.args[1:]...)
+	p.cmd.Stdout, p.cmd.Stderr = p.log, p.log
+	if err := p.cmd.Start(); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// kill kills the syncer with SIGKILL, giving it no chance to tidy up.
+func (p *syncerProcess) kill() {
+	p.t.Helper()
+	if err := p.cmd.Process.Kill(); err != nil {
+		p.t.Fatal(err)
+	}
+	_ = p.cmd.Wait()
+	p.cmd = nil
+	fmt.Fprintf(p.log, "--- syncer killed by the test at %s\n", time.Now().Format(time.RFC3339Nano))
+}
+
+// waitReady waits until the syncer, started last, says its informers have
+// listed everything and it starts working.
+func (p *syncerProcess) waitReady(timeout time.Duration) {
+	p.t.Helper()
+	for deadline := time.Now().Add(timeout); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		log := p.log.String()
+		if strings.Contains(log[strings.LastIndex(log, "--- syncer started"):], "Syncer ready") {
+			return
+		}
+	}
+	p.t.Fatalf("the syncer was not ready within %s", timeout)
 }

@@ -15,19 +15,46 @@
 // belongs to the hub and annotated with its origin. An object that exists
 // downstream without that origin is someone else's and is left alone.
 //
+// Dependencies: the ConfigMaps, Secrets and ServiceAccounts a synced
+// workload's pod template refers to follow it downstream, assigned or not
+// (dependencies.go). The hub informers index workloads by what they refer
+// to; a dependency is read by a GET in its logical cluster whenever a
+// workload referring to it syncs, and at the latest every hubResync, the
+// bound on how stale its downstream copy may be, since the hub is not
+// watched for unassigned objects. It is deleted downstream once no synced
+// workload refers to it and it is not assigned itself.
+//
+// Drift (drift.go): the downstream informers queue every change of a
+// synced object, and the object the syncer would apply is compared with
+// it: their fields, and the hash of the last applied object, recorded on
+// it, which catches a field the hub dropped. Only a difference is
+// applied, forced, which restores the syncer's fields; so a status
+// change, a resync or a restart writes nothing where nothing differs.
+//
 // Upward, informers on the physical cluster select the target's label;
 // each downstream status is written to its hub object, with
 // observedGeneration mapped to the hub's generation only once the
 // downstream controller has observed the spec applied from it, so that
 // `kubectl rollout status` at the hub waits for the rollout.
 //
+// Pods (pods.go): the pod templates of synced workloads carry the
+// target's label downstream, so that one informer finds their pods. Each
+// is copied, spec, labels and status, to the workload's logical cluster
+// and namespace under its own name, labelled UpsyncedLabel, and deleted
+// there when it is gone downstream; a wildcard informer of the upsynced
+// pods finds, after a restart, those that went meanwhile.
+//
 // Deletion: the syncer holds a finalizer on each hub object it syncs. A
 // hub object being deleted is deleted downstream, and its finalizer
 // released once it is gone there. An object whose assignment label is
 // removed leaves the label-selected informer as a delete; the syncer then
 // deletes it downstream, and reads the object once in its logical cluster
-// to release the finalizer. Only objects the informers report are acted
-// on, so a failed or partial list, or a restart, deletes nothing.
+// to release the finalizer. No work starts before every informer has
+// listed in full; then each downstream object of the syncer is queued, so
+// that one whose hub object went while the syncer was away is found. A
+// downstream object is deleted only after a read in its logical cluster
+// answers that its hub object is gone, being deleted or unassigned; an
+// error is retried, and a failed or partial list deletes nothing.
 //
 // The syncer computes its target's key (workloadv1alpha1.TargetKey) and
 // reports it with its heartbeat, the SyncTarget status, every 10s.

@@ -9,6 +9,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/ptr"
 
@@ -26,32 +27,62 @@ func (s *Syncer) syncDown(ctx context.Context, k objectKey) error {
 	if ok && h.GetDeletionTimestamp() == nil {
 		return s.apply(ctx, k, h)
 	}
-	gone, err := s.deleteDownstream(ctx, k)
-	if err != nil || !gone {
-		return err
-	}
+	var obj *unstructured.Unstructured
 	if ok {
-		return s.release(ctx, k, h.Unstructured)
+		obj = h.Unstructured
+	} else {
+		// Not in the informer: unassigned, deleted, or the informer is
+		// behind, as it may be when a restart finds a downstream object.
+		// Only a read in its logical cluster tells which, and nothing is
+		// deleted on a guess or an error.
+		hub, err := s.hubIn(k.cluster)
+		if err != nil {
+			return err
+		}
+		obj, err = hub.Resource(s.resources[k.resource].gvr).Namespace(k.namespace).Get(ctx, k.name, metav1.GetOptions{})
+		if ignoreNotFound(err) != nil {
+			return err
+		}
+		if err != nil {
+			obj = nil
+		} else if obj.GetDeletionTimestamp() == nil {
+			if obj.GetLabels()[workloadv1alpha1.StateLabel(s.key)] == workloadv1alpha1.StateSync {
+				// Assigned: the informer brings it.
+				return nil
+			}
+			if dep, ok := s.asDependency(k); ok {
+				referenced, err := s.referenced(dep)
+				if err != nil {
+					return err
+				}
+				if referenced {
+					// Unassigned but still needed by a synced workload:
+					// it stays downstream as a dependency.
+					s.depQueue.Add(dep)
+					return s.release(ctx, k, obj)
+				}
+			}
+		}
 	}
-	// Unassigned, or deleted and released already: only a read in its
-	// logical cluster tells which.
-	hub, err := s.hubIn(k.cluster)
-	if err != nil {
+	gone, err := s.deleteDownstream(ctx, k)
+	if err != nil || !gone || obj == nil {
 		return err
-	}
-	obj, err := hub.Resource(s.resources[k.resource].gvr).Namespace(k.namespace).Get(ctx, k.name, metav1.GetOptions{})
-	if err != nil {
-		return ignoreNotFound(err)
-	}
-	if obj.GetLabels()[workloadv1alpha1.StateLabel(s.key)] == workloadv1alpha1.StateSync && obj.GetDeletionTimestamp() == nil {
-		// Assigned again since; the informer brings it back.
-		return nil
 	}
 	return s.release(ctx, k, obj)
 }
 
-// apply holds the finalizer on h and applies it downstream, unless the
-// downstream object is someone else's.
+// asDependency is k as a dependencyKey, if its resource is one that
+// workloads depend on.
+func (s *Syncer) asDependency(k objectKey) (dependencyKey, bool) {
+	for i, gvr := range dependencyResources {
+		if gvr == s.resources[k.resource].gvr {
+			return dependencyKey{i, k.origin}, true
+		}
+	}
+	return dependencyKey{}, false
+}
+
+// apply holds the finalizer on h and applies it downstream.
 func (s *Syncer) apply(ctx context.Context, k objectKey, h *hubObject) error {
 	finalizer := workloadv1alpha1.FinalizerPrefix + s.key
 	if !slices.Contains(h.GetFinalizers(), finalizer) {
@@ -61,40 +92,56 @@ func (s *Syncer) apply(ctx context.Context, k objectKey, h *hubObject) error {
 			return err
 		}
 	}
-	current, exists, err := s.downstreamOf(k)
+	current, _, err := s.downstreamOf(k)
 	if err != nil {
 		return err
 	}
 	r := s.resources[k.resource]
-	downNamespace := workloadv1alpha1.DownstreamNamespace(k.cluster, k.namespace)
-	if !exists {
+	return s.applyDownstream(ctx, r.gvr, r.gvk, k.origin, h.Unstructured, current)
+}
+
+// applyDownstream server-side applies hub object obj of o downstream,
+// unless the downstream object is someone else's or up to date already.
+// current is the downstream object from the informer, nil if it has none.
+func (s *Syncer) applyDownstream(ctx context.Context, gvr schema.GroupVersionResource, gvk schema.GroupVersionKind, o origin, obj, current *unstructured.Unstructured) error {
+	downNamespace := workloadv1alpha1.DownstreamNamespace(o.cluster, o.namespace)
+	if current == nil {
 		// The informer sees only objects carrying the target's label; one
 		// without it may be there all the same, someone else's.
-		current, err = s.down.Resource(r.gvr).Namespace(downNamespace).Get(ctx, k.name, metav1.GetOptions{})
-		if exists = err == nil; ignoreNotFound(err) != nil {
+		c, err := s.down.Resource(gvr).Namespace(downNamespace).Get(ctx, o.name, metav1.GetOptions{})
+		if ignoreNotFound(err) != nil {
 			return err
 		}
+		if err == nil {
+			current = c
+		}
 	}
-	if exists {
-		if o, ok := originOf(current); !ok || o != k.origin {
+	if current != nil {
+		if co, ok := originOf(current); !ok || co != o {
 			klog.InfoS("Not syncing over a downstream object the syncer did not create",
-				"resource", r.gvr.String(), "cluster", k.cluster, "namespace", k.namespace, "name", k.name,
+				"resource", gvr.String(), "cluster", o.cluster, "namespace", o.namespace, "name", o.name,
 				"downstreamNamespace", downNamespace)
 			return nil
 		}
 	}
-	if err := s.ensureNamespace(ctx, k); err != nil {
+	desired := downstream(obj, o, s.key)
+	desired.SetGroupVersionKind(gvk)
+	if err := stamp(desired); err != nil {
 		return err
 	}
-	obj := downstream(h.Unstructured, k.origin, s.key)
-	obj.SetGroupVersionKind(r.gvk)
-	_, err = s.down.Resource(r.gvr).Namespace(obj.GetNamespace()).Apply(ctx, obj.GetName(), obj, metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
+	if current != nil && upToDate(desired, current) {
+		return nil
+	}
+	if err := s.ensureNamespace(ctx, o); err != nil {
+		return err
+	}
+	_, err := s.down.Resource(gvr).Namespace(downNamespace).Apply(ctx, desired.GetName(), desired, metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
 	return err
 }
 
-// ensureNamespace creates the downstream namespace of k's logical cluster
+// ensureNamespace creates the downstream namespace of o's logical cluster
 // and namespace, recording its origin.
-func (s *Syncer) ensureNamespace(ctx context.Context, k objectKey) error {
+func (s *Syncer) ensureNamespace(ctx context.Context, k origin) error {
 	name := workloadv1alpha1.DownstreamNamespace(k.cluster, k.namespace)
 	if _, err := s.namespaces.Get(name); err == nil {
 		return nil

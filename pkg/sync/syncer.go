@@ -58,14 +58,27 @@ type Syncer struct {
 	down     dynamic.Interface
 	downKube kubernetes.Interface
 
-	resources  []*resource
-	namespaces corelisters.NamespaceLister
-	factories  []interface{ Start(<-chan struct{}) }
-	synced     []cache.InformerSynced
+	resources []*resource
+	// accepted indexes resources by resource.
+	accepted map[schema.GroupVersionResource]int
+	// dependencyListers hold the downstream objects of
+	// dependencyResources, by the same index.
+	dependencyListers []cache.GenericLister
+	namespaces        corelisters.NamespaceLister
+	factories         []interface{ Start(<-chan struct{}) }
+	synced            []cache.InformerSynced
 
 	// downQueue makes hub objects so downstream; upQueue writes downstream
 	// status to the hub. Both hold objectKeys.
 	downQueue, upQueue workqueue.TypedRateLimitingInterface[objectKey]
+	// depQueue makes the dependencies of synced workloads so downstream.
+	depQueue workqueue.TypedRateLimitingInterface[dependencyKey]
+	// hubPods holds the pods the syncer upsynced, downPods the pods of
+	// its workloads downstream, and podQueue copies the latter to the
+	// former; its origins are those of the hub pods.
+	hubPods  cache.SharedIndexInformer
+	downPods cache.GenericLister
+	podQueue workqueue.TypedRateLimitingInterface[origin]
 }
 
 // resource is one synced resource with its informers on both sides.
@@ -84,6 +97,17 @@ type objectKey struct {
 	resource int
 	origin
 }
+
+func (k objectKey) String() string {
+	return fmt.Sprintf("resource %d %s/%s/%s", k.resource, k.cluster, k.namespace, k.name)
+}
+
+// hubResync is how often the hub informers replay every assigned object,
+// which re-reads the dependencies of each workload: the bound on how stale
+// a dependency that is not assigned itself may be downstream, since the
+// hub is not watched for those. The replay writes nothing where nothing
+// changed.
+const hubResync = 5 * time.Minute
 
 // ParseTarget splits "<logical cluster path>:<name>" at its last colon.
 func ParseTarget(s string) (logicalcluster.Name, string, error) {
@@ -115,6 +139,9 @@ func New(ctx context.Context, c Config) (*Syncer, error) {
 		hubRest:       rest.CopyConfig(c.Hub),
 		downQueue:     workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[objectKey](), workqueue.TypedRateLimitingQueueConfig[objectKey]{Name: "down"}),
 		upQueue:       workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[objectKey](), workqueue.TypedRateLimitingQueueConfig[objectKey]{Name: "up"}),
+		depQueue:      workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[dependencyKey](), workqueue.TypedRateLimitingQueueConfig[dependencyKey]{Name: "dependencies"}),
+		podQueue:      workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: "pods"}),
+		accepted:      map[schema.GroupVersionResource]int{},
 	}
 	s.hubBase, _, _ = strings.Cut(strings.TrimSuffix(c.Hub.Host, "/"), logicalcluster.PathPrefix)
 	if s.hubHTTP, err = rest.HTTPClientFor(c.Hub); err != nil {
@@ -194,17 +221,7 @@ func (s *Syncer) setUpResources(accepted []workloadv1alpha1.GroupResource) error
 			return fmt.Errorf("SyncTarget %s:%s accepts %s, which is cluster-scoped; only namespaced resources can be synced", s.targetCluster, s.targetName, gr)
 		}
 		r := &resource{gvr: gvr, gvk: gvk}
-		r.hub = cache.NewSharedIndexInformerWithOptions(&cache.ListWatch{
-			ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
-				o.LabelSelector = assigned
-				return wildcard.Resource(gvr).List(ctx, o)
-			},
-			WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
-				o.LabelSelector = assigned
-				return wildcard.Resource(gvr).Watch(ctx, o)
-			},
-		}, &unstructured.Unstructured{}, cache.SharedIndexInformerOptions{ObjectDescription: gvr.String() + " at the hub"})
-		if err := r.hub.SetTransform(qualify); err != nil {
+		if r.hub, err = hubInformer(wildcard, gvr, assigned, cache.Indexers{byDependency: indexDependencies}); err != nil {
 			return err
 		}
 		downInformer := downFactory.ForResource(gvr)
@@ -217,29 +234,73 @@ func (s *Syncer) setUpResources(accepted []workloadv1alpha1.GroupResource) error
 			return err
 		}
 		s.synced = append(s.synced, r.hub.HasSynced, downInformer.Informer().HasSynced)
+		s.accepted[gvr] = i
 		s.resources = append(s.resources, r)
 	}
+	if err := s.setUpPods(wildcard, downFactory); err != nil {
+		return err
+	}
+	for i, gvr := range dependencyResources {
+		// The factory shares one informer per resource, with the synced
+		// resources' if configmaps, say, are among them.
+		informer := downFactory.ForResource(gvr)
+		s.dependencyListers = append(s.dependencyListers, informer.Lister())
+		if _, err := informer.Informer().AddEventHandler(s.dependencyHandler(i)); err != nil {
+			return err
+		}
+		s.synced = append(s.synced, informer.Informer().HasSynced)
+	}
 	return nil
+}
+
+// hubInformer is an informer of the objects of gvr matching selector in
+// every logical cluster, as hubObjects.
+func hubInformer(wildcard dynamic.Interface, gvr schema.GroupVersionResource, selector string, indexers cache.Indexers) (cache.SharedIndexInformer, error) {
+	informer := cache.NewSharedIndexInformerWithOptions(&cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+			o.LabelSelector = selector
+			return wildcard.Resource(gvr).List(ctx, o)
+		},
+		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+			o.LabelSelector = selector
+			return wildcard.Resource(gvr).Watch(ctx, o)
+		},
+	}, &unstructured.Unstructured{}, cache.SharedIndexInformerOptions{
+		ObjectDescription: gvr.String() + " at the hub",
+		ResyncPeriod:      hubResync,
+		Indexers:          indexers,
+	})
+	return informer, informer.SetTransform(qualify)
 }
 
 // Run syncs until ctx ends, with workers per direction.
 func (s *Syncer) Run(ctx context.Context, workers int) error {
 	defer s.downQueue.ShutDown()
 	defer s.upQueue.ShutDown()
+	defer s.depQueue.ShutDown()
+	defer s.podQueue.ShutDown()
 	for _, r := range s.resources {
 		go r.hub.RunWithContext(ctx)
 	}
+	go s.hubPods.RunWithContext(ctx)
 	for _, f := range s.factories {
 		f.Start(ctx.Done())
 	}
 	klog.InfoS("Syncer starting", "target", string(s.targetCluster)+":"+s.targetName, "key", s.key, "resources", len(s.resources))
+	// The handlers queue every object both informers list, and the work
+	// starts only once all have listed in full: that is the sweep after a
+	// restart, which finds a downstream object whose hub object went while
+	// the syncer was away and acts on it only after a read at the hub.
 	if !cache.WaitForCacheSync(ctx.Done(), s.synced...) {
 		return fmt.Errorf("the informers did not sync: %w", ctx.Err())
 	}
+	klog.InfoS("Syncer ready")
 	go s.heartbeat(ctx)
 	for range workers {
-		go s.work(ctx, s.downQueue, s.syncDown)
-		go s.work(ctx, s.upQueue, s.syncUp)
+		go work(ctx, s.downQueue, s.syncDown)
+		go work(ctx, s.upQueue, s.syncUp)
+		go work(ctx, s.depQueue, s.syncDependency)
+		go work(ctx, s.podQueue, s.syncPod)
 	}
 	<-ctx.Done()
 	return nil
@@ -247,14 +308,17 @@ func (s *Syncer) Run(ctx context.Context, workers int) error {
 
 // work processes q with sync until q shuts down, retrying a failed key
 // with the queue's backoff.
-func (s *Syncer) work(ctx context.Context, q workqueue.TypedRateLimitingInterface[objectKey], sync func(context.Context, objectKey) error) {
+func work[K interface {
+	comparable
+	fmt.Stringer
+}](ctx context.Context, q workqueue.TypedRateLimitingInterface[K], sync func(context.Context, K) error) {
 	for {
 		k, quit := q.Get()
 		if quit {
 			return
 		}
 		if err := sync(ctx, k); err != nil {
-			klog.ErrorS(err, "Syncing, will retry", "resource", s.resources[k.resource].gvr.String(), "cluster", k.cluster, "namespace", k.namespace, "name", k.name)
+			klog.ErrorS(err, "Syncing, will retry", "key", k.String())
 			q.AddRateLimited(k)
 		} else {
 			q.Forget(k)
@@ -265,7 +329,9 @@ func (s *Syncer) work(ctx context.Context, q workqueue.TypedRateLimitingInterfac
 
 // hubHandler queues both directions of each event of the hub informer of
 // resources[i]: a hub change is applied downstream, and a hub status
-// overwritten by someone else is written again.
+// overwritten by someone else is written again. The dependencies of the
+// object as it was and as it is are queued too, so that those it no
+// longer refers to go and those it does are read again.
 func (s *Syncer) hubHandler(i int) cache.ResourceEventHandler {
 	enqueue := func(obj any) {
 		if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
@@ -278,39 +344,52 @@ func (s *Syncer) hubHandler(i int) cache.ResourceEventHandler {
 		k := objectKey{i, origin{h.cluster, h.Unstructured.GetNamespace(), h.GetName()}}
 		s.downQueue.Add(k)
 		s.upQueue.Add(k)
+		s.queueDependencies(h)
 	}
-	return cache.ResourceEventHandlerFuncs{AddFunc: enqueue, UpdateFunc: func(_, obj any) { enqueue(obj) }, DeleteFunc: enqueue}
+	return cache.ResourceEventHandlerFuncs{
+		AddFunc: enqueue,
+		UpdateFunc: func(old, obj any) {
+			s.queueDependencies(old)
+			enqueue(obj)
+		},
+		DeleteFunc: enqueue,
+	}
 }
 
-// downHandler queues the status of each changed downstream object of
-// resources[i] to be written up, and a deleted one to be synced down:
-// either it is made again or its hub object is released.
+// downHandler queues each event of a downstream object of resources[i]
+// both ways: its status is written up, and it is synced down, which
+// corrects drift, makes a deleted one again or, for one found at start
+// whose hub object is gone or unassigned, deletes it and releases the hub
+// object.
 func (s *Syncer) downHandler(i int) cache.ResourceEventHandler {
-	key := func(obj any) (objectKey, bool) {
+	return originHandler(func(o origin) {
+		k := objectKey{i, o}
+		s.upQueue.Add(k)
+		s.downQueue.Add(k)
+	})
+}
+
+// dependencyHandler queues each downstream object of
+// dependencyResources[i] that the syncer made, to be kept while a
+// workload needs it.
+func (s *Syncer) dependencyHandler(i int) cache.ResourceEventHandler {
+	return originHandler(func(o origin) { s.depQueue.Add(dependencyKey{i, o}) })
+}
+
+// originHandler calls queue with the origin of each downstream object
+// that has one, on any event.
+func originHandler(queue func(origin)) cache.ResourceEventHandler {
+	handle := func(obj any) {
 		if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 			obj = d.Obj
 		}
-		u, ok := obj.(*unstructured.Unstructured)
-		if !ok {
-			return objectKey{}, false
-		}
-		o, ok := originOf(u)
-		return objectKey{i, o}, ok
-	}
-	up := func(obj any) {
-		if k, ok := key(obj); ok {
-			s.upQueue.Add(k)
-		}
-	}
-	return cache.ResourceEventHandlerFuncs{
-		AddFunc:    up,
-		UpdateFunc: func(_, obj any) { up(obj) },
-		DeleteFunc: func(obj any) {
-			if k, ok := key(obj); ok {
-				s.downQueue.Add(k)
+		if u, ok := obj.(*unstructured.Unstructured); ok {
+			if o, ok := originOf(u); ok {
+				queue(o)
 			}
-		},
+		}
 	}
+	return cache.ResourceEventHandlerFuncs{AddFunc: handle, UpdateFunc: func(_, obj any) { handle(obj) }, DeleteFunc: handle}
 }
 
 // hubObject is a hub object in a wildcard informer's store. The store

@@ -1,6 +1,7 @@
 package sync
 
 import (
+	"slices"
 	"strconv"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -13,6 +14,8 @@ import (
 type origin struct {
 	cluster, namespace, name string
 }
+
+func (o origin) String() string { return o.cluster + "/" + o.namespace + "/" + o.name }
 
 // lastApplied is kubectl's annotation for client-side apply, which
 // describes the hub object and would mislead kubectl downstream.
@@ -53,6 +56,14 @@ func downstream(hub *unstructured.Unstructured, o origin, key string) *unstructu
 	}
 	labels[workloadv1alpha1.TargetKeyLabel] = key
 	out.SetLabels(labels)
+	// The target's label on the pods too lets one informer, selecting it,
+	// find the pods to upsync.
+	for _, path := range podSpecPaths {
+		template := append(slices.Clone(path[:len(path)-1]), "metadata", "labels")
+		if _, ok, _ := unstructured.NestedMap(out.Object, path...); ok {
+			_ = unstructured.SetNestedField(out.Object, key, append(template, workloadv1alpha1.TargetKeyLabel)...)
+		}
+	}
 	annotations := hub.GetAnnotations()
 	if annotations == nil {
 		annotations = map[string]string{}

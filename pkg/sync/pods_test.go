@@ -1,0 +1,56 @@
+package sync
+
+import (
+	"maps"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+)
+
+// TestPodsLabelled checks that the pods of a synced workload carry the
+// target's label downstream, which is how the syncer finds them, and that
+// their copy at the hub trades it for the upsynced mark and keeps nothing
+// of the downstream metadata.
+func TestPodsLabelled(t *testing.T) {
+	const key = "0123456789abcdef"
+	hub := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apps/v1", "kind": "Deployment",
+		"metadata": map[string]any{"name": "web", "namespace": "ns1"},
+		"spec": map[string]any{"template": map[string]any{
+			"metadata": map[string]any{"labels": map[string]any{"app": "web"}},
+			"spec":     map[string]any{"containers": []any{map[string]any{"name": "web", "image": "nginx"}}},
+		}},
+	}}
+	got := downstream(hub, origin{"root:a", "ns1", "web"}, key)
+	labels, _, _ := unstructured.NestedStringMap(got.Object, "spec", "template", "metadata", "labels")
+	if want := map[string]string{"app": "web", workloadv1alpha1.TargetKeyLabel: key}; !maps.Equal(labels, want) {
+		t.Errorf("downstream pod template labels %v, want %v", labels, want)
+	}
+	if _, ok := hub.Object["spec"].(map[string]any)["template"].(map[string]any)["metadata"].(map[string]any)["labels"].(map[string]any)[workloadv1alpha1.TargetKeyLabel]; ok {
+		t.Error("labelling the downstream pod template changed the hub object")
+	}
+
+	pod := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "v1", "kind": "Pod",
+		"metadata": map[string]any{
+			"name": "web-1", "namespace": workloadv1alpha1.DownstreamNamespace("root:a", "ns1"), "uid": "u", "resourceVersion": "9",
+			"labels":          map[string]any{"app": "web", workloadv1alpha1.TargetKeyLabel: key},
+			"ownerReferences": []any{map[string]any{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web-1", "uid": "r"}},
+		},
+		"spec":   map[string]any{"nodeName": "pc1-a"},
+		"status": map[string]any{"phase": "Running"},
+	}}
+	s := &Syncer{key: key}
+	up := s.upsynced(pod, origin{"root:a", "ns1", "web-1"})
+	if up.GetNamespace() != "ns1" || up.GetName() != "web-1" || up.GetUID() != "" || up.GetResourceVersion() != "" || up.GetOwnerReferences() != nil {
+		t.Errorf("upsynced pod metadata %v", up.Object["metadata"])
+	}
+	if want := map[string]string{"app": "web", UpsyncedLabel: key}; !maps.Equal(up.GetLabels(), want) {
+		t.Errorf("upsynced pod labels %v, want %v", up.GetLabels(), want)
+	}
+	if phase, _, _ := unstructured.NestedString(up.Object, "status", "phase"); phase != "Running" {
+		t.Errorf("upsynced pod phase %q", phase)
+	}
+}
