@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
@@ -25,7 +26,7 @@ func newCommand() *cobra.Command {
 	var hubKubeconfig, clusterKubeconfig, target string
 	var workers int
 	cmd := &cobra.Command{
-		Use:   "syncer --hub-kubeconfig FILE --cluster-kubeconfig FILE --sync-target PATH:NAME",
+		Use:   "syncer --hub-kubeconfig FILE [--cluster-kubeconfig FILE] --sync-target PATH:NAME",
 		Short: "Pull the workloads assigned to a SyncTarget into its physical cluster, and push their status back",
 		Long: `Pull the workloads assigned to a SyncTarget into its physical cluster, and push their status back.
 
@@ -35,8 +36,8 @@ the first 16 hex digits of the SHA-256 of "<logical cluster path>:<name>".`,
 		SilenceUsage: true,
 		Args:         cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if hubKubeconfig == "" || clusterKubeconfig == "" || target == "" {
-				return errors.New("--hub-kubeconfig, --cluster-kubeconfig and --sync-target are all required")
+			if hubKubeconfig == "" || target == "" {
+				return errors.New("--hub-kubeconfig and --sync-target are required")
 			}
 			if _, _, err := sync.ParseTarget(target); err != nil {
 				return err
@@ -45,9 +46,11 @@ the first 16 hex digits of the SHA-256 of "<logical cluster path>:<name>".`,
 			if err != nil {
 				return err
 			}
+			// Without a kubeconfig the syncer runs in its physical
+			// cluster, as the manifest of hub synctarget create runs it.
 			cluster, err := clientcmd.BuildConfigFromFlags("", clusterKubeconfig)
 			if err != nil {
-				return err
+				return fmt.Errorf("the physical cluster: %w", err)
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
@@ -59,7 +62,7 @@ the first 16 hex digits of the SHA-256 of "<logical cluster path>:<name>".`,
 		},
 	}
 	cmd.Flags().StringVar(&hubKubeconfig, "hub-kubeconfig", "", "kubeconfig of the hub; its server may address any logical cluster")
-	cmd.Flags().StringVar(&clusterKubeconfig, "cluster-kubeconfig", "", "kubeconfig of the physical cluster")
+	cmd.Flags().StringVar(&clusterKubeconfig, "cluster-kubeconfig", "", "kubeconfig of the physical cluster; unset means the cluster the syncer runs in")
 	cmd.Flags().StringVar(&target, "sync-target", "", "the SyncTarget, as <logical cluster path>:<name>, e.g. root:platform:pc1")
 	cmd.Flags().IntVar(&workers, "workers", 2, "objects synced at once in each direction")
 	klogFlags := flag.NewFlagSet("klog", flag.ExitOnError)

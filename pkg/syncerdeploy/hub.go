@@ -52,6 +52,9 @@ func HubObjects(t Target, workloadClusters []logicalcluster.Name) []HubObject {
 	for _, g := range groups {
 		read = append(read, rbacv1.PolicyRule{APIGroups: []string{g}, Resources: resources[g], Verbs: []string{"list", "watch"}})
 	}
+	// The pods the syncer copied up, whose originals may have gone while
+	// it was away.
+	read = append(read, rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"pods"}, Verbs: []string{"list", "watch"}})
 	for _, o := range t.hubRBAC("read", read) {
 		objs = append(objs, HubObject{logicalcluster.Root, o})
 	}
@@ -70,16 +73,26 @@ func HubObjects(t Target, workloadClusters []logicalcluster.Name) []HubObject {
 }
 
 // WorkloadRBAC is the ClusterRole and ClusterRoleBinding that let the
-// syncer of t write what it must to the objects of a logical cluster that
-// are assigned to t: the finalizer on each, and their status.
+// syncer of t do what it must in a logical cluster whose objects are
+// assigned to t: write the finalizer on each and their status, read the
+// ConfigMaps, Secrets and ServiceAccounts their pods use, and keep the
+// copies of their pods.
 func WorkloadRBAC(t Target) []runtime.Object {
 	groups, resources := t.byGroup("status")
 	var write []rbacv1.PolicyRule
 	for _, g := range groups {
 		write = append(write, rbacv1.PolicyRule{APIGroups: []string{g}, Resources: resources[g], Verbs: []string{"get", "update"}})
 	}
+	write = append(write,
+		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: dependencies, Verbs: []string{"get"}},
+		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"pods", "pods/status"}, Verbs: []string{"get", "create", "update", "delete"}},
+	)
 	return t.hubRBAC("write", write)
 }
+
+// dependencies are the kinds a pod template refers to, which follow a
+// workload downstream.
+var dependencies = []string{"configmaps", "secrets", "serviceaccounts"}
 
 // hubRBAC is a ClusterRole canopy:syncer:<key>:<purpose> of rules and its
 // binding to the syncer's user.

@@ -60,8 +60,10 @@ func Manifest(t Target, image string, hubKubeconfig []byte) ([]byte, error) {
 }
 
 // downstreamRules are what the syncer does in the physical cluster: it
-// keeps the synced resources, and reads their status, in namespaces it
-// creates and deletes, and sums its nodes' allocatable resources.
+// keeps the synced resources and the ConfigMaps, Secrets and
+// ServiceAccounts their pods use, and reads their status, in namespaces
+// it creates and deletes; it reads the pods to copy them up, and sums its
+// nodes' allocatable resources.
 func (t Target) downstreamRules() []rbacv1.PolicyRule {
 	groups, resources := t.byGroup()
 	var rules []rbacv1.PolicyRule
@@ -70,6 +72,8 @@ func (t Target) downstreamRules() []rbacv1.PolicyRule {
 			Verbs: []string{"get", "list", "watch", "create", "update", "patch", "delete"}})
 	}
 	return append(rules,
+		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: dependencies, Verbs: []string{"get", "list", "watch", "create", "update", "patch", "delete"}},
+		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"pods"}, Verbs: []string{"list", "watch"}},
 		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"namespaces"}, Verbs: []string{"get", "list", "watch", "create", "delete"}},
 		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"nodes"}, Verbs: []string{"list", "watch"}},
 	)

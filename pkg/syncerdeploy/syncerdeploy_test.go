@@ -27,6 +27,8 @@ func TestManifestRBAC(t *testing.T) {
 	want := []rbacv1.PolicyRule{
 		{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: all},
 		{APIGroups: []string{"apps"}, Resources: []string{"deployments", "statefulsets"}, Verbs: all},
+		{APIGroups: []string{""}, Resources: []string{"configmaps", "secrets", "serviceaccounts"}, Verbs: all},
+		{APIGroups: []string{""}, Resources: []string{"pods"}, Verbs: []string{"list", "watch"}},
 		{APIGroups: []string{""}, Resources: []string{"namespaces"}, Verbs: []string{"get", "list", "watch", "create", "delete"}},
 		{APIGroups: []string{""}, Resources: []string{"nodes"}, Verbs: []string{"list", "watch"}},
 	}
@@ -79,6 +81,8 @@ func TestHubObjects(t *testing.T) {
 	wantWrite := []rbacv1.PolicyRule{
 		{APIGroups: []string{""}, Resources: []string{"configmaps", "configmaps/status"}, Verbs: []string{"get", "update"}},
 		{APIGroups: []string{"apps"}, Resources: []string{"deployments", "deployments/status", "statefulsets", "statefulsets/status"}, Verbs: []string{"get", "update"}},
+		{APIGroups: []string{""}, Resources: []string{"configmaps", "secrets", "serviceaccounts"}, Verbs: []string{"get"}},
+		{APIGroups: []string{""}, Resources: []string{"pods", "pods/status"}, Verbs: []string{"get", "create", "update", "delete"}},
 	}
 	if !reflect.DeepEqual(writeRules, wantWrite) {
 		t.Errorf("write rules %+v, want %+v", writeRules, wantWrite)
