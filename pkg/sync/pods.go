@@ -18,11 +18,6 @@ import (
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 )
 
-// UpsyncedLabel marks, with the target's key as value, each pod that a
-// syncer copied to the hub from its physical cluster: a record of what
-// runs there, which nothing at the hub runs or changes.
-const UpsyncedLabel = "workload.canopy.dev/upsynced"
-
 var pods = corev1.SchemeGroupVersion.WithResource("pods")
 
 // setUpPods makes the informers of pods: downstream, those of the synced
@@ -32,7 +27,7 @@ var pods = corev1.SchemeGroupVersion.WithResource("pods")
 // from the hub side.
 func (s *Syncer) setUpPods(wildcard dynamic.Interface, downFactory dynamicinformer.DynamicSharedInformerFactory) error {
 	var err error
-	if s.hubPods, err = hubInformer(wildcard, pods, labels.Set{UpsyncedLabel: s.key}.String(), nil); err != nil {
+	if s.hubPods, err = hubInformer(wildcard, pods, labels.Set{workloadv1alpha1.UpsyncedLabel: s.key}.String(), nil); err != nil {
 		return err
 	}
 	queue := func(obj any) {
@@ -143,7 +138,7 @@ func (s *Syncer) upsynced(down *unstructured.Unstructured, o origin) *unstructur
 	if l == nil {
 		l = map[string]string{}
 	}
-	l[UpsyncedLabel] = s.key
+	l[workloadv1alpha1.UpsyncedLabel] = s.key
 	out.SetLabels(l)
 	return out
 }

@@ -47,7 +47,7 @@ func TestPodsLabelled(t *testing.T) {
 	if up.GetNamespace() != "ns1" || up.GetName() != "web-1" || up.GetUID() != "" || up.GetResourceVersion() != "" || up.GetOwnerReferences() != nil {
 		t.Errorf("upsynced pod metadata %v", up.Object["metadata"])
 	}
-	if want := map[string]string{"app": "web", UpsyncedLabel: key}; !maps.Equal(up.GetLabels(), want) {
+	if want := map[string]string{"app": "web", workloadv1alpha1.UpsyncedLabel: key}; !maps.Equal(up.GetLabels(), want) {
 		t.Errorf("upsynced pod labels %v, want %v", up.GetLabels(), want)
 	}
 	if phase, _, _ := unstructured.NestedString(up.Object, "status", "phase"); phase != "Running" {

@@ -29,7 +29,7 @@ func (t Target) Path() string { return string(t.Cluster) + ":" + t.Name }
 
 // User is the syncer's user name at the hub, the CommonName of its client
 // certificate.
-func (t Target) User() string { return "syncer:" + t.Key() }
+func (t Target) User() string { return workloadv1alpha1.SyncerUser(t.Key()) }
 
 // Groups are the groups of the syncer's client certificate.
 func (t Target) Groups() []string { return []string{logicalcluster.WildcardReadersGroup} }

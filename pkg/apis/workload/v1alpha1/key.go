@@ -30,6 +30,10 @@ const (
 	// HubGenerationAnnotation is the metadata.generation of the hub object
 	// that a downstream object was last applied from.
 	HubGenerationAnnotation = "workload.canopy.dev/hub-generation"
+	// UpsyncedLabel marks, with the target's key as value, each pod that a
+	// syncer copied to the hub from its physical cluster: a record of what
+	// runs there, which nothing at the hub runs or changes.
+	UpsyncedLabel = "workload.canopy.dev/upsynced"
 )
 
 // TargetKey is the stable key of the SyncTarget name in logical cluster
@@ -42,6 +46,10 @@ func TargetKey(cluster, name string) string {
 
 // StateLabel is the label assigning a hub object to the target of key.
 func StateLabel(key string) string { return StateLabelPrefix + key }
+
+// SyncerUser is the user name at the hub of the syncer of the target of
+// key, the CommonName of its client certificate.
+func SyncerUser(key string) string { return "syncer:" + key }
 
 func shortHash(s string) string {
 	sum := sha256.Sum256([]byte(s))
