@@ -37,6 +37,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/apiserver/pkg/admission"
 	"k8s.io/apiserver/pkg/authentication/group"
 	"k8s.io/apiserver/pkg/authentication/request/bearertoken"
 	unionauth "k8s.io/apiserver/pkg/authentication/request/union"
@@ -57,6 +58,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/canopy-dev/canopy/pkg/admission/namespacelifecycle"
+	"github.com/canopy-dev/canopy/pkg/admission/upsynced"
 	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	rbacauthorizer "github.com/canopy-dev/canopy/pkg/authorization/rbac"
@@ -246,7 +248,10 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	cfg.AdmissionControl = namespacelifecycle.New(coreGroup.Storage["namespaces"].(rest.Getter))
+	cfg.AdmissionControl = admission.NewChainHandler(
+		namespacelifecycle.New(coreGroup.Storage["namespaces"].(rest.Getter)),
+		upsynced.New(),
+	)
 	cfg.TracerProvider = tracerProvider
 	server, err := cfg.Complete(nil).New("canopy-hub", genericapiserver.NewEmptyDelegate())
 	if err != nil {

@@ -40,9 +40,11 @@
 // Pods (pods.go): the pod templates of synced workloads carry the
 // target's label downstream, so that one informer finds their pods. Each
 // is copied, spec, labels and status, to the workload's logical cluster
-// and namespace under its own name, labelled UpsyncedLabel, and deleted
-// there when it is gone downstream; a wildcard informer of the upsynced
-// pods finds, after a restart, those that went meanwhile.
+// and namespace under its own name, labelled
+// workloadv1alpha1.UpsyncedLabel, and deleted there when it is gone
+// downstream; a wildcard informer of the upsynced pods finds, after a
+// restart, those that went meanwhile. The hub lets only the syncer change
+// them (pkg/admission/upsynced).
 //
 // Deletion: the syncer holds a finalizer on each hub object it syncs. A
 // hub object being deleted is deleted downstream, and its finalizer

@@ -1,0 +1,74 @@
+package upsynced
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/apiserver/pkg/admission"
+	"k8s.io/apiserver/pkg/authentication/user"
+
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+)
+
+var pods = corev1.Resource("pods")
+
+// Plugin refuses writes of upsynced pods by anyone but their syncer.
+type Plugin struct {
+	*admission.Handler
+}
+
+var _ admission.ValidationInterface = &Plugin{}
+
+// New returns the plugin.
+func New() *Plugin {
+	return &Plugin{Handler: admission.NewHandler(admission.Create, admission.Update, admission.Delete)}
+}
+
+// Validate refuses a write of a pod, or of its status, that carries the
+// upsynced label before or after it, unless the requester is the syncer
+// of every target the label names or is in system:masters. A delete,
+// one by one or of a collection, is validated by the registry with the
+// pod being deleted as the old object.
+func (p *Plugin) Validate(_ context.Context, a admission.Attributes, _ admission.ObjectInterfaces) error {
+	if a.GetResource().GroupResource() != pods || (a.GetSubresource() != "" && a.GetSubresource() != "status") {
+		return nil
+	}
+	keys := sets.New[string]()
+	for _, obj := range []runtime.Object{a.GetOldObject(), a.GetObject()} {
+		if key, ok := upsyncedKey(obj); ok {
+			keys.Insert(key)
+		}
+	}
+	if keys.Len() == 0 {
+		return nil
+	}
+	u := a.GetUserInfo()
+	if u != nil && slices.Contains(u.GetGroups(), user.SystemPrivilegedGroup) {
+		return nil
+	}
+	for _, key := range sets.List(keys) {
+		if u == nil || u.GetName() != workloadv1alpha1.SyncerUser(key) {
+			return admission.NewForbidden(a, fmt.Errorf(
+				"the pod is a read-only copy of a pod running in a physical cluster, managed by the syncer of target %s; change its workload instead", key))
+		}
+	}
+	return nil
+}
+
+// upsyncedKey is the value of obj's upsynced label, if it has one.
+func upsyncedKey(obj runtime.Object) (string, bool) {
+	if obj == nil {
+		return "", false
+	}
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return "", false
+	}
+	key, ok := m.GetLabels()[workloadv1alpha1.UpsyncedLabel]
+	return key, ok
+}

@@ -1,0 +1,102 @@
+package upsynced
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apiserver/pkg/admission"
+	"k8s.io/apiserver/pkg/authentication/user"
+
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+)
+
+// TestDecisions checks who may write which pod: only the syncer of the
+// key an upsynced pod carries, before or after the write, and
+// system:masters; everyone may write other pods and other resources.
+func TestDecisions(t *testing.T) {
+	pod := func(labels map[string]string) runtime.Object {
+		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns", Labels: labels}}
+	}
+	up := func(key string) runtime.Object {
+		return pod(map[string]string{"app": "web", workloadv1alpha1.UpsyncedLabel: key})
+	}
+	plain := pod(map[string]string{"app": "web"})
+	var (
+		syncer1 = &user.DefaultInfo{Name: workloadv1alpha1.SyncerUser("k1")}
+		syncer2 = &user.DefaultInfo{Name: workloadv1alpha1.SyncerUser("k2")}
+		admin   = &user.DefaultInfo{Name: "alice", Groups: []string{user.AllAuthenticated}}
+		master  = &user.DefaultInfo{Name: "root", Groups: []string{user.SystemPrivilegedGroup}}
+		// A user named like the key alone is no syncer.
+		named1 = &user.DefaultInfo{Name: "k1"}
+	)
+	for _, tc := range []struct {
+		name          string
+		op            admission.Operation
+		resource      string
+		subresource   string
+		old, obj      runtime.Object
+		who           user.Info
+		refusedForKey string
+	}{
+		{"create by the syncer", admission.Create, "pods", "", nil, up("k1"), syncer1, ""},
+		{"create by another syncer", admission.Create, "pods", "", nil, up("k1"), syncer2, "k1"},
+		{"create by an admin", admission.Create, "pods", "", nil, up("k1"), admin, "k1"},
+		{"create by a user named like the key", admission.Create, "pods", "", nil, up("k1"), named1, "k1"},
+		{"create by system:masters", admission.Create, "pods", "", nil, up("k1"), master, ""},
+		{"create without identity", admission.Create, "pods", "", nil, up("k1"), nil, "k1"},
+		{"update by the syncer", admission.Update, "pods", "", up("k1"), up("k1"), syncer1, ""},
+		{"update by an admin", admission.Update, "pods", "", up("k1"), up("k1"), admin, "k1"},
+		{"update by another syncer", admission.Update, "pods", "", up("k1"), up("k1"), syncer2, "k1"},
+		{"status update by the syncer", admission.Update, "pods", "status", up("k1"), up("k1"), syncer1, ""},
+		{"status update by an admin", admission.Update, "pods", "status", up("k1"), up("k1"), admin, "k1"},
+		{"label removed by an admin", admission.Update, "pods", "", up("k1"), plain, admin, "k1"},
+		{"label added by an admin", admission.Update, "pods", "", plain, up("k1"), admin, "k1"},
+		{"label added by its syncer", admission.Update, "pods", "", plain, up("k1"), syncer1, ""},
+		{"key changed by the old key's syncer", admission.Update, "pods", "", up("k1"), up("k2"), syncer1, "k2"},
+		{"key changed by the new key's syncer", admission.Update, "pods", "", up("k1"), up("k2"), syncer2, "k1"},
+		{"key changed by system:masters", admission.Update, "pods", "", up("k1"), up("k2"), master, ""},
+		{"delete by the syncer", admission.Delete, "pods", "", up("k1"), nil, syncer1, ""},
+		{"delete by an admin", admission.Delete, "pods", "", up("k1"), nil, admin, "k1"},
+		{"delete by another syncer", admission.Delete, "pods", "", up("k1"), nil, syncer2, "k1"},
+		{"delete by system:masters", admission.Delete, "pods", "", up("k1"), nil, master, ""},
+		{"plain pod created by an admin", admission.Create, "pods", "", nil, plain, admin, ""},
+		{"plain pod updated by an admin", admission.Update, "pods", "", plain, plain, admin, ""},
+		{"plain pod deleted by an admin", admission.Delete, "pods", "", plain, nil, admin, ""},
+		{"labelled configmap", admission.Update, "configmaps", "", up("k1"), up("k1"), admin, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gvr := corev1.SchemeGroupVersion.WithResource(tc.resource)
+			a := admission.NewAttributesRecord(tc.obj, tc.old, corev1.SchemeGroupVersion.WithKind("Pod"), "ns", "p", gvr, tc.subresource, tc.op, nil, false, tc.who)
+			err := New().Validate(context.Background(), a, nil)
+			if tc.refusedForKey == "" {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if !apierrors.IsForbidden(err) {
+				t.Fatalf("got %v, want Forbidden", err)
+			}
+			for _, want := range []string{`pods "p" is forbidden`, "read-only copy of a pod running in a physical cluster", "syncer of target " + tc.refusedForKey + ";", "change its workload instead"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("message %q lacks %q", err.Error(), want)
+				}
+			}
+		})
+	}
+}
+
+// TestHandles checks that the plugin is asked about writes only.
+func TestHandles(t *testing.T) {
+	p := New()
+	for op, want := range map[admission.Operation]bool{admission.Create: true, admission.Update: true, admission.Delete: true, admission.Connect: false} {
+		if got := p.Handles(op); got != want {
+			t.Errorf("Handles(%s) = %v", op, got)
+		}
+	}
+}

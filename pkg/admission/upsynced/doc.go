@@ -1,0 +1,6 @@
+// Package upsynced is the hub's admission plugin keeping upsynced pods
+// read-only: a pod labelled workloadv1alpha1.UpsyncedLabel is a copy of a
+// pod running in a physical cluster, which only the syncer of the target
+// named by the label, or system:masters, may create, change or delete.
+// Anyone else changes the workload the pod belongs to instead.
+package upsynced
