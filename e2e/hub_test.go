@@ -68,6 +68,24 @@ func startHub(t *testing.T, bin, datastore string) (*hub, kubectl) {
 	return h, k
 }
 
+// startHubWith starts a hub on the embedded store, for the real kubectl,
+// with logical clusters root:<name> for each of names, and returns it with
+// the admin's kubectl, given addContexts's contexts, and the hub's pki
+// directory.
+func startHubWith(t *testing.T, names ...string) (*hub, kubectl, string) {
+	t.Helper()
+	if _, err := exec.LookPath("kubectl"); err != nil {
+		t.Fatalf("kubectl must be on PATH: %v", err)
+	}
+	h, admin := startHub(t, buildHub(t), "")
+	pki := filepath.Join(h.dataDir, "pki")
+	admin.addContexts(h, pki, "admin")
+	for _, name := range names {
+		admin.createLogicalCluster("root", name)
+	}
+	return h, admin, pki
+}
+
 func freePort(t *testing.T) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")

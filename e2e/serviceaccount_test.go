@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -21,14 +20,7 @@ import (
 // in root:a, with what its RoleBinding grants there, and nowhere else, and
 // no longer once the ServiceAccount is deleted.
 func TestServiceAccountTokens(t *testing.T) {
-	if _, err := exec.LookPath("kubectl"); err != nil {
-		t.Fatalf("kubectl must be on PATH: %v", err)
-	}
-	h, admin := startHub(t, buildHub(t), "")
-	pki := filepath.Join(h.dataDir, "pki")
-	admin.addContexts(h, pki, "admin")
-	admin.createLogicalCluster("root", "a")
-	admin.createLogicalCluster("root", "b")
+	h, admin, pki := startHubWith(t, "a", "b")
 	for _, context := range []string{"a", "b", "root"} {
 		admin.must("--context", context, "create", "configmap", "data-"+context, "--from-literal", "k=v")
 	}

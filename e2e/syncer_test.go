@@ -229,12 +229,16 @@ metadata:
   labels:
     region: eu
 `)
-	grantSyncer(admin, "syncer-pc1")
-	syncer := userKubeconfig(t, pki, "syncer-pc1", "canopy:wildcard-readers")
-	syncer.addContexts(h, pki, "syncer-pc1")
+	// The hub lets only the user named for the target's key write its
+	// upsynced pods.
+	key := workloadv1alpha1.TargetKey("root", "pc1")
+	user := workloadv1alpha1.SyncerUser(key)
+	grantSyncer(admin, user)
+	syncer := userKubeconfig(t, pki, user, "canopy:wildcard-readers")
+	syncer.addContexts(h, pki, user)
 	syncer.must("config", "use-context", "root")
 	p := runSyncer(t, syncerBin, syncer.kubeconfig, pc1.Kubeconfig, "root:pc1")
-	return admin, pc1, workloadv1alpha1.TargetKey("root", "pc1"), p
+	return admin, pc1, key, p
 }
 
 // workloadManifest is namespace ns1 with a ConfigMap, a Secret and a
