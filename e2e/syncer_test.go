@@ -196,6 +196,48 @@ func TestSyncer(t *testing.T) {
 		if err != nil || cm.Data["owner"] != "someone" || len(cm.Annotations) != 0 {
 			t.Errorf("the syncer changed a downstream ConfigMap it did not create: %v %v", cm, err)
 		}
+		// The conflict shows at the hub, once, on the hub object.
+		events := func() string {
+			out := admin.must("--context", "b", "get", "events", "-n", "ns1",
+				"-o", `jsonpath={range .items[*]}{.involvedObject.name} {.type} {.reason} {.involvedObject.kind} {.message}{"\n"}{end}`)
+			var theirs []string
+			for _, l := range strings.Split(out, "\n") {
+				if name, e, ok := strings.Cut(l, " "); ok && name == "theirs" {
+					theirs = append(theirs, e)
+				}
+			}
+			return strings.Join(theirs, "\n")
+		}
+		var got string
+		for deadline := time.Now().Add(15 * time.Second); got == "" && time.Now().Before(deadline); time.Sleep(300 * time.Millisecond) {
+			got = events()
+		}
+		if want := "Warning SyncConflict ConfigMap "; !strings.HasPrefix(got, want) || !strings.Contains(got, "root:pc1") || !strings.Contains(got, nsB+"/theirs") || !strings.Contains(got, "left alone") {
+			t.Errorf("conflict events at the hub %q, want one %q naming root:pc1, %s/theirs and saying it is left alone", got, want, nsB)
+		}
+		if table := admin.must("--context", "b", "get", "events", "-n", "ns1"); !strings.Contains(table, "SyncConflict") {
+			t.Errorf("kubectl get events at the hub shows no SyncConflict:\n%s", table)
+		}
+		if n := strings.Count(got, "SyncConflict"); n != 1 {
+			t.Errorf("%d SyncConflict events at the hub, want 1: %q", n, got)
+		}
+		// Once the other object is gone downstream, the hub's is synced.
+		if err := pc1.Client.CoreV1().ConfigMaps(nsB).Delete(ctx, "theirs", metav1.DeleteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		for ctx.Err() == nil {
+			cm, err = pc1.Client.CoreV1().ConfigMaps(nsB).Get(ctx, "theirs", metav1.GetOptions{})
+			if err == nil && cm.Data["owner"] == "hub" {
+				break
+			}
+			time.Sleep(300 * time.Millisecond)
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the hub's ConfigMap is not synced after the conflicting one went: %v %v", cm, err)
+		}
+		if n := strings.Count(events(), "SyncConflict"); n != 1 {
+			t.Errorf("%d SyncConflict events at the hub after the conflict was resolved, want 1", n)
+		}
 	})
 }
 
@@ -322,7 +364,7 @@ func waitPods(ctx context.Context, t *testing.T, c *pcluster.Cluster, ns, image 
 // grantSyncer lets user, a member of canopy:wildcard-readers, do what a
 // syncer does: in root, read the synced resources across every logical
 // cluster and report its SyncTarget; in root:a and root:b, update the
-// synced objects (for its finalizer) and their status. The scoped
+// synced objects (for its finalizer) and their status, and record Events. The scoped
 // credential of a later step narrows this.
 func grantSyncer(admin kubectl, user string) {
 	admin.t.Helper()
@@ -351,6 +393,9 @@ rules:
 - apiGroups: [""]
   resources: ["pods", "pods/status"]
   verbs: ["create", "update", "delete"]
+- apiGroups: [""]
+  resources: ["events"]
+  verbs: ["create"]
 `)
 		admin.must("--context", c, "create", "clusterrolebinding", "syncer", "--clusterrole", "syncer", "--user", user)
 	}

@@ -13,7 +13,11 @@
 // canopy-syncer, into the downstream namespace of its logical cluster
 // and namespace (workloadv1alpha1.DownstreamNamespace), stripped of what
 // belongs to the hub and annotated with its origin. An object that exists
-// downstream without that origin is someone else's and is left alone.
+// downstream without that origin is someone else's and is left alone
+// (conflict.go): a Warning Event, reason SyncConflict, says so at the hub
+// on the hub object, once while the conflict lasts, and the object is
+// looked at again every conflictRecheck, since the downstream informers
+// do not see the other object go; once it has, the hub object is synced.
 //
 // Dependencies: the ConfigMaps, Secrets and ServiceAccounts a synced
 // workload's pod template refers to follow it downstream, assigned or not

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	gosync "sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -13,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
@@ -79,6 +81,11 @@ type Syncer struct {
 	hubPods  cache.SharedIndexInformer
 	downPods cache.GenericLister
 	podQueue workqueue.TypedRateLimitingInterface[origin]
+
+	// conflicts holds the UID of each hub object whose conflict downstream
+	// was recorded at the hub, so that a resync records it only once.
+	conflictsMu gosync.Mutex
+	conflicts   map[conflictKey]types.UID
 }
 
 // resource is one synced resource with its informers on both sides.
@@ -142,6 +149,7 @@ func New(ctx context.Context, c Config) (*Syncer, error) {
 		depQueue:      workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[dependencyKey](), workqueue.TypedRateLimitingQueueConfig[dependencyKey]{Name: "dependencies"}),
 		podQueue:      workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: "pods"}),
 		accepted:      map[schema.GroupVersionResource]int{},
+		conflicts:     map[conflictKey]types.UID{},
 	}
 	s.hubBase, _, _ = strings.Cut(strings.TrimSuffix(c.Hub.Host, "/"), logicalcluster.PathPrefix)
 	if s.hubHTTP, err = rest.HTTPClientFor(c.Hub); err != nil {

@@ -75,8 +75,9 @@ func HubObjects(t Target, workloadClusters []logicalcluster.Name) []HubObject {
 // WorkloadRBAC is the ClusterRole and ClusterRoleBinding that let the
 // syncer of t do what it must in a logical cluster whose objects are
 // assigned to t: write the finalizer on each and their status, read the
-// ConfigMaps, Secrets and ServiceAccounts their pods use, and keep the
-// copies of their pods.
+// ConfigMaps, Secrets and ServiceAccounts their pods use, keep the
+// copies of their pods, and record Events, such as a conflict downstream,
+// on them.
 func WorkloadRBAC(t Target) []runtime.Object {
 	groups, resources := t.byGroup("status")
 	var write []rbacv1.PolicyRule
@@ -86,6 +87,7 @@ func WorkloadRBAC(t Target) []runtime.Object {
 	write = append(write,
 		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: dependencies, Verbs: []string{"get"}},
 		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"pods", "pods/status"}, Verbs: []string{"get", "create", "update", "delete"}},
+		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create"}},
 	)
 	return t.hubRBAC("write", write)
 }

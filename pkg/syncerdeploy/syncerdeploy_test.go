@@ -83,6 +83,7 @@ func TestHubObjects(t *testing.T) {
 		{APIGroups: []string{"apps"}, Resources: []string{"deployments", "deployments/status", "statefulsets", "statefulsets/status"}, Verbs: []string{"get", "update"}},
 		{APIGroups: []string{""}, Resources: []string{"configmaps", "secrets", "serviceaccounts"}, Verbs: []string{"get"}},
 		{APIGroups: []string{""}, Resources: []string{"pods", "pods/status"}, Verbs: []string{"get", "create", "update", "delete"}},
+		{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create"}},
 	}
 	if !reflect.DeepEqual(writeRules, wantWrite) {
 		t.Errorf("write rules %+v, want %+v", writeRules, wantWrite)
