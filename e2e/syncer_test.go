@@ -147,6 +147,34 @@ func TestSyncer(t *testing.T) {
 		if _, err := pc1.Client.AppsV1().Deployments(nsB).Get(ctx, "web", metav1.GetOptions{}); err != nil {
 			t.Errorf("root:b's downstream Deployment after root:a's was deleted: %v", err)
 		}
+		// The namespace, empty now, gets content again within the grace
+		// period: it stays.
+		admin.must("--context", "a", "create", "configmap", "keep", "-n", "ns1")
+		admin.must("--context", "a", "label", "configmap", "keep", "-n", "ns1", workloadv1alpha1.StateLabel(key)+"=Sync")
+		time.Sleep(namespaceGracePeriod + 2*time.Second)
+		if _, err := pc1.Client.CoreV1().ConfigMaps(nsA).Get(ctx, "keep", metav1.GetOptions{}); err != nil {
+			t.Fatalf("the namespace that got content within its grace period went: %v", err)
+		}
+		// Empty again, it stays for the grace period, then goes.
+		admin.must("--context", "a", "delete", "configmap", "keep", "-n", "ns1")
+		_, err := pc1.Client.CoreV1().ConfigMaps(nsA).Get(ctx, "keep", metav1.GetOptions{})
+		for ; err == nil && ctx.Err() == nil; _, err = pc1.Client.CoreV1().ConfigMaps(nsA).Get(ctx, "keep", metav1.GetOptions{}) {
+			time.Sleep(100 * time.Millisecond)
+		}
+		emptied := time.Now()
+		ns, err := pc1.Client.CoreV1().Namespaces().Get(ctx, nsA, metav1.GetOptions{})
+		for ; err == nil && ns.DeletionTimestamp == nil && ctx.Err() == nil; ns, err = pc1.Client.CoreV1().Namespaces().Get(ctx, nsA, metav1.GetOptions{}) {
+			time.Sleep(200 * time.Millisecond)
+		}
+		if err != nil && !apierrors.IsNotFound(err) {
+			t.Fatal(err)
+		}
+		if waited := time.Since(emptied); waited < namespaceGracePeriod-time.Second || waited > namespaceGracePeriod+20*time.Second {
+			t.Errorf("the empty downstream namespace %s went %s after it emptied, want after the grace period of %s", nsA, waited, namespaceGracePeriod)
+		}
+		if _, err := pc1.Client.CoreV1().Namespaces().Get(ctx, nsB, metav1.GetOptions{}); err != nil {
+			t.Errorf("root:b's downstream namespace, not empty: %v", err)
+		}
 	})
 
 	t.Run("unassign", func(t *testing.T) {
@@ -438,11 +466,16 @@ func (b *lockedBuffer) String() string {
 	return b.buf.String()
 }
 
+// namespaceGracePeriod is how long the syncers of the tests keep an empty
+// downstream namespace they made.
+const namespaceGracePeriod = 3 * time.Second
+
 // runSyncer runs the syncer of target until the test ends, and logs what
 // it printed if the test failed.
 func runSyncer(t *testing.T, bin, hubKubeconfig, clusterKubeconfig, target string) *syncerProcess {
 	t.Helper()
-	p := &syncerProcess{t: t, args: []string{bin, "--hub-kubeconfig", hubKubeconfig, "--cluster-kubeconfig", clusterKubeconfig, "--sync-target", target}, log: &lockedBuffer{}}
+	p := &syncerProcess{t: t, args: []string{bin, "--hub-kubeconfig", hubKubeconfig, "--cluster-kubeconfig", clusterKubeconfig, "--sync-target", target,
+		"--namespace-grace-period", namespaceGracePeriod.String()}, log: &lockedBuffer{}}
 	p.start()
 	t.Cleanup(func() {
 		if p.cmd != nil {
