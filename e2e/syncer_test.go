@@ -109,6 +109,25 @@ func TestSyncer(t *testing.T) {
 		}
 	})
 
+	t.Run("events", func(t *testing.T) {
+		// The Events of the pods and of the Deployment downstream show at
+		// the hub, about the objects of the same names there.
+		var got string
+		for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(300 * time.Millisecond) {
+			got = admin.must("--context", "a", "get", "events", "-n", "ns1", "-l", "workload.canopy.dev/upsynced="+key,
+				"-o", `jsonpath={range .items[*]}{.involvedObject.kind}/{.involvedObject.namespace}/{.involvedObject.name} {.reason}{"\n"}{end}`)
+			if strings.Contains(got, "Deployment/ns1/web ScalingReplicaSet") && strings.Contains(got, "Pod/ns1/web-") && strings.Contains(got, " Scheduled") {
+				break
+			}
+		}
+		if !strings.Contains(got, "Deployment/ns1/web ScalingReplicaSet") || !strings.Contains(got, "Pod/ns1/web-") || !strings.Contains(got, " Scheduled") {
+			t.Errorf("upsynced events at the hub in root:a:\n%s\nwant the Deployment's ScalingReplicaSet and its pods' Scheduled", got)
+		}
+		if table := admin.must("--context", "a", "get", "events", "-n", "ns1"); !strings.Contains(table, "deployment/web") || !strings.Contains(table, "Scheduled") {
+			t.Errorf("kubectl get events at the hub in root:a:\n%s", table)
+		}
+	})
+
 	t.Run("update", func(t *testing.T) {
 		admin.must("--context", "a", "set", "image", "deploy/web", "web=nginx:1.28", "-n", "ns1")
 		if out, err := admin.runWithin(90*time.Second, "--context", "a", "rollout", "status", "deploy/web", "-n", "ns1", "--timeout=60s"); err != nil {
@@ -402,7 +421,7 @@ metadata:
   name: syncer
 rules:
 - apiGroups: ["", "apps"]
-  resources: ["deployments", "configmaps", "secrets", "services", "pods"]
+  resources: ["deployments", "configmaps", "secrets", "services", "pods", "events"]
   verbs: ["list", "watch"]
 - apiGroups: ["workload.canopy.dev"]
   resources: ["synctargets", "synctargets/status"]
@@ -423,7 +442,7 @@ rules:
   verbs: ["create", "update", "delete"]
 - apiGroups: [""]
   resources: ["events"]
-  verbs: ["create"]
+  verbs: ["create", "update", "delete"]
 `)
 		admin.must("--context", c, "create", "clusterrolebinding", "syncer", "--clusterrole", "syncer", "--user", user)
 	}

@@ -48,6 +48,13 @@
 // there when it is gone downstream; a wildcard informer of the upsynced
 // pods finds, after a restart, those that went meanwhile.
 //
+// Events (events.go): the Events downstream of pods and of synced
+// objects, in the syncer's namespaces, are copied the same way, under
+// their own names, about the hub object of the same name, labelled
+// UpsyncedLabel, and deleted at the hub when gone downstream. Events carry
+// no label to select, so their downstream informer lists every namespace
+// and the handler drops those of namespaces the syncer did not make.
+//
 // Deletion: the syncer holds a finalizer on each hub object it syncs. A
 // hub object being deleted is deleted downstream, and its finalizer
 // released once it is gone there. An object whose assignment label is

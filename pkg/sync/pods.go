@@ -18,8 +18,8 @@ import (
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 )
 
-// UpsyncedLabel marks, with the target's key as value, each pod that a
-// syncer copied to the hub from its physical cluster: a record of what
+// UpsyncedLabel marks, with the target's key as value, each pod and Event
+// that a syncer copied to the hub from its physical cluster: a record of what
 // runs there, which nothing at the hub runs or changes.
 const UpsyncedLabel = "workload.canopy.dev/upsynced"
 
@@ -35,20 +35,38 @@ func (s *Syncer) setUpPods(wildcard dynamic.Interface, downFactory dynamicinform
 	if s.hubPods, err = hubInformer(wildcard, pods, labels.Set{UpsyncedLabel: s.key}.String(), nil); err != nil {
 		return err
 	}
-	queue := func(obj any) {
-		if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-			obj = d.Obj
-		}
-		if h, ok := obj.(*hubObject); ok {
-			s.podQueue.Add(origin{h.cluster, h.Unstructured.GetNamespace(), h.GetName()})
-		}
-	}
-	if _, err := s.hubPods.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: queue, UpdateFunc: func(_, obj any) { queue(obj) }, DeleteFunc: queue}); err != nil {
+	if _, err := s.hubPods.AddEventHandler(hubOriginHandler(s.podQueue.Add)); err != nil {
 		return err
 	}
 	down := downFactory.ForResource(pods)
 	s.downPods = down.Lister()
-	queueDown := func(obj any) {
+	if _, err := down.Informer().AddEventHandler(s.downOriginHandler(s.podQueue.Add)); err != nil {
+		return err
+	}
+	s.synced = append(s.synced, s.hubPods.HasSynced, down.Informer().HasSynced)
+	return nil
+}
+
+// hubOriginHandler calls queue with the origin of each object of a hub
+// informer, on any event.
+func hubOriginHandler(queue func(origin)) cache.ResourceEventHandler {
+	handle := func(obj any) {
+		if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+			obj = d.Obj
+		}
+		if h, ok := obj.(*hubObject); ok {
+			queue(origin{h.cluster, h.Unstructured.GetNamespace(), h.GetName()})
+		}
+	}
+	return cache.ResourceEventHandlerFuncs{AddFunc: handle, UpdateFunc: func(_, obj any) { handle(obj) }, DeleteFunc: handle}
+}
+
+// downOriginHandler calls queue, on any event of a downstream object that
+// the syncer did not make itself, such as a pod or an Event, with the
+// origin of the object of the same name at the hub: that of its
+// namespace, if the syncer made it.
+func (s *Syncer) downOriginHandler(queue func(origin)) cache.ResourceEventHandler {
+	handle := func(obj any) {
 		if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 			obj = d.Obj
 		}
@@ -56,21 +74,16 @@ func (s *Syncer) setUpPods(wildcard dynamic.Interface, downFactory dynamicinform
 		if !ok {
 			return
 		}
-		// A pod's origin is its namespace's.
 		ns, err := s.namespaces.Get(u.GetNamespace())
 		if err != nil {
 			return
 		}
 		o := origin{ns.Annotations[workloadv1alpha1.OriginClusterAnnotation], ns.Annotations[workloadv1alpha1.OriginNamespaceAnnotation], u.GetName()}
 		if o.cluster != "" && o.namespace != "" {
-			s.podQueue.Add(o)
+			queue(o)
 		}
 	}
-	if _, err := down.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: queueDown, UpdateFunc: func(_, obj any) { queueDown(obj) }, DeleteFunc: queueDown}); err != nil {
-		return err
-	}
-	s.synced = append(s.synced, s.hubPods.HasSynced, down.Informer().HasSynced)
-	return nil
+	return cache.ResourceEventHandlerFuncs{AddFunc: handle, UpdateFunc: func(_, obj any) { handle(obj) }, DeleteFunc: handle}
 }
 
 // syncPod makes the hub pod of o match its downstream pod: created, its

@@ -84,6 +84,11 @@ type Syncer struct {
 	hubPods  cache.SharedIndexInformer
 	downPods cache.GenericLister
 	podQueue workqueue.TypedRateLimitingInterface[origin]
+	// hubEvents, downEvents and eventQueue are the same for the Events of
+	// pods and synced objects.
+	hubEvents  cache.SharedIndexInformer
+	downEvents cache.GenericLister
+	eventQueue workqueue.TypedRateLimitingInterface[origin]
 
 	// conflicts holds the UID of each hub object whose conflict downstream
 	// was recorded at the hub, so that a resync records it only once.
@@ -158,6 +163,7 @@ func New(ctx context.Context, c Config) (*Syncer, error) {
 		upQueue:              workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[objectKey](), workqueue.TypedRateLimitingQueueConfig[objectKey]{Name: "up"}),
 		depQueue:             workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[dependencyKey](), workqueue.TypedRateLimitingQueueConfig[dependencyKey]{Name: "dependencies"}),
 		podQueue:             workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: "pods"}),
+		eventQueue:           workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: "events"}),
 		accepted:             map[schema.GroupVersionResource]int{},
 		conflicts:            map[conflictKey]types.UID{},
 		nsQueue:              workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[namespaceKey](), workqueue.TypedRateLimitingQueueConfig[namespaceKey]{Name: "namespaces"}),
@@ -264,6 +270,9 @@ func (s *Syncer) setUpResources(accepted []workloadv1alpha1.GroupResource) error
 	if err := s.setUpPods(wildcard, downFactory); err != nil {
 		return err
 	}
+	if err := s.setUpEvents(wildcard); err != nil {
+		return err
+	}
 	for i, gvr := range dependencyResources {
 		// The factory shares one informer per resource, with the synced
 		// resources' if configmaps, say, are among them.
@@ -303,11 +312,13 @@ func (s *Syncer) Run(ctx context.Context, workers int) error {
 	defer s.upQueue.ShutDown()
 	defer s.depQueue.ShutDown()
 	defer s.podQueue.ShutDown()
+	defer s.eventQueue.ShutDown()
 	defer s.nsQueue.ShutDown()
 	for _, r := range s.resources {
 		go r.hub.RunWithContext(ctx)
 	}
 	go s.hubPods.RunWithContext(ctx)
+	go s.hubEvents.RunWithContext(ctx)
 	for _, f := range s.factories {
 		f.Start(ctx.Done())
 	}
@@ -326,6 +337,7 @@ func (s *Syncer) Run(ctx context.Context, workers int) error {
 		go work(ctx, s.upQueue, s.syncUp)
 		go work(ctx, s.depQueue, s.syncDependency)
 		go work(ctx, s.podQueue, s.syncPod)
+		go work(ctx, s.eventQueue, s.syncEvent)
 		go work(ctx, s.nsQueue, s.syncNamespace)
 	}
 	<-ctx.Done()
