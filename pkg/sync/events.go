@@ -11,9 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
-	"k8s.io/utils/ptr"
-
-	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 )
 
 var events = corev1.SchemeGroupVersion.WithResource("events")
@@ -46,40 +43,26 @@ func (s *Syncer) setUpEvents(wildcard dynamic.Interface) error {
 // created, updated, or deleted once the downstream Event is gone. Only
 // the Events of pods and of synced objects are copied.
 func (s *Syncer) syncEvent(ctx context.Context, o origin) error {
-	hub, err := s.hubIn(o.cluster)
+	c, err := s.upsyncedPair(o, events, s.hubEvents, s.downEvents)
 	if err != nil {
 		return err
 	}
-	client := hub.Resource(events).Namespace(o.namespace)
-	obj, inHub, err := s.hubEvents.GetStore().GetByKey(o.String())
-	if err != nil {
-		return err
+	if c.down == nil || !s.ofSynced(c.down) {
+		return c.deleteHub(ctx, o.name)
 	}
-	down, err := s.downEvents.ByNamespace(workloadv1alpha1.DownstreamNamespace(o.cluster, o.namespace)).Get(o.name)
-	if ignoreNotFound(err) != nil {
-		return err
-	}
-	if err != nil || !s.ofSynced(down.(*unstructured.Unstructured)) {
-		if !inHub {
-			return nil
-		}
-		return ignoreNotFound(client.Delete(ctx, o.name, metav1.DeleteOptions{
-			Preconditions: &metav1.Preconditions{UID: ptr.To(obj.(*hubObject).GetUID())},
-		}))
-	}
-	desired := s.upsyncedEvent(down.(*unstructured.Unstructured), o)
-	if !inHub {
-		if _, err := client.Create(ctx, desired, metav1.CreateOptions{FieldManager: FieldManager}); err != nil {
+	desired := s.upsyncedEvent(c.down, o)
+	if c.hub == nil {
+		if _, err := c.client.Create(ctx, desired, metav1.CreateOptions{FieldManager: FieldManager}); err != nil {
 			return fmt.Errorf("upsyncing the event: %w", err)
 		}
 		return nil
 	}
-	current := obj.(*hubObject).Unstructured
+	current := c.hub.Unstructured
 	if contains(current.Object, desired.Object) {
 		return nil
 	}
 	desired.SetResourceVersion(current.GetResourceVersion())
-	if _, err := client.Update(ctx, desired, metav1.UpdateOptions{FieldManager: FieldManager}); err != nil {
+	if _, err := c.client.Update(ctx, desired, metav1.UpdateOptions{FieldManager: FieldManager}); err != nil {
 		return fmt.Errorf("updating the upsynced event: %w", err)
 	}
 	return nil
