@@ -145,6 +145,9 @@ func TestSyncerDependenciesDriftRestart(t *testing.T) {
 		if n := len(slices.DeleteFunc(slices.Collect(maps.Keys(before)), func(k string) bool { return !strings.HasPrefix(k, "hub Pod/") })); n != 3 {
 			t.Fatalf("%d upsynced pods at the hub among %v, want 3", n, before)
 		}
+		if n := len(slices.DeleteFunc(slices.Collect(maps.Keys(before)), func(k string) bool { return !strings.HasPrefix(k, "hub Event/") })); n == 0 {
+			t.Fatalf("no upsynced Events at the hub among %v", before)
+		}
 		syncer.kill()
 		syncer.start()
 		syncer.waitReady(time.Minute)
@@ -164,7 +167,7 @@ func TestSyncerDependenciesDriftRestart(t *testing.T) {
 }
 
 // resourceVersions are the resourceVersions of the objects in ns1 of
-// root:a at the hub, the upsynced pods included, and of the syncer's objects and namespace ns
+// root:a at the hub, the upsynced pods and Events included, and of the syncer's objects and namespace ns
 // downstream, by side, kind and name.
 func resourceVersions(admin kubectl, pc1 *pcluster.Cluster, ns string) map[string]string {
 	admin.t.Helper()
@@ -177,8 +180,9 @@ func resourceVersions(admin kubectl, pc1 *pcluster.Cluster, ns string) map[strin
 		}
 	}
 	kinds := "deployments,configmaps,secrets,serviceaccounts"
-	// At the hub, the pods are the syncer's copies; downstream, kwok's.
-	collect("hub", admin, "--context", "a", "get", kinds+",pods", "-n", "ns1")
+	// At the hub, the pods and Events are the syncer's copies; downstream,
+	// kwok's and the physical cluster's.
+	collect("hub", admin, "--context", "a", "get", kinds+",pods,events", "-n", "ns1")
 	down := kubectl{t: admin.t, kubeconfig: pc1.Kubeconfig, home: admin.home}
 	ours := workloadv1alpha1.TargetKeyLabel + "=" + workloadv1alpha1.TargetKey("root", "pc1")
 	collect("downstream", down, "get", kinds, "-n", ns, "-l", ours)

@@ -109,6 +109,25 @@ func TestSyncer(t *testing.T) {
 		}
 	})
 
+	t.Run("events", func(t *testing.T) {
+		// The Events of the pods and of the Deployment downstream show at
+		// the hub, about the objects of the same names there.
+		var got string
+		for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(300 * time.Millisecond) {
+			got = admin.must("--context", "a", "get", "events", "-n", "ns1", "-l", "workload.canopy.dev/upsynced="+key,
+				"-o", `jsonpath={range .items[*]}{.involvedObject.kind}/{.involvedObject.namespace}/{.involvedObject.name} {.reason}{"\n"}{end}`)
+			if strings.Contains(got, "Deployment/ns1/web ScalingReplicaSet") && strings.Contains(got, "Pod/ns1/web-") && strings.Contains(got, " Scheduled") {
+				break
+			}
+		}
+		if !strings.Contains(got, "Deployment/ns1/web ScalingReplicaSet") || !strings.Contains(got, "Pod/ns1/web-") || !strings.Contains(got, " Scheduled") {
+			t.Errorf("upsynced events at the hub in root:a:\n%s\nwant the Deployment's ScalingReplicaSet and its pods' Scheduled", got)
+		}
+		if table := admin.must("--context", "a", "get", "events", "-n", "ns1"); !strings.Contains(table, "deployment/web") || !strings.Contains(table, "Scheduled") {
+			t.Errorf("kubectl get events at the hub in root:a:\n%s", table)
+		}
+	})
+
 	t.Run("update", func(t *testing.T) {
 		admin.must("--context", "a", "set", "image", "deploy/web", "web=nginx:1.28", "-n", "ns1")
 		if out, err := admin.runWithin(90*time.Second, "--context", "a", "rollout", "status", "deploy/web", "-n", "ns1", "--timeout=60s"); err != nil {
@@ -146,6 +165,34 @@ func TestSyncer(t *testing.T) {
 		}
 		if _, err := pc1.Client.AppsV1().Deployments(nsB).Get(ctx, "web", metav1.GetOptions{}); err != nil {
 			t.Errorf("root:b's downstream Deployment after root:a's was deleted: %v", err)
+		}
+		// The namespace, empty now, gets content again within the grace
+		// period: it stays.
+		admin.must("--context", "a", "create", "configmap", "keep", "-n", "ns1")
+		admin.must("--context", "a", "label", "configmap", "keep", "-n", "ns1", workloadv1alpha1.StateLabel(key)+"=Sync")
+		time.Sleep(namespaceGracePeriod + 2*time.Second)
+		if _, err := pc1.Client.CoreV1().ConfigMaps(nsA).Get(ctx, "keep", metav1.GetOptions{}); err != nil {
+			t.Fatalf("the namespace that got content within its grace period went: %v", err)
+		}
+		// Empty again, it stays for the grace period, then goes.
+		admin.must("--context", "a", "delete", "configmap", "keep", "-n", "ns1")
+		_, err := pc1.Client.CoreV1().ConfigMaps(nsA).Get(ctx, "keep", metav1.GetOptions{})
+		for ; err == nil && ctx.Err() == nil; _, err = pc1.Client.CoreV1().ConfigMaps(nsA).Get(ctx, "keep", metav1.GetOptions{}) {
+			time.Sleep(100 * time.Millisecond)
+		}
+		emptied := time.Now()
+		ns, err := pc1.Client.CoreV1().Namespaces().Get(ctx, nsA, metav1.GetOptions{})
+		for ; err == nil && ns.DeletionTimestamp == nil && ctx.Err() == nil; ns, err = pc1.Client.CoreV1().Namespaces().Get(ctx, nsA, metav1.GetOptions{}) {
+			time.Sleep(200 * time.Millisecond)
+		}
+		if err != nil && !apierrors.IsNotFound(err) {
+			t.Fatal(err)
+		}
+		if waited := time.Since(emptied); waited < namespaceGracePeriod-time.Second || waited > namespaceGracePeriod+20*time.Second {
+			t.Errorf("the empty downstream namespace %s went %s after it emptied, want after the grace period of %s", nsA, waited, namespaceGracePeriod)
+		}
+		if _, err := pc1.Client.CoreV1().Namespaces().Get(ctx, nsB, metav1.GetOptions{}); err != nil {
+			t.Errorf("root:b's downstream namespace, not empty: %v", err)
 		}
 	})
 
@@ -195,6 +242,48 @@ func TestSyncer(t *testing.T) {
 		cm, err := pc1.Client.CoreV1().ConfigMaps(nsB).Get(ctx, "theirs", metav1.GetOptions{})
 		if err != nil || cm.Data["owner"] != "someone" || len(cm.Annotations) != 0 {
 			t.Errorf("the syncer changed a downstream ConfigMap it did not create: %v %v", cm, err)
+		}
+		// The conflict shows at the hub, once, on the hub object.
+		events := func() string {
+			out := admin.must("--context", "b", "get", "events", "-n", "ns1",
+				"-o", `jsonpath={range .items[*]}{.involvedObject.name} {.type} {.reason} {.involvedObject.kind} {.message}{"\n"}{end}`)
+			var theirs []string
+			for _, l := range strings.Split(out, "\n") {
+				if name, e, ok := strings.Cut(l, " "); ok && name == "theirs" {
+					theirs = append(theirs, e)
+				}
+			}
+			return strings.Join(theirs, "\n")
+		}
+		var got string
+		for deadline := time.Now().Add(15 * time.Second); got == "" && time.Now().Before(deadline); time.Sleep(300 * time.Millisecond) {
+			got = events()
+		}
+		if want := "Warning SyncConflict ConfigMap "; !strings.HasPrefix(got, want) || !strings.Contains(got, "root:pc1") || !strings.Contains(got, nsB+"/theirs") || !strings.Contains(got, "left alone") {
+			t.Errorf("conflict events at the hub %q, want one %q naming root:pc1, %s/theirs and saying it is left alone", got, want, nsB)
+		}
+		if table := admin.must("--context", "b", "get", "events", "-n", "ns1"); !strings.Contains(table, "SyncConflict") {
+			t.Errorf("kubectl get events at the hub shows no SyncConflict:\n%s", table)
+		}
+		if n := strings.Count(got, "SyncConflict"); n != 1 {
+			t.Errorf("%d SyncConflict events at the hub, want 1: %q", n, got)
+		}
+		// Once the other object is gone downstream, the hub's is synced.
+		if err := pc1.Client.CoreV1().ConfigMaps(nsB).Delete(ctx, "theirs", metav1.DeleteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		for ctx.Err() == nil {
+			cm, err = pc1.Client.CoreV1().ConfigMaps(nsB).Get(ctx, "theirs", metav1.GetOptions{})
+			if err == nil && cm.Data["owner"] == "hub" {
+				break
+			}
+			time.Sleep(300 * time.Millisecond)
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the hub's ConfigMap is not synced after the conflicting one went: %v %v", cm, err)
+		}
+		if n := strings.Count(events(), "SyncConflict"); n != 1 {
+			t.Errorf("%d SyncConflict events at the hub after the conflict was resolved, want 1", n)
 		}
 	})
 }
@@ -326,7 +415,7 @@ func waitPods(ctx context.Context, t *testing.T, c *pcluster.Cluster, ns, image 
 // grantSyncer lets user, a member of canopy:wildcard-readers, do what a
 // syncer does: in root, read the synced resources across every logical
 // cluster and report its SyncTarget; in root:a and root:b, update the
-// synced objects (for its finalizer) and their status. The scoped
+// synced objects (for its finalizer) and their status, and record Events. The scoped
 // credential of a later step narrows this.
 func grantSyncer(admin kubectl, user string) {
 	admin.t.Helper()
@@ -336,7 +425,7 @@ metadata:
   name: syncer
 rules:
 - apiGroups: ["", "apps"]
-  resources: ["deployments", "configmaps", "secrets", "services", "pods"]
+  resources: ["deployments", "configmaps", "secrets", "services", "pods", "events"]
   verbs: ["list", "watch"]
 - apiGroups: ["workload.canopy.dev"]
   resources: ["synctargets", "synctargets/status"]
@@ -354,6 +443,9 @@ rules:
   verbs: ["get", "update"]
 - apiGroups: [""]
   resources: ["pods", "pods/status"]
+  verbs: ["create", "update", "delete"]
+- apiGroups: [""]
+  resources: ["events"]
   verbs: ["create", "update", "delete"]
 `)
 		admin.must("--context", c, "create", "clusterrolebinding", "syncer", "--clusterrole", "syncer", "--user", user)
@@ -397,11 +489,16 @@ func (b *lockedBuffer) String() string {
 	return b.buf.String()
 }
 
+// namespaceGracePeriod is how long the syncers of the tests keep an empty
+// downstream namespace they made.
+const namespaceGracePeriod = 3 * time.Second
+
 // runSyncer runs the syncer of target until the test ends, and logs what
 // it printed if the test failed.
 func runSyncer(t *testing.T, bin, hubKubeconfig, clusterKubeconfig, target string) *syncerProcess {
 	t.Helper()
-	p := &syncerProcess{t: t, args: []string{bin, "--hub-kubeconfig", hubKubeconfig, "--cluster-kubeconfig", clusterKubeconfig, "--sync-target", target}, log: &lockedBuffer{}}
+	p := &syncerProcess{t: t, args: []string{bin, "--hub-kubeconfig", hubKubeconfig, "--cluster-kubeconfig", clusterKubeconfig, "--sync-target", target,
+		"--namespace-grace-period", namespaceGracePeriod.String()}, log: &lockedBuffer{}}
 	p.start()
 	t.Cleanup(func() {
 		if p.cmd != nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/client-go/tools/clientcmd"
@@ -25,6 +26,7 @@ func main() {
 func newCommand() *cobra.Command {
 	var hubKubeconfig, clusterKubeconfig, target string
 	var workers int
+	var namespaceGracePeriod time.Duration
 	cmd := &cobra.Command{
 		Use:   "syncer --hub-kubeconfig FILE [--cluster-kubeconfig FILE] --sync-target PATH:NAME",
 		Short: "Pull the workloads assigned to a SyncTarget into its physical cluster, and push their status back",
@@ -38,6 +40,9 @@ the first 16 hex digits of the SHA-256 of "<logical cluster path>:<name>".`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if hubKubeconfig == "" || target == "" {
 				return errors.New("--hub-kubeconfig and --sync-target are required")
+			}
+			if namespaceGracePeriod < 0 {
+				return errors.New("--namespace-grace-period must not be negative")
 			}
 			if _, _, err := sync.ParseTarget(target); err != nil {
 				return err
@@ -54,7 +59,7 @@ the first 16 hex digits of the SHA-256 of "<logical cluster path>:<name>".`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			s, err := sync.New(ctx, sync.Config{Hub: hub, Cluster: cluster, Target: target})
+			s, err := sync.New(ctx, sync.Config{Hub: hub, Cluster: cluster, Target: target, NamespaceGracePeriod: namespaceGracePeriod})
 			if err != nil {
 				return err
 			}
@@ -64,6 +69,7 @@ the first 16 hex digits of the SHA-256 of "<logical cluster path>:<name>".`,
 	cmd.Flags().StringVar(&hubKubeconfig, "hub-kubeconfig", "", "kubeconfig of the hub; its server may address any logical cluster")
 	cmd.Flags().StringVar(&clusterKubeconfig, "cluster-kubeconfig", "", "kubeconfig of the physical cluster; unset means the cluster the syncer runs in")
 	cmd.Flags().StringVar(&target, "sync-target", "", "the SyncTarget, as <logical cluster path>:<name>, e.g. root:platform:pc1")
+	cmd.Flags().DurationVar(&namespaceGracePeriod, "namespace-grace-period", sync.DefaultNamespaceGracePeriod, "how long a downstream namespace the syncer made stays once nothing it synced is left in it")
 	cmd.Flags().IntVar(&workers, "workers", 2, "objects synced at once in each direction")
 	klogFlags := flag.NewFlagSet("klog", flag.ExitOnError)
 	klog.InitFlags(klogFlags)

@@ -213,6 +213,7 @@ func (s *Syncer) syncDependency(ctx context.Context, k dependencyKey) error {
 		ours = ok && o == k.origin
 	}
 	if !referenced || !exists || obj.GetDeletionTimestamp() != nil {
+		s.resolved(gvr, k.origin)
 		if !ours {
 			return nil
 		}
@@ -220,5 +221,9 @@ func (s *Syncer) syncDependency(ctx context.Context, k dependencyKey) error {
 			Preconditions: &metav1.Preconditions{UID: ptr.To(currentObj.GetUID())},
 		}))
 	}
-	return s.applyDownstream(ctx, gvr, obj.GroupVersionKind(), k.origin, obj, currentObj)
+	conflict, err := s.applyDownstream(ctx, gvr, obj.GroupVersionKind(), k.origin, obj, currentObj)
+	if conflict {
+		s.depQueue.AddAfter(k, conflictRecheck)
+	}
+	return err
 }

@@ -13,7 +13,11 @@
 // canopy-syncer, into the downstream namespace of its logical cluster
 // and namespace (workloadv1alpha1.DownstreamNamespace), stripped of what
 // belongs to the hub and annotated with its origin. An object that exists
-// downstream without that origin is someone else's and is left alone.
+// downstream without that origin is someone else's and is left alone
+// (conflict.go): a Warning Event, reason SyncConflict, says so at the hub
+// on the hub object, once while the conflict lasts, and the object is
+// looked at again every conflictRecheck, since the downstream informers
+// do not see the other object go; once it has, the hub object is synced.
 //
 // Dependencies: the ConfigMaps, Secrets and ServiceAccounts a synced
 // workload's pod template refers to follow it downstream, assigned or not
@@ -46,6 +50,13 @@
 // restart, those that went meanwhile. The hub lets only the syncer change
 // them (pkg/admission/upsynced).
 //
+// Events (events.go): the Events downstream of pods and of synced
+// objects, in the syncer's namespaces, are copied the same way, under
+// their own names, about the hub object of the same name, labelled
+// workloadv1alpha1.UpsyncedLabel, and deleted at the hub when gone downstream. Events carry
+// no label to select, so their downstream informer lists every namespace
+// and the handler drops those of namespaces the syncer did not make.
+//
 // Deletion: the syncer holds a finalizer on each hub object it syncs. A
 // hub object being deleted is deleted downstream, and its finalizer
 // released once it is gone there. An object whose assignment label is
@@ -57,6 +68,12 @@
 // downstream object is deleted only after a read in its logical cluster
 // answers that its hub object is gone, being deleted or unassigned; an
 // error is retried, and a failed or partial list deletes nothing.
+//
+// Namespaces (namespaces.go): a downstream namespace the syncer made, as
+// its origin annotation records, is deleted once no object the syncer
+// synced has been in it for the grace period, counted from when it was
+// first found empty; the namespace queue brings it back when the period
+// ends, and anything synced into it meanwhile keeps it.
 //
 // The syncer computes its target's key (workloadv1alpha1.TargetKey) and
 // reports it with its heartbeat, the SyncTarget status, every 10s.

@@ -65,6 +65,9 @@ func (s *Syncer) syncDown(ctx context.Context, k objectKey) error {
 		}
 	}
 	gone, err := s.deleteDownstream(ctx, k)
+	if gone {
+		s.resolved(s.resources[k.resource].gvr, k.origin)
+	}
 	if err != nil || !gone || obj == nil {
 		return err
 	}
@@ -97,20 +100,26 @@ func (s *Syncer) apply(ctx context.Context, k objectKey, h *hubObject) error {
 		return err
 	}
 	r := s.resources[k.resource]
-	return s.applyDownstream(ctx, r.gvr, r.gvk, k.origin, h.Unstructured, current)
+	conflict, err := s.applyDownstream(ctx, r.gvr, r.gvk, k.origin, h.Unstructured, current)
+	if conflict {
+		s.downQueue.AddAfter(k, conflictRecheck)
+	}
+	return err
 }
 
 // applyDownstream server-side applies hub object obj of o downstream,
-// unless the downstream object is someone else's or up to date already.
-// current is the downstream object from the informer, nil if it has none.
-func (s *Syncer) applyDownstream(ctx context.Context, gvr schema.GroupVersionResource, gvk schema.GroupVersionKind, o origin, obj, current *unstructured.Unstructured) error {
+// unless it is up to date already or the downstream object is someone
+// else's: then the conflict is recorded at the hub and reported, for the
+// caller to look again later. current is the downstream object from the
+// informer, nil if it has none.
+func (s *Syncer) applyDownstream(ctx context.Context, gvr schema.GroupVersionResource, gvk schema.GroupVersionKind, o origin, obj, current *unstructured.Unstructured) (conflict bool, err error) {
 	downNamespace := workloadv1alpha1.DownstreamNamespace(o.cluster, o.namespace)
 	if current == nil {
 		// The informer sees only objects carrying the target's label; one
 		// without it may be there all the same, someone else's.
 		c, err := s.down.Resource(gvr).Namespace(downNamespace).Get(ctx, o.name, metav1.GetOptions{})
 		if ignoreNotFound(err) != nil {
-			return err
+			return false, err
 		}
 		if err == nil {
 			current = c
@@ -121,22 +130,23 @@ func (s *Syncer) applyDownstream(ctx context.Context, gvr schema.GroupVersionRes
 			klog.InfoS("Not syncing over a downstream object the syncer did not create",
 				"resource", gvr.String(), "cluster", o.cluster, "namespace", o.namespace, "name", o.name,
 				"downstreamNamespace", downNamespace)
-			return nil
+			return true, s.conflicted(ctx, gvr, o, obj)
 		}
 	}
+	s.resolved(gvr, o)
 	desired := downstream(obj, o, s.key)
 	desired.SetGroupVersionKind(gvk)
 	if err := stamp(desired); err != nil {
-		return err
+		return false, err
 	}
 	if current != nil && upToDate(desired, current) {
-		return nil
+		return false, nil
 	}
 	if err := s.ensureNamespace(ctx, o); err != nil {
-		return err
+		return false, err
 	}
-	_, err := s.down.Resource(gvr).Namespace(downNamespace).Apply(ctx, desired.GetName(), desired, metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
-	return err
+	_, err = s.down.Resource(gvr).Namespace(downNamespace).Apply(ctx, desired.GetName(), desired, metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
+	return false, err
 }
 
 // ensureNamespace creates the downstream namespace of o's logical cluster

@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/tools/cache"
@@ -30,20 +31,38 @@ func (s *Syncer) setUpPods(wildcard dynamic.Interface, downFactory dynamicinform
 	if s.hubPods, err = hubInformer(wildcard, pods, labels.Set{workloadv1alpha1.UpsyncedLabel: s.key}.String(), nil); err != nil {
 		return err
 	}
-	queue := func(obj any) {
-		if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-			obj = d.Obj
-		}
-		if h, ok := obj.(*hubObject); ok {
-			s.podQueue.Add(origin{h.cluster, h.Unstructured.GetNamespace(), h.GetName()})
-		}
-	}
-	if _, err := s.hubPods.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: queue, UpdateFunc: func(_, obj any) { queue(obj) }, DeleteFunc: queue}); err != nil {
+	if _, err := s.hubPods.AddEventHandler(hubOriginHandler(s.podQueue.Add)); err != nil {
 		return err
 	}
 	down := downFactory.ForResource(pods)
 	s.downPods = down.Lister()
-	queueDown := func(obj any) {
+	if _, err := down.Informer().AddEventHandler(s.downOriginHandler(s.podQueue.Add)); err != nil {
+		return err
+	}
+	s.synced = append(s.synced, s.hubPods.HasSynced, down.Informer().HasSynced)
+	return nil
+}
+
+// hubOriginHandler calls queue with the origin of each object of a hub
+// informer, on any event.
+func hubOriginHandler(queue func(origin)) cache.ResourceEventHandler {
+	handle := func(obj any) {
+		if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+			obj = d.Obj
+		}
+		if h, ok := obj.(*hubObject); ok {
+			queue(origin{h.cluster, h.Unstructured.GetNamespace(), h.GetName()})
+		}
+	}
+	return cache.ResourceEventHandlerFuncs{AddFunc: handle, UpdateFunc: func(_, obj any) { handle(obj) }, DeleteFunc: handle}
+}
+
+// downOriginHandler calls queue, on any event of a downstream object that
+// the syncer did not make itself, such as a pod or an Event, with the
+// origin of the object of the same name at the hub: that of its
+// namespace, if the syncer made it.
+func (s *Syncer) downOriginHandler(queue func(origin)) cache.ResourceEventHandler {
+	handle := func(obj any) {
 		if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 			obj = d.Obj
 		}
@@ -51,61 +70,40 @@ func (s *Syncer) setUpPods(wildcard dynamic.Interface, downFactory dynamicinform
 		if !ok {
 			return
 		}
-		// A pod's origin is its namespace's.
 		ns, err := s.namespaces.Get(u.GetNamespace())
 		if err != nil {
 			return
 		}
 		o := origin{ns.Annotations[workloadv1alpha1.OriginClusterAnnotation], ns.Annotations[workloadv1alpha1.OriginNamespaceAnnotation], u.GetName()}
 		if o.cluster != "" && o.namespace != "" {
-			s.podQueue.Add(o)
+			queue(o)
 		}
 	}
-	if _, err := down.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: queueDown, UpdateFunc: func(_, obj any) { queueDown(obj) }, DeleteFunc: queueDown}); err != nil {
-		return err
-	}
-	s.synced = append(s.synced, s.hubPods.HasSynced, down.Informer().HasSynced)
-	return nil
+	return cache.ResourceEventHandlerFuncs{AddFunc: handle, UpdateFunc: func(_, obj any) { handle(obj) }, DeleteFunc: handle}
 }
 
 // syncPod makes the hub pod of o match its downstream pod: created, its
 // labels and status updated, or deleted once the downstream pod is gone.
-// Both informers have listed in full before this runs, so a pod missing
-// downstream is gone, not unseen.
 func (s *Syncer) syncPod(ctx context.Context, o origin) error {
-	hub, err := s.hubIn(o.cluster)
+	c, err := s.upsyncedPair(o, pods, s.hubPods, s.downPods)
 	if err != nil {
 		return err
 	}
-	client := hub.Resource(pods).Namespace(o.namespace)
-	obj, inHub, err := s.hubPods.GetStore().GetByKey(o.String())
-	if err != nil {
-		return err
+	if c.down == nil {
+		return c.deleteHub(ctx, o.name)
 	}
-	down, err := s.downPods.ByNamespace(workloadv1alpha1.DownstreamNamespace(o.cluster, o.namespace)).Get(o.name)
-	if ignoreNotFound(err) != nil {
-		return err
-	}
-	if err != nil {
-		if !inHub {
-			return nil
-		}
-		return ignoreNotFound(client.Delete(ctx, o.name, metav1.DeleteOptions{
-			Preconditions: &metav1.Preconditions{UID: ptr.To(obj.(*hubObject).GetUID())},
-		}))
-	}
-	desired := s.upsynced(down.(*unstructured.Unstructured), o)
+	desired := s.upsynced(c.down, o)
 	status, _, _ := unstructured.NestedMap(desired.Object, "status")
 	var current *unstructured.Unstructured
-	if inHub {
-		current = obj.(*hubObject).Unstructured.DeepCopy()
+	if c.hub != nil {
+		current = c.hub.Unstructured.DeepCopy()
 		if !maps.Equal(current.GetLabels(), desired.GetLabels()) {
 			current.SetLabels(desired.GetLabels())
-			if current, err = client.Update(ctx, current, metav1.UpdateOptions{FieldManager: FieldManager}); err != nil {
+			if current, err = c.client.Update(ctx, current, metav1.UpdateOptions{FieldManager: FieldManager}); err != nil {
 				return fmt.Errorf("updating the labels of the upsynced pod: %w", err)
 			}
 		}
-	} else if current, err = client.Create(ctx, desired, metav1.CreateOptions{FieldManager: FieldManager}); err != nil {
+	} else if current, err = c.client.Create(ctx, desired, metav1.CreateOptions{FieldManager: FieldManager}); err != nil {
 		return fmt.Errorf("upsyncing the pod: %w", err)
 	}
 	if have, _, _ := unstructured.NestedMap(current.Object, "status"); equality.Semantic.DeepEqual(have, status) {
@@ -114,10 +112,57 @@ func (s *Syncer) syncPod(ctx context.Context, o origin) error {
 	if err := unstructured.SetNestedMap(current.Object, status, "status"); err != nil {
 		return err
 	}
-	if _, err := client.UpdateStatus(ctx, current, metav1.UpdateOptions{FieldManager: FieldManager}); err != nil {
+	if _, err := c.client.UpdateStatus(ctx, current, metav1.UpdateOptions{FieldManager: FieldManager}); err != nil {
 		return fmt.Errorf("updating the status of the upsynced pod: %w", err)
 	}
 	return nil
+}
+
+// upsyncedCopy is a downstream object the syncer copies to the hub, such
+// as a pod, with its copy there.
+type upsyncedCopy struct {
+	// client reaches the copies' resource in the hub namespace.
+	client dynamic.ResourceInterface
+	// hub is the copy at the hub, down the object downstream; each is
+	// nil when there is none.
+	hub  *hubObject
+	down *unstructured.Unstructured
+}
+
+// upsyncedPair is the downstream object of gvr from o in downLister and
+// its copy at the hub in hubInformer. Both informers have listed in full
+// before a worker asks, so an object missing downstream is gone, not
+// unseen.
+func (s *Syncer) upsyncedPair(o origin, gvr schema.GroupVersionResource, hubInformer cache.SharedIndexInformer, downLister cache.GenericLister) (upsyncedCopy, error) {
+	var c upsyncedCopy
+	hub, err := s.hubIn(o.cluster)
+	if err != nil {
+		return c, err
+	}
+	c.client = hub.Resource(gvr).Namespace(o.namespace)
+	obj, inHub, err := hubInformer.GetStore().GetByKey(o.String())
+	if err != nil {
+		return c, err
+	}
+	if inHub {
+		c.hub = obj.(*hubObject)
+	}
+	down, err := downLister.ByNamespace(workloadv1alpha1.DownstreamNamespace(o.cluster, o.namespace)).Get(o.name)
+	if err != nil {
+		return c, ignoreNotFound(err)
+	}
+	c.down = down.(*unstructured.Unstructured)
+	return c, nil
+}
+
+// deleteHub deletes the copy at the hub, if there is one.
+func (c upsyncedCopy) deleteHub(ctx context.Context, name string) error {
+	if c.hub == nil {
+		return nil
+	}
+	return ignoreNotFound(c.client.Delete(ctx, name, metav1.DeleteOptions{
+		Preconditions: &metav1.Preconditions{UID: ptr.To(c.hub.GetUID())},
+	}))
 }
 
 // upsynced is the hub pod of downstream pod down from o: its spec and

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	gosync "sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -13,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
@@ -43,6 +45,9 @@ type Config struct {
 	Cluster *rest.Config
 	// Target is the SyncTarget, as "<logical cluster path>:<name>".
 	Target string
+	// NamespaceGracePeriod is how long a downstream namespace the syncer
+	// made stays once nothing it synced is left in it.
+	NamespaceGracePeriod time.Duration
 }
 
 // Syncer syncs the objects assigned to one SyncTarget.
@@ -79,6 +84,23 @@ type Syncer struct {
 	hubPods  cache.SharedIndexInformer
 	downPods cache.GenericLister
 	podQueue workqueue.TypedRateLimitingInterface[origin]
+	// hubEvents, downEvents and eventQueue are the same for the Events of
+	// pods and synced objects.
+	hubEvents  cache.SharedIndexInformer
+	downEvents cache.GenericLister
+	eventQueue workqueue.TypedRateLimitingInterface[origin]
+
+	// conflicts holds the UID of each hub object whose conflict downstream
+	// was recorded at the hub, so that a resync records it only once.
+	conflictsMu gosync.Mutex
+	conflicts   map[conflictKey]types.UID
+
+	// nsQueue deletes the downstream namespaces left empty; emptySince
+	// holds when each was first found so.
+	nsQueue              workqueue.TypedRateLimitingInterface[namespaceKey]
+	namespaceGracePeriod time.Duration
+	emptyMu              gosync.Mutex
+	emptySince           map[string]time.Time
 }
 
 // resource is one synced resource with its informers on both sides.
@@ -133,15 +155,20 @@ func New(ctx context.Context, c Config) (*Syncer, error) {
 		return nil, err
 	}
 	s := &Syncer{
-		targetCluster: cluster,
-		targetName:    name,
-		key:           workloadv1alpha1.TargetKey(string(cluster), name),
-		hubRest:       rest.CopyConfig(c.Hub),
-		downQueue:     workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[objectKey](), workqueue.TypedRateLimitingQueueConfig[objectKey]{Name: "down"}),
-		upQueue:       workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[objectKey](), workqueue.TypedRateLimitingQueueConfig[objectKey]{Name: "up"}),
-		depQueue:      workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[dependencyKey](), workqueue.TypedRateLimitingQueueConfig[dependencyKey]{Name: "dependencies"}),
-		podQueue:      workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: "pods"}),
-		accepted:      map[schema.GroupVersionResource]int{},
+		targetCluster:        cluster,
+		targetName:           name,
+		key:                  workloadv1alpha1.TargetKey(string(cluster), name),
+		hubRest:              rest.CopyConfig(c.Hub),
+		downQueue:            workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[objectKey](), workqueue.TypedRateLimitingQueueConfig[objectKey]{Name: "down"}),
+		upQueue:              workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[objectKey](), workqueue.TypedRateLimitingQueueConfig[objectKey]{Name: "up"}),
+		depQueue:             workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[dependencyKey](), workqueue.TypedRateLimitingQueueConfig[dependencyKey]{Name: "dependencies"}),
+		podQueue:             workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: "pods"}),
+		eventQueue:           workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: "events"}),
+		accepted:             map[schema.GroupVersionResource]int{},
+		conflicts:            map[conflictKey]types.UID{},
+		nsQueue:              workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[namespaceKey](), workqueue.TypedRateLimitingQueueConfig[namespaceKey]{Name: "namespaces"}),
+		namespaceGracePeriod: c.NamespaceGracePeriod,
+		emptySince:           map[string]time.Time{},
 	}
 	s.hubBase, _, _ = strings.Cut(strings.TrimSuffix(c.Hub.Host, "/"), logicalcluster.PathPrefix)
 	if s.hubHTTP, err = rest.HTTPClientFor(c.Hub); err != nil {
@@ -201,6 +228,9 @@ func (s *Syncer) setUpResources(accepted []workloadv1alpha1.GroupResource) error
 	kubeFactory := informers.NewSharedInformerFactoryWithOptions(s.downKube, 0, informers.WithTweakListOptions(ours))
 	nsInformer := kubeFactory.Core().V1().Namespaces()
 	s.namespaces = nsInformer.Lister()
+	if _, err := nsInformer.Informer().AddEventHandler(s.namespaceHandler()); err != nil {
+		return err
+	}
 	s.synced = append(s.synced, nsInformer.Informer().HasSynced)
 	s.factories = append(s.factories, downFactory, kubeFactory)
 
@@ -238,6 +268,9 @@ func (s *Syncer) setUpResources(accepted []workloadv1alpha1.GroupResource) error
 		s.resources = append(s.resources, r)
 	}
 	if err := s.setUpPods(wildcard, downFactory); err != nil {
+		return err
+	}
+	if err := s.setUpEvents(wildcard); err != nil {
 		return err
 	}
 	for i, gvr := range dependencyResources {
@@ -279,10 +312,13 @@ func (s *Syncer) Run(ctx context.Context, workers int) error {
 	defer s.upQueue.ShutDown()
 	defer s.depQueue.ShutDown()
 	defer s.podQueue.ShutDown()
+	defer s.eventQueue.ShutDown()
+	defer s.nsQueue.ShutDown()
 	for _, r := range s.resources {
 		go r.hub.RunWithContext(ctx)
 	}
 	go s.hubPods.RunWithContext(ctx)
+	go s.hubEvents.RunWithContext(ctx)
 	for _, f := range s.factories {
 		f.Start(ctx.Done())
 	}
@@ -301,6 +337,8 @@ func (s *Syncer) Run(ctx context.Context, workers int) error {
 		go work(ctx, s.upQueue, s.syncUp)
 		go work(ctx, s.depQueue, s.syncDependency)
 		go work(ctx, s.podQueue, s.syncPod)
+		go work(ctx, s.eventQueue, s.syncEvent)
+		go work(ctx, s.nsQueue, s.syncNamespace)
 	}
 	<-ctx.Done()
 	return nil
@@ -362,7 +400,7 @@ func (s *Syncer) hubHandler(i int) cache.ResourceEventHandler {
 // whose hub object is gone or unassigned, deletes it and releases the hub
 // object.
 func (s *Syncer) downHandler(i int) cache.ResourceEventHandler {
-	return originHandler(func(o origin) {
+	return s.originHandler(func(o origin) {
 		k := objectKey{i, o}
 		s.upQueue.Add(k)
 		s.downQueue.Add(k)
@@ -373,17 +411,19 @@ func (s *Syncer) downHandler(i int) cache.ResourceEventHandler {
 // dependencyResources[i] that the syncer made, to be kept while a
 // workload needs it.
 func (s *Syncer) dependencyHandler(i int) cache.ResourceEventHandler {
-	return originHandler(func(o origin) { s.depQueue.Add(dependencyKey{i, o}) })
+	return s.originHandler(func(o origin) { s.depQueue.Add(dependencyKey{i, o}) })
 }
 
 // originHandler calls queue with the origin of each downstream object
-// that has one, on any event.
-func originHandler(queue func(origin)) cache.ResourceEventHandler {
+// that has one, on any event, and queues its namespace, which may have
+// become empty or no longer be.
+func (s *Syncer) originHandler(queue func(origin)) cache.ResourceEventHandler {
 	handle := func(obj any) {
 		if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 			obj = d.Obj
 		}
 		if u, ok := obj.(*unstructured.Unstructured); ok {
+			s.nsQueue.Add(namespaceKey(u.GetNamespace()))
 			if o, ok := originOf(u); ok {
 				queue(o)
 			}

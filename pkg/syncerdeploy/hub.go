@@ -52,9 +52,9 @@ func HubObjects(t Target, workloadClusters []logicalcluster.Name) []HubObject {
 	for _, g := range groups {
 		read = append(read, rbacv1.PolicyRule{APIGroups: []string{g}, Resources: resources[g], Verbs: []string{"list", "watch"}})
 	}
-	// The pods the syncer copied up, whose originals may have gone while
+	// The pods and Events the syncer copied up, whose originals may have gone while
 	// it was away.
-	read = append(read, rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"pods"}, Verbs: []string{"list", "watch"}})
+	read = append(read, rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"pods", "events"}, Verbs: []string{"list", "watch"}})
 	for _, o := range t.hubRBAC("read", read) {
 		objs = append(objs, HubObject{logicalcluster.Root, o})
 	}
@@ -75,8 +75,9 @@ func HubObjects(t Target, workloadClusters []logicalcluster.Name) []HubObject {
 // WorkloadRBAC is the ClusterRole and ClusterRoleBinding that let the
 // syncer of t do what it must in a logical cluster whose objects are
 // assigned to t: write the finalizer on each and their status, read the
-// ConfigMaps, Secrets and ServiceAccounts their pods use, and keep the
-// copies of their pods.
+// ConfigMaps, Secrets and ServiceAccounts their pods use, keep the
+// copies of their pods and of the Events downstream, and record Events,
+// such as a conflict downstream, on them.
 func WorkloadRBAC(t Target) []runtime.Object {
 	groups, resources := t.byGroup("status")
 	var write []rbacv1.PolicyRule
@@ -86,6 +87,7 @@ func WorkloadRBAC(t Target) []runtime.Object {
 	write = append(write,
 		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: dependencies, Verbs: []string{"get"}},
 		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"pods", "pods/status"}, Verbs: []string{"get", "create", "update", "delete"}},
+		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create", "update", "delete"}},
 	)
 	return t.hubRBAC("write", write)
 }

@@ -62,7 +62,8 @@ func Manifest(t Target, image string, hubKubeconfig []byte) ([]byte, error) {
 // downstreamRules are what the syncer does in the physical cluster: it
 // keeps the synced resources and the ConfigMaps, Secrets and
 // ServiceAccounts their pods use, and reads their status, in namespaces
-// it creates and deletes; it reads the pods to copy them up, and sums its
+// it creates and deletes; it reads the pods and Events to copy them up,
+// and sums its
 // nodes' allocatable resources.
 func (t Target) downstreamRules() []rbacv1.PolicyRule {
 	groups, resources := t.byGroup()
@@ -73,7 +74,7 @@ func (t Target) downstreamRules() []rbacv1.PolicyRule {
 	}
 	return append(rules,
 		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: dependencies, Verbs: []string{"get", "list", "watch", "create", "update", "patch", "delete"}},
-		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"pods"}, Verbs: []string{"list", "watch"}},
+		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"pods", "events"}, Verbs: []string{"list", "watch"}},
 		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"namespaces"}, Verbs: []string{"get", "list", "watch", "create", "delete"}},
 		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"nodes"}, Verbs: []string{"list", "watch"}},
 	)

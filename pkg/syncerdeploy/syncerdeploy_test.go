@@ -28,7 +28,7 @@ func TestManifestRBAC(t *testing.T) {
 		{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: all},
 		{APIGroups: []string{"apps"}, Resources: []string{"deployments", "statefulsets"}, Verbs: all},
 		{APIGroups: []string{""}, Resources: []string{"configmaps", "secrets", "serviceaccounts"}, Verbs: all},
-		{APIGroups: []string{""}, Resources: []string{"pods"}, Verbs: []string{"list", "watch"}},
+		{APIGroups: []string{""}, Resources: []string{"pods", "events"}, Verbs: []string{"list", "watch"}},
 		{APIGroups: []string{""}, Resources: []string{"namespaces"}, Verbs: []string{"get", "list", "watch", "create", "delete"}},
 		{APIGroups: []string{""}, Resources: []string{"nodes"}, Verbs: []string{"list", "watch"}},
 	}
@@ -83,6 +83,7 @@ func TestHubObjects(t *testing.T) {
 		{APIGroups: []string{"apps"}, Resources: []string{"deployments", "deployments/status", "statefulsets", "statefulsets/status"}, Verbs: []string{"get", "update"}},
 		{APIGroups: []string{""}, Resources: []string{"configmaps", "secrets", "serviceaccounts"}, Verbs: []string{"get"}},
 		{APIGroups: []string{""}, Resources: []string{"pods", "pods/status"}, Verbs: []string{"get", "create", "update", "delete"}},
+		{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create", "update", "delete"}},
 	}
 	if !reflect.DeepEqual(writeRules, wantWrite) {
 		t.Errorf("write rules %+v, want %+v", writeRules, wantWrite)

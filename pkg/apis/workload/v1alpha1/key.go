@@ -30,7 +30,7 @@ const (
 	// HubGenerationAnnotation is the metadata.generation of the hub object
 	// that a downstream object was last applied from.
 	HubGenerationAnnotation = "workload.canopy.dev/hub-generation"
-	// UpsyncedLabel marks, with the target's key as value, each pod that a
+	// UpsyncedLabel marks, with the target's key as value, each pod and Event that a
 	// syncer copied to the hub from its physical cluster: a record of what
 	// runs there, which nothing at the hub runs or changes.
 	UpsyncedLabel = "workload.canopy.dev/upsynced"
