@@ -1,0 +1,3 @@
+// Package fieldtest is what unit tests of validation share: checking that
+// a field.ErrorList says what it should.
+package fieldtest
