@@ -318,14 +318,8 @@ metadata:
   labels:
     region: eu
 `)
-	// The hub lets only the user named for the target's key write its
-	// upsynced pods.
 	key := workloadv1alpha1.TargetKey("root", "pc1")
-	user := workloadv1alpha1.SyncerUser(key)
-	grantSyncer(admin, user)
-	syncer := userKubeconfig(t, pki, user, "canopy:wildcard-readers")
-	syncer.addContexts(h, pki, user)
-	syncer.must("config", "use-context", "root")
+	syncer := syncerKubeconfig(t, h, "root", "pc1")
 	p := runSyncer(t, syncerBin, syncer.kubeconfig, pc1.Kubeconfig, "root:pc1")
 	return admin, pc1, key, p
 }
@@ -412,44 +406,18 @@ func waitPods(ctx context.Context, t *testing.T, c *pcluster.Cluster, ns, image 
 	t.Fatalf("no 3 Running pods of %s in %s: %s", image, ns, last)
 }
 
-// grantSyncer lets user, a member of canopy:wildcard-readers, do what a
-// syncer does: in root, read the synced resources across every logical
-// cluster and report its SyncTarget; in root:a and root:b, update the
-// synced objects (for its finalizer) and their status, and record Events. The scoped
-// credential of a later step narrows this.
-func grantSyncer(admin kubectl, user string) {
-	admin.t.Helper()
-	admin.apply("root", `apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata:
-  name: syncer
-rules:
-- apiGroups: ["", "apps"]
-  resources: ["deployments", "configmaps", "secrets", "services", "pods", "events"]
-  verbs: ["list", "watch"]
-- apiGroups: ["workload.canopy.dev"]
-  resources: ["synctargets", "synctargets/status"]
-  verbs: ["get", "update"]
-`)
-	admin.must("--context", "root", "create", "clusterrolebinding", "syncer", "--clusterrole", "syncer", "--user", user)
-	for _, c := range []string{"a", "b"} {
-		admin.apply(c, `apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata:
-  name: syncer
-rules:
-- apiGroups: ["", "apps"]
-  resources: ["deployments", "configmaps", "secrets", "serviceaccounts", "services", "deployments/status", "services/status"]
-  verbs: ["get", "update"]
-- apiGroups: [""]
-  resources: ["pods", "pods/status"]
-  verbs: ["create", "update", "delete"]
-- apiGroups: [""]
-  resources: ["events"]
-  verbs: ["create", "update", "delete"]
-`)
-		admin.must("--context", c, "create", "clusterrolebinding", "syncer", "--clusterrole", "syncer", "--user", user)
-	}
+// syncerKubeconfig is the hub credential of the syncer of SyncTarget
+// name in logical cluster cluster, as hub synctarget create issues it: a
+// client certificate that the hub confines to the target's scope, with a
+// context per logical cluster and the target's current.
+func syncerKubeconfig(t *testing.T, h *hub, cluster, name string) kubectl {
+	t.Helper()
+	pki := filepath.Join(h.dataDir, "pki")
+	user := workloadv1alpha1.SyncerUser(workloadv1alpha1.TargetKey(cluster, name))
+	syncer := userKubeconfig(t, pki, user, workloadv1alpha1.SyncersGroup, workloadv1alpha1.SyncTargetGroup(cluster, name))
+	syncer.addContexts(h, pki, user)
+	syncer.must("config", "use-context", strings.TrimPrefix(cluster, "root:"))
+	return syncer
 }
 
 func buildSyncer(t *testing.T) string {

@@ -23,43 +23,33 @@ func newSyncTargetCommand() *cobra.Command {
 	}
 	var dataDir, hubURL, cluster, image string
 	var labels map[string]string
-	var resources, workloadClusters []string
+	var resources []string
 	create := &cobra.Command{
 		Use:   "create NAME",
-		Short: "Create SyncTarget NAME with its syncer's RBAC at the hub, and print the manifest that runs the syncer",
-		Long: `Create SyncTarget NAME in --logical-cluster, and at the hub the RBAC its
-syncer needs; then print to stdout the manifest to apply to the physical
-cluster, which runs the syncer there:
+		Short: "Create SyncTarget NAME at the hub, and print the manifest that runs its syncer",
+		Long: `Create SyncTarget NAME in --logical-cluster at the hub; then print to stdout
+the manifest to apply to the physical cluster, which runs the syncer there:
 
   hub synctarget create pc1 --logical-cluster root:platform --label region=eu \
       --hub-url https://hub.example.com:6443 | kubectl --context pc1 apply -f -
 
 It talks to the hub as admin, with <data-dir>/admin.kubeconfig, and signs the
-syncer's client certificate (user syncer:<target key>, group
-canopy:wildcard-readers) with the CA in <data-dir>/pki, so it runs where the
-hub's data directory is. The manifest holds that certificate's key: treat it
-as a secret. Running it again updates the SyncTarget and the RBAC and issues a
-new certificate.
+syncer's client certificate (user syncer:<target key>, groups canopy:syncers
+and canopy:synctarget:<logical cluster>:<name>) with the CA in <data-dir>/pki,
+so it runs where the hub's data directory is. The manifest holds that
+certificate's key: treat it as a secret. Running it again updates the
+SyncTarget and issues a new certificate.
 
-The syncer writes finalizers and status to the objects it syncs in their own
-logical cluster, which only RBAC there can grant: --workload-cluster grants it
-in the logical clusters named; any other logical cluster whose objects are
-assigned to the target needs the ClusterRole and ClusterRoleBinding
-canopy:syncer:<key>:write that this creates in them (see deploy/syncer).`,
+The hub confines that certificate to the target: across every logical
+cluster, it reads only the objects assigned to the target and what their pods
+refer to, and writes only their status, its finalizer on them, and the pods
+and Events it copies up (see deploy/syncer). No RBAC is needed anywhere.`,
 		Args:         cobra.ExactArgs(1),
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			t, err := syncTarget(args[0], cluster, labels, resources)
 			if err != nil {
 				return err
-			}
-			var workloads []logicalcluster.Name
-			for _, c := range workloadClusters {
-				n, err := logicalcluster.Parse(c)
-				if err != nil {
-					return fmt.Errorf("--workload-cluster: %w", err)
-				}
-				workloads = append(workloads, n)
 			}
 			admin, err := clientcmd.BuildConfigFromFlags("", hub.KubeconfigPath(dataDir))
 			if err != nil {
@@ -79,7 +69,7 @@ canopy:syncer:<key>:write that this creates in them (see deploy/syncer).`,
 			if err != nil {
 				return err
 			}
-			if err := syncerdeploy.Register(cmd.Context(), admin, syncerdeploy.HubObjects(t, workloads)); err != nil {
+			if err := syncerdeploy.Register(cmd.Context(), admin, t); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "SyncTarget %s has key %s; assign an object to it with the label %s=%s.\n",
@@ -93,7 +83,6 @@ canopy:syncer:<key>:write that this creates in them (see deploy/syncer).`,
 	create.Flags().StringVar(&cluster, "logical-cluster", "", "logical cluster to create the SyncTarget in, as root:platform")
 	create.Flags().StringToStringVar(&labels, "label", nil, "label of the SyncTarget, k=v, for placement to select on; repeatable")
 	create.Flags().StringSliceVar(&resources, "resources", nil, "resources the target accepts, as deployments.apps,configmaps (default "+defaultResources()+")")
-	create.Flags().StringSliceVar(&workloadClusters, "workload-cluster", nil, "logical cluster whose objects may be assigned to the target, to grant the syncer its writes there; repeatable")
 	create.Flags().StringVar(&image, "image", defaultSyncerImage(), "the syncer's container image")
 	cmd.AddCommand(create)
 	return cmd

@@ -86,6 +86,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/registry/workload"
 	"github.com/canopy-dev/canopy/pkg/serviceaccount"
 	"github.com/canopy-dev/canopy/pkg/sqlstorage"
+	"github.com/canopy-dev/canopy/pkg/syncerscope"
 )
 
 // Options configure a hub.
@@ -233,7 +234,8 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	}
 
 	// system:masters may do anything anywhere; everyone else what the RBAC
-	// objects of the logical cluster they address grant them there.
+	// objects of the logical cluster they address grant them there; a
+	// syncer what its SyncTarget's scope allows, whatever RBAC says.
 	rbacAuthorizer := rbacauthorizer.New(rbacStorage)
 	authz, err := union.New(
 		union.NamedAuthorizer{AuthorizerName: "system:masters", Authorizer: authorizerfactory.NewPrivilegedGroups(user.SystemPrivilegedGroup)},
@@ -242,7 +244,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	authz = wildcardauthorizer.New(authz)
+	authz = syncerscope.New(wildcardauthorizer.New(authz), syncerStores(coreGroup.Storage, groups))
 
 	cfg, err := serverConfig(scheme, codecs, p, o, tenancyStorage, authz, tokens)
 	if err != nil {
@@ -251,6 +253,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	cfg.AdmissionControl = admission.NewChainHandler(
 		namespacelifecycle.New(coreGroup.Storage["namespaces"].(rest.Getter)),
 		upsynced.New(),
+		syncerscope.NewAdmission(),
 	)
 	cfg.TracerProvider = tracerProvider
 	server, err := cfg.Complete(nil).New("canopy-hub", genericapiserver.NewEmptyDelegate())
@@ -508,6 +511,24 @@ func buildStoredGroups(f *registry.Factory, typer runtime.ObjectTyper) ([]stored
 		groups = append(groups, storedGroup{g.version, storage})
 	}
 	return groups, nil
+}
+
+// syncerStores are the stores of the resources a syncer may be assigned
+// objects of, and of SyncTargets, from which its scope is decided.
+func syncerStores(core map[string]rest.Storage, groups []storedGroup) syncerscope.Stores {
+	stores := syncerscope.Stores{}
+	add := func(group string, storage map[string]rest.Storage) {
+		for resource, s := range storage {
+			if !strings.Contains(resource, "/") {
+				stores[schema.GroupResource{Group: group, Resource: resource}] = s
+			}
+		}
+	}
+	add(corev1.GroupName, core)
+	for _, g := range groups {
+		add(g.version.Group, g.Storage)
+	}
+	return stores
 }
 
 // compactInterval is the datastore's CompactInterval for a

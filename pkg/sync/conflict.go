@@ -52,6 +52,9 @@ func (s *Syncer) conflicted(ctx context.Context, gvr schema.GroupVersionResource
 			// As client-go's recorder names them: unique per object and time.
 			Name:      fmt.Sprintf("%s.%x", o.name, now.UnixNano()),
 			Namespace: o.namespace,
+			// Its scope at the hub lets the syncer write only Events it
+			// labels as its own.
+			Labels: map[string]string{workloadv1alpha1.ReportedByLabel: s.key},
 		},
 		InvolvedObject: corev1.ObjectReference{
 			APIVersion:      obj.GetAPIVersion(),

@@ -3,15 +3,16 @@ package sync
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/utils/ptr"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/podspec"
 )
 
 // dependencyResources are the kinds of objects a pod template refers to
@@ -22,12 +23,6 @@ var dependencyResources = []schema.GroupVersionResource{
 	corev1.SchemeGroupVersion.WithResource("secrets"),
 	corev1.SchemeGroupVersion.WithResource("serviceaccounts"),
 }
-
-const (
-	configMap = iota
-	secret
-	serviceAccount
-)
 
 // dependencyKey is a hub object that a synced workload may depend on, in
 // the dependency queue.
@@ -44,82 +39,21 @@ func (k dependencyKey) String() string {
 // dependencyKey.String() of each object their pod template refers to.
 const byDependency = "dependency"
 
-// podSpecPaths are where the kinds that run pods keep their pod spec.
-var podSpecPaths = [][]string{
-	{"spec", "template", "spec"},                        // Deployment, ReplicaSet, StatefulSet, DaemonSet, Job
-	{"spec", "jobTemplate", "spec", "template", "spec"}, // CronJob
-}
-
 // dependencies are the objects that the pod template of obj refers to, in
 // obj's namespace. An object without a pod template has none.
 func dependencies(obj *unstructured.Unstructured, cluster string) []dependencyKey {
-	var spec corev1.PodSpec
-	found := false
-	for _, path := range podSpecPaths {
-		m, ok, _ := unstructured.NestedMap(obj.Object, path...)
-		if ok && runtime.DefaultUnstructuredConverter.FromUnstructured(m, &spec) == nil {
-			found = true
-			break
-		}
-	}
-	if !found {
+	spec, ok := podspec.OfUnstructured(obj.Object)
+	if !ok {
 		return nil
 	}
-	seen := map[dependencyKey]bool{}
 	var keys []dependencyKey
-	add := func(resource int, name string) {
-		k := dependencyKey{resource, origin{cluster, obj.GetNamespace(), name}}
-		if name != "" && !seen[k] {
-			seen[k] = true
-			keys = append(keys, k)
+	for _, r := range podspec.References(spec) {
+		// Every namespace downstream has its own default ServiceAccount.
+		if r.Resource == "serviceaccounts" && r.Name == "default" {
+			continue
 		}
-	}
-	// Every namespace downstream has its own default ServiceAccount.
-	if sa := spec.ServiceAccountName; sa != "default" {
-		add(serviceAccount, sa)
-	}
-	for _, s := range spec.ImagePullSecrets {
-		add(secret, s.Name)
-	}
-	for _, v := range spec.Volumes {
-		if v.ConfigMap != nil {
-			add(configMap, v.ConfigMap.Name)
-		}
-		if v.Secret != nil {
-			add(secret, v.Secret.SecretName)
-		}
-		if v.Projected != nil {
-			for _, p := range v.Projected.Sources {
-				if p.ConfigMap != nil {
-					add(configMap, p.ConfigMap.Name)
-				}
-				if p.Secret != nil {
-					add(secret, p.Secret.Name)
-				}
-			}
-		}
-	}
-	containers := append(spec.InitContainers, spec.Containers...)
-	for _, e := range spec.EphemeralContainers {
-		containers = append(containers, corev1.Container{Env: e.Env, EnvFrom: e.EnvFrom})
-	}
-	for _, c := range containers {
-		for _, e := range c.EnvFrom {
-			if e.ConfigMapRef != nil {
-				add(configMap, e.ConfigMapRef.Name)
-			}
-			if e.SecretRef != nil {
-				add(secret, e.SecretRef.Name)
-			}
-		}
-		for _, e := range c.Env {
-			if e.ValueFrom != nil && e.ValueFrom.ConfigMapKeyRef != nil {
-				add(configMap, e.ValueFrom.ConfigMapKeyRef.Name)
-			}
-			if e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil {
-				add(secret, e.ValueFrom.SecretKeyRef.Name)
-			}
-		}
+		i := slices.IndexFunc(dependencyResources, func(gvr schema.GroupVersionResource) bool { return gvr.Resource == r.Resource })
+		keys = append(keys, dependencyKey{i, origin{cluster, obj.GetNamespace(), r.Name}})
 	}
 	return keys
 }
@@ -191,7 +125,7 @@ func (s *Syncer) syncDependency(ctx context.Context, k dependencyKey) error {
 		return err
 	}
 	obj, err := hub.Resource(gvr).Namespace(k.namespace).Get(ctx, k.name, metav1.GetOptions{})
-	if ignoreNotFound(err) != nil {
+	if err != nil && !outOfScope(err) {
 		return err
 	}
 	exists := err == nil

@@ -7,8 +7,10 @@
 // state.workload.canopy.dev/<key>=Sync, so that a logical cluster without
 // assigned objects costs nothing. It writes to the hub only in the
 // object's own logical cluster, /clusters/<path>: its finalizer and the
-// status subresource.
-//
+// status subresource. Its credential can do no more (pkg/syncerscope):
+// the hub answers a read of anything outside the target's scope with a
+// 403, which the syncer takes, like a 404, for "not mine" (outOfScope).
+
 // Downward, each object is server-side applied, under field manager
 // canopy-syncer, into the downstream namespace of its logical cluster
 // and namespace (workloadv1alpha1.DownstreamNamespace), stripped of what

@@ -40,7 +40,7 @@ func (s *Syncer) syncDown(ctx context.Context, k objectKey) error {
 			return err
 		}
 		obj, err = hub.Resource(s.resources[k.resource].gvr).Namespace(k.namespace).Get(ctx, k.name, metav1.GetOptions{})
-		if ignoreNotFound(err) != nil {
+		if err != nil && !outOfScope(err) {
 			return err
 		}
 		if err != nil {
@@ -219,6 +219,14 @@ func (s *Syncer) updateHub(ctx context.Context, k objectKey, obj *unstructured.U
 		return fmt.Errorf("updating the hub object: %w", err)
 	}
 	return nil
+}
+
+// outOfScope tells whether err answers a read of a hub object that it is
+// not the syncer's: gone, or, as its scope at the hub answers with a 403
+// (pkg/syncerscope), neither assigned to the target, nor holding its
+// finalizer, nor a dependency of an object assigned to it.
+func outOfScope(err error) bool {
+	return apierrors.IsNotFound(err) || apierrors.IsForbidden(err)
 }
 
 func ignoreNotFound(err error) error {

@@ -8,6 +8,7 @@ import (
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/podspec"
 )
 
 // origin is where a synced object lives at the hub.
@@ -58,7 +59,7 @@ func downstream(hub *unstructured.Unstructured, o origin, key string) *unstructu
 	out.SetLabels(labels)
 	// The target's label on the pods too lets one informer, selecting it,
 	// find the pods to upsync.
-	for _, path := range podSpecPaths {
+	for _, path := range podspec.Paths {
 		template := append(slices.Clone(path[:len(path)-1]), "metadata", "labels")
 		if _, ok, _ := unstructured.NestedMap(out.Object, path...); ok {
 			_ = unstructured.SetNestedField(out.Object, key, append(template, workloadv1alpha1.TargetKeyLabel)...)

@@ -59,6 +59,27 @@ func Manifest(t Target, image string, hubKubeconfig []byte) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
+// dependencies are the kinds a pod template refers to, which follow a
+// workload downstream.
+var dependencies = []string{"configmaps", "secrets", "serviceaccounts"}
+
+// clusterRBAC is a ClusterRole of rules and a ClusterRoleBinding of it to
+// subject, both with m.
+func clusterRBAC(m metav1.ObjectMeta, rules []rbacv1.PolicyRule, subject rbacv1.Subject) []runtime.Object {
+	return []runtime.Object{
+		&rbacv1.ClusterRole{TypeMeta: typeMeta(rbacv1.SchemeGroupVersion.String(), "ClusterRole"), ObjectMeta: m, Rules: rules},
+		&rbacv1.ClusterRoleBinding{
+			TypeMeta: typeMeta(rbacv1.SchemeGroupVersion.String(), "ClusterRoleBinding"), ObjectMeta: m,
+			RoleRef:  rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: m.Name},
+			Subjects: []rbacv1.Subject{subject},
+		},
+	}
+}
+
+func typeMeta(apiVersion, kind string) metav1.TypeMeta {
+	return metav1.TypeMeta{APIVersion: apiVersion, Kind: kind}
+}
+
 // downstreamRules are what the syncer does in the physical cluster: it
 // keeps the synced resources and the ConfigMaps, Secrets and
 // ServiceAccounts their pods use, and reads their status, in namespaces

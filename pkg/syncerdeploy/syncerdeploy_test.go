@@ -2,6 +2,7 @@ package syncerdeploy
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,10 +11,9 @@ import (
 	"sigs.k8s.io/yaml"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
-	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 )
 
-var target = Target{Cluster: "root:platform", Name: "pc1", Resources: []workloadv1alpha1.GroupResource{
+var target = Target{Cluster: "root:platform", Name: "pc1", Labels: map[string]string{"region": "eu"}, Resources: []workloadv1alpha1.GroupResource{
 	{Group: "apps", Resource: "deployments"}, {Resource: "configmaps"}, {Group: "apps", Resource: "statefulsets"},
 }}
 
@@ -55,38 +55,25 @@ func TestManifestDeployment(t *testing.T) {
 	}
 }
 
-func TestHubObjects(t *testing.T) {
-	where := map[string]logicalcluster.Name{}
-	var writeRules []rbacv1.PolicyRule
-	for _, o := range HubObjects(target, []logicalcluster.Name{"root:a"}) {
-		switch obj := o.Object.(type) {
-		case *workloadv1alpha1.SyncTarget:
-			where["synctarget"] = o.Cluster
-		case *rbacv1.ClusterRole:
-			where[obj.Name] = o.Cluster
-			if strings.HasSuffix(obj.Name, ":write") {
-				writeRules = obj.Rules
-			}
-		case *rbacv1.ClusterRoleBinding:
-			if obj.Subjects[0].Name != "syncer:"+target.Key() || obj.RoleRef.Name != obj.Name {
-				t.Errorf("ClusterRoleBinding %s binds %s to %+v", obj.Name, obj.RoleRef.Name, obj.Subjects)
-			}
+// TestHubIdentity checks that the syncer's credential names its target,
+// which is what scopes it at the hub, and that the SyncTarget registered
+// is the target's.
+func TestHubIdentity(t *testing.T) {
+	if got := target.User(); got != "syncer:"+target.Key() {
+		t.Errorf("user %s", got)
+	}
+	var named []string
+	for _, g := range target.Groups() {
+		if cluster, name, ok := workloadv1alpha1.SyncTargetOfGroup(g); ok {
+			named = append(named, cluster+" "+name)
 		}
 	}
-	prefix := "canopy:syncer:" + target.Key() + ":"
-	want := map[string]logicalcluster.Name{"synctarget": "root:platform", prefix + "read": "root", prefix + "report": "root:platform", prefix + "write": "root:a"}
-	if !reflect.DeepEqual(where, want) {
-		t.Errorf("hub objects in %v, want %v", where, want)
+	if !slices.Contains(target.Groups(), workloadv1alpha1.SyncersGroup) || !slices.Equal(named, []string{"root:platform pc1"}) {
+		t.Errorf("groups %v: want %s and one naming root:platform pc1", target.Groups(), workloadv1alpha1.SyncersGroup)
 	}
-	wantWrite := []rbacv1.PolicyRule{
-		{APIGroups: []string{""}, Resources: []string{"configmaps", "configmaps/status"}, Verbs: []string{"get", "update"}},
-		{APIGroups: []string{"apps"}, Resources: []string{"deployments", "deployments/status", "statefulsets", "statefulsets/status"}, Verbs: []string{"get", "update"}},
-		{APIGroups: []string{""}, Resources: []string{"configmaps", "secrets", "serviceaccounts"}, Verbs: []string{"get"}},
-		{APIGroups: []string{""}, Resources: []string{"pods", "pods/status"}, Verbs: []string{"get", "create", "update", "delete"}},
-		{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create", "update", "delete"}},
-	}
-	if !reflect.DeepEqual(writeRules, wantWrite) {
-		t.Errorf("write rules %+v, want %+v", writeRules, wantWrite)
+	st := target.SyncTarget()
+	if st.Name != "pc1" || !reflect.DeepEqual(st.Labels, target.Labels) || !reflect.DeepEqual(st.Spec.Resources, target.Resources) {
+		t.Errorf("SyncTarget %+v", st)
 	}
 }
 

@@ -31,8 +31,11 @@ func (t Target) Path() string { return string(t.Cluster) + ":" + t.Name }
 // certificate.
 func (t Target) User() string { return workloadv1alpha1.SyncerUser(t.Key()) }
 
-// Groups are the groups of the syncer's client certificate.
-func (t Target) Groups() []string { return []string{logicalcluster.WildcardReadersGroup} }
+// Groups are the groups of the syncer's client certificate, which confine
+// it to the target's scope at the hub.
+func (t Target) Groups() []string {
+	return []string{workloadv1alpha1.SyncersGroup, workloadv1alpha1.SyncTargetGroup(string(t.Cluster), t.Name)}
+}
 
 func (t Target) resources() []workloadv1alpha1.GroupResource {
 	if len(t.Resources) == 0 {
@@ -43,17 +46,14 @@ func (t Target) resources() []workloadv1alpha1.GroupResource {
 
 // byGroup is the target's resources by API group, in a stable order for
 // RBAC rules: groups sorted, and each group's resources in the target's
-// order, each followed by the subresources given.
-func (t Target) byGroup(subresources ...string) (groups []string, resources map[string][]string) {
+// order.
+func (t Target) byGroup() (groups []string, resources map[string][]string) {
 	resources = map[string][]string{}
 	for _, r := range t.resources() {
 		if _, ok := resources[r.Group]; !ok {
 			groups = append(groups, r.Group)
 		}
 		resources[r.Group] = append(resources[r.Group], r.Resource)
-		for _, sub := range subresources {
-			resources[r.Group] = append(resources[r.Group], r.Resource+"/"+sub)
-		}
 	}
 	sort.Strings(groups)
 	return groups, resources

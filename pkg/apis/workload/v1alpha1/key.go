@@ -3,6 +3,7 @@ package v1alpha1
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"strings"
 )
 
 // The labels and annotations by which hub objects are assigned to targets
@@ -34,7 +35,19 @@ const (
 	// syncer copied to the hub from its physical cluster: a record of what
 	// runs there, which nothing at the hub runs or changes.
 	UpsyncedLabel = "workload.canopy.dev/upsynced"
+	// ReportedByLabel marks, with the target's key as value, each Event a
+	// syncer records at the hub about a hub object, such as a conflict
+	// downstream: its own report, which no Event downstream mirrors.
+	ReportedByLabel = "workload.canopy.dev/reported-by"
 )
+
+// SyncersGroup is the group of every syncer's hub credential, which
+// confines it to what its target's syncer needs (pkg/syncerscope).
+const SyncersGroup = "canopy:syncers"
+
+// syncTargetGroupPrefix + "<cluster>:<name>" is the group naming the
+// SyncTarget a syncer's hub credential is for.
+const syncTargetGroupPrefix = "canopy:synctarget:"
 
 // TargetKey is the stable key of the SyncTarget name in logical cluster
 // cluster: the first 16 lowercase hex digits of the SHA-256 of
@@ -50,6 +63,26 @@ func StateLabel(key string) string { return StateLabelPrefix + key }
 // SyncerUser is the user name at the hub of the syncer of the target of
 // key, the CommonName of its client certificate.
 func SyncerUser(key string) string { return "syncer:" + key }
+
+// SyncTargetGroup is the group, besides SyncersGroup, of the hub
+// credential of the syncer of SyncTarget name in logical cluster cluster.
+func SyncTargetGroup(cluster, name string) string {
+	return syncTargetGroupPrefix + cluster + ":" + name
+}
+
+// SyncTargetOfGroup is the logical cluster and name of the SyncTarget
+// that group, a SyncTargetGroup, names.
+func SyncTargetOfGroup(group string) (cluster, name string, ok bool) {
+	path, ok := strings.CutPrefix(group, syncTargetGroupPrefix)
+	if !ok {
+		return "", "", false
+	}
+	i := strings.LastIndex(path, ":")
+	if i <= 0 || i == len(path)-1 {
+		return "", "", false
+	}
+	return path[:i], path[i+1:], true
+}
 
 func shortHash(s string) string {
 	sum := sha256.Sum256([]byte(s))

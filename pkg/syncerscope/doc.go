@@ -1,0 +1,40 @@
+// Package syncerscope is what a syncer's hub credential may do: read and
+// write, across every logical cluster, only what its SyncTarget's work
+// needs, and nothing else, whatever RBAC says.
+//
+// The credential is a client certificate of user
+// workloadv1alpha1.SyncerUser(key) in groups workloadv1alpha1.SyncersGroup
+// and workloadv1alpha1.SyncTargetGroup of its target, which only the hub's
+// CA issues. For such a user the Authorizer alone decides; no RBAC object
+// grants or widens anything, so that registering a target grants exactly
+// its scope in every logical cluster, one created later included, and
+// nothing needs writing there. It allows:
+//
+//   - list and watch, in one logical cluster or across all (/clusters/*),
+//     of a resource the SyncTarget accepts, only with a label selector
+//     requiring the assignment label state.workload.canopy.dev/<key>=Sync,
+//     and of pods and Events only with one requiring
+//     workload.canopy.dev/upsynced=<key>: the syncer sees the objects
+//     assigned to its target and its own copies, never the rest;
+//   - get of an object assigned to the target or still holding its
+//     finalizer, of a ConfigMap, Secret or ServiceAccount that the pod
+//     template of an object assigned to the target refers to (its
+//     dependencies, which follow it downstream), and of the target's own
+//     SyncTarget;
+//   - update and patch of the status of an object assigned to the target,
+//     and of its own SyncTarget's status;
+//   - update and patch of an object assigned to it or holding its
+//     finalizer, which the Admission plugin narrows to adding or removing
+//     that finalizer;
+//   - create, update, patch and delete of the pods and Events it copies up
+//     (labelled workload.canopy.dev/upsynced=<key>) and the Events it
+//     reports (workload.canopy.dev/reported-by=<key>), in the logical
+//     cluster of what they are about; the Admission plugin checks the
+//     label of what is created;
+//   - discovery, OpenAPI, and reviews of itself (kubectl auth whoami and
+//     can-i).
+//
+// Everything else is denied with a reason naming the scope. Deciding on an
+// object reads it, consistently, from the registry: the object as it is
+// now, not as the request describes it.
+package syncerscope

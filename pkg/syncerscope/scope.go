@@ -1,0 +1,120 @@
+package syncerscope
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apiserver/pkg/authentication/user"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/rest"
+
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+)
+
+// target is the SyncTarget a syncer's credential is for.
+type target struct {
+	cluster logicalcluster.Name
+	name    string
+	key     string
+}
+
+func (t target) String() string { return string(t.cluster) + ":" + t.name }
+
+// targetOf is the target of u's credential; false if u is no syncer, and
+// an error if u claims to be one inconsistently.
+func targetOf(u user.Info) (target, bool, error) {
+	if u == nil || !slices.Contains(u.GetGroups(), workloadv1alpha1.SyncersGroup) {
+		return target{}, false, nil
+	}
+	for _, g := range u.GetGroups() {
+		if cluster, name, ok := workloadv1alpha1.SyncTargetOfGroup(g); ok {
+			t := target{logicalcluster.Name(cluster), name, workloadv1alpha1.TargetKey(cluster, name)}
+			if u.GetName() != workloadv1alpha1.SyncerUser(t.key) {
+				return t, true, fmt.Errorf("the syncer credential of SyncTarget %s must be of user %s, not %s", t, workloadv1alpha1.SyncerUser(t.key), u.GetName())
+			}
+			return t, true, nil
+		}
+	}
+	return target{}, true, fmt.Errorf("a syncer credential (group %s) must also name its SyncTarget by a group %s", workloadv1alpha1.SyncersGroup,
+		workloadv1alpha1.SyncTargetGroup("<logical cluster>", "<name>"))
+}
+
+func (t target) assigned(obj metav1.Object) bool {
+	return obj.GetLabels()[workloadv1alpha1.StateLabel(t.key)] == workloadv1alpha1.StateSync
+}
+
+func (t target) holds(obj metav1.Object) bool {
+	return slices.Contains(obj.GetFinalizers(), t.finalizer())
+}
+
+func (t target) finalizer() string { return workloadv1alpha1.FinalizerPrefix + t.key }
+
+// copied tells whether obj is one of the pods or Events the syncer of t
+// writes at the hub.
+func (t target) copied(obj metav1.Object) bool {
+	l := obj.GetLabels()
+	return l[workloadv1alpha1.UpsyncedLabel] == t.key || l[workloadv1alpha1.ReportedByLabel] == t.key
+}
+
+// Objects reads hub objects, consistently, in the logical cluster of the
+// context.
+type Objects interface {
+	Get(ctx context.Context, resource schema.GroupResource, namespace, name string) (*unstructured.Unstructured, error)
+	List(ctx context.Context, resource schema.GroupResource, namespace string, selector labels.Selector) ([]*unstructured.Unstructured, error)
+}
+
+// Stores are Objects read from the registry's stores of each resource.
+type Stores map[schema.GroupResource]rest.Storage
+
+func (s Stores) Get(ctx context.Context, resource schema.GroupResource, namespace, name string) (*unstructured.Unstructured, error) {
+	g, ok := s[resource].(rest.Getter)
+	if !ok {
+		return nil, fmt.Errorf("%s cannot be read", resource)
+	}
+	obj, err := g.Get(genericapirequest.WithNamespace(ctx, namespace), name, &metav1.GetOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return toUnstructured(obj)
+}
+
+func (s Stores) List(ctx context.Context, resource schema.GroupResource, namespace string, selector labels.Selector) ([]*unstructured.Unstructured, error) {
+	l, ok := s[resource].(rest.Lister)
+	if !ok {
+		return nil, fmt.Errorf("%s cannot be listed", resource)
+	}
+	list, err := l.List(genericapirequest.WithNamespace(ctx, namespace), &metainternalversion.ListOptions{LabelSelector: selector})
+	if err != nil {
+		return nil, err
+	}
+	items, err := meta.ExtractList(list)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*unstructured.Unstructured, 0, len(items))
+	for _, item := range items {
+		u, err := toUnstructured(item)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return out, nil
+}
+
+func toUnstructured(obj runtime.Object) (*unstructured.Unstructured, error) {
+	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		return nil, err
+	}
+	return &unstructured.Unstructured{Object: m}, nil
+}
