@@ -19,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/canopy-dev/canopy/e2e/pcluster"
+	canopysync "github.com/canopy-dev/canopy/pkg/sync"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 )
 
@@ -39,6 +40,13 @@ func TestSyncer(t *testing.T) {
 	}
 	if got, want := admin.must("--context", "root", "get", "synctarget", "pc1", "-o", "jsonpath={.status.key} {.status.allocatable.pods}"), key+" "+pods.String(); got != want {
 		t.Errorf("SyncTarget pc1 status: key and allocatable pods %q, want %q", got, want)
+	}
+	// pc1 serves every resource the target accepts, as the hub does.
+	for _, r := range workloadv1alpha1.DefaultResources {
+		condition := canopysync.CompatibleCondition(r)
+		if got := admin.must("--context", "root", "get", "synctarget", "pc1", "-o", `jsonpath={.status.conditions[?(@.type=="`+condition+`")].status}`); got != "True" {
+			t.Errorf("SyncTarget pc1 condition %s: %q, want True", condition, got)
+		}
 	}
 
 	for _, c := range []string{"a", "b"} {

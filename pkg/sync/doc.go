@@ -78,5 +78,9 @@
 // ends, and anything synced into it meanwhile keeps it.
 //
 // The syncer computes its target's key (workloadv1alpha1.TargetKey) and
-// reports it with its heartbeat, the SyncTarget status, every 10s.
+// reports it with its heartbeat, the SyncTarget status, every 10s. When
+// it starts, it reads which of the accepted resources the physical
+// cluster serves at the hub's version (compatibility.go): only those are
+// synced, and a condition per accepted resource in the heartbeat says
+// which are not, rather than the syncer stopping on one.
 package sync

@@ -2,6 +2,8 @@ package sync
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -48,8 +50,9 @@ func (s *Syncer) heartbeat(ctx context.Context) {
 	}, HeartbeatInterval)
 }
 
-// beat writes the SyncTarget's status: its key, the time, Ready, and the
-// allocatable resources of the physical cluster's nodes.
+// beat writes the SyncTarget's status: its key, the time, Ready, whether
+// the physical cluster takes each accepted resource, and the allocatable
+// resources of its nodes.
 func (s *Syncer) beat(ctx context.Context) error {
 	nodes, err := s.downKube.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
 	if err != nil {
@@ -69,6 +72,14 @@ func (s *Syncer) beat(ctx context.Context) error {
 		Message:            "The syncer reaches the hub and the physical cluster",
 		ObservedGeneration: target.Generation,
 	})
+	// Those of resources the target no longer accepts go.
+	target.Status.Conditions = slices.DeleteFunc(target.Status.Conditions, func(c metav1.Condition) bool {
+		return strings.HasSuffix(c.Type, compatibleSuffix) && meta.FindStatusCondition(s.compatibility, c.Type) == nil
+	})
+	for _, c := range s.compatibility {
+		c.ObservedGeneration = target.Generation
+		meta.SetStatusCondition(&target.Status.Conditions, c)
+	}
 	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(target)
 	if err != nil {
 		return err

@@ -8,7 +8,6 @@ import (
 	gosync "sync"
 	"time"
 
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
@@ -64,6 +63,10 @@ type Syncer struct {
 	downKube kubernetes.Interface
 
 	resources []*resource
+	// compatibility holds a condition per resource the target accepts,
+	// telling whether the physical cluster takes it; only those it takes
+	// are among resources.
+	compatibility []metav1.Condition
 	// accepted indexes resources by resource.
 	accepted map[schema.GroupVersionResource]int
 	// dependencyListers hold the downstream objects of
@@ -205,7 +208,8 @@ func (s *Syncer) hubIn(cluster string) (dynamic.Interface, error) {
 }
 
 // setUpResources makes the informers of the resources the target accepts,
-// resolved once through the discovery of the target's logical cluster.
+// resolved once through the discovery of the target's logical cluster,
+// that the physical cluster serves too.
 func (s *Syncer) setUpResources(accepted []workloadv1alpha1.GroupResource) error {
 	disco, err := discovery.NewDiscoveryClientForConfigAndClient(s.hubConfig(string(s.targetCluster)), s.hubHTTP)
 	if err != nil {
@@ -234,22 +238,17 @@ func (s *Syncer) setUpResources(accepted []workloadv1alpha1.GroupResource) error
 	s.synced = append(s.synced, nsInformer.Informer().HasSynced)
 	s.factories = append(s.factories, downFactory, kubeFactory)
 
-	for _, gr := range accepted {
-		gvr, err := mapper.ResourceFor(schema.GroupVersionResource{Group: gr.Group, Resource: gr.Resource})
-		if err != nil {
-			return fmt.Errorf("SyncTarget %s:%s accepts %s, which the hub does not serve: %w", s.targetCluster, s.targetName, gr, err)
-		}
-		gvk, err := mapper.KindFor(gvr)
-		if err != nil {
-			return err
-		}
-		mapping, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
-		if err != nil {
-			return err
-		}
-		if mapping.Scope.Name() != meta.RESTScopeNameNamespace {
-			return fmt.Errorf("SyncTarget %s:%s accepts %s, which is cluster-scoped; only namespaced resources can be synced", s.targetCluster, s.targetName, gr)
-		}
+	downGroups, err := restmapper.GetAPIGroupResources(s.downKube.Discovery())
+	if err != nil {
+		return fmt.Errorf("reading the physical cluster's API resources: %w", err)
+	}
+	usable, conditions, err := compatibility(mapper, restmapper.NewDiscoveryRESTMapper(downGroups), accepted)
+	if err != nil {
+		return fmt.Errorf("SyncTarget %s:%s: %w", s.targetCluster, s.targetName, err)
+	}
+	s.compatibility = conditions
+	for _, mapping := range usable {
+		gvr, gvk := mapping.Resource, mapping.GroupVersionKind
 		r := &resource{gvr: gvr, gvk: gvk}
 		if r.hub, err = hubInformer(wildcard, gvr, assigned, cache.Indexers{byDependency: indexDependencies}); err != nil {
 			return err

@@ -933,7 +933,7 @@ func schema_pkg_apis_workload_v1alpha1_SyncTargetStatus(ref common.ReferenceCall
 							},
 						},
 						SchemaProps: spec.SchemaProps{
-							Description: "Conditions are Ready: whether the syncer runs and reaches the physical cluster.",
+							Description: "Conditions are Ready: whether the syncer runs and reaches the physical cluster; and, for each accepted resource, \"<resource>.<group>/Compatible\": whether the physical cluster serves it as the hub does, without which it is not synced there.",
 							Type:        []string{"array"},
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{

@@ -68,7 +68,9 @@ type SyncTargetStatus struct {
 	// +optional
 	LastHeartbeatTime metav1.Time `json:"lastHeartbeatTime,omitempty"`
 	// Conditions are Ready: whether the syncer runs and reaches the
-	// physical cluster.
+	// physical cluster; and, for each accepted resource,
+	// "<resource>.<group>/Compatible": whether the physical cluster
+	// serves it as the hub does, without which it is not synced there.
 	// +optional
 	// +listType=map
 	// +listMapKey=type
