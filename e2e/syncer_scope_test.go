@@ -15,7 +15,7 @@ import (
 // root:a and root:b, and across every logical cluster, it reads only the
 // objects assigned to pc1, the ConfigMaps and Secrets they refer to and
 // its own SyncTarget, and writes only their status, its finalizer and
-// the pods it copies up. Everything else, another target's objects
+// the pods it copies up, and its report of their status. Everything else, another target's objects
 // included, is a 403 saying why.
 func TestSyncerScope(t *testing.T) {
 	h, admin := startHub(t, buildHub(t), "")
@@ -59,6 +59,7 @@ metadata:
 		{"--context", "all", "get", "pods", "-A", "-l", workloadv1alpha1.UpsyncedLabel + "=" + pc1},
 		{"patch", "deployment", "mine", "--subresource", "status", "--type", "merge", "-p", `{"status":{"replicas":1}}`},
 		{"patch", "deployment", "mine", "--type", "json", "-p", `[{"op":"add","path":"/metadata/finalizers","value":["` + workloadv1alpha1.FinalizerPrefix + pc1 + `"]}]`},
+		{"annotate", "deployment", "mine", workloadv1alpha1.StatusAnnotation(pc1) + `={"replicas":1}`},
 		{"create", "-f", writeFile(t, upsyncedPod("copy", pc1))},
 		{"label", "pod", "copy", "extra=1"},
 		{"delete", "pod", "copy"},
@@ -87,8 +88,9 @@ metadata:
 		{[]string{"get", "secrets", "-l", mine}, "does not accept"},
 		{[]string{"--context", "all", "get", "pods", "-A", "-l", workloadv1alpha1.UpsyncedLabel + "=" + pc2}, "does not accept"},
 		{[]string{"get", "pods"}, "does not accept"},
-		{[]string{"label", "deployment", "mine", "extra=1"}, "only its status and its finalizer"},
-		{[]string{"set", "image", "deployment/mine", "c=nginx:2"}, "only its status and its finalizer"},
+		{[]string{"label", "deployment", "mine", "extra=1"}, "only its status, its finalizer"},
+		{[]string{"set", "image", "deployment/mine", "c=nginx:2"}, "only its status, its finalizer"},
+		{[]string{"annotate", "deployment", "mine", workloadv1alpha1.StatusAnnotation(pc2) + "={}"}, "only its status, its finalizer"},
 		{[]string{"scale", "deployment", "mine", "--replicas", "5"}, "writes only status"},
 		{[]string{"delete", "deployment", "mine"}, "writes only their status"},
 		{[]string{"patch", "deployment", "theirs", "--subresource", "status", "--type", "merge", "-p", `{"status":{"replicas":1}}`}, "not assigned"},

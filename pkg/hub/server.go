@@ -67,6 +67,7 @@ import (
 	gccontroller "github.com/canopy-dev/canopy/pkg/controller/garbagecollector"
 	lccontroller "github.com/canopy-dev/canopy/pkg/controller/logicalcluster"
 	nscontroller "github.com/canopy-dev/canopy/pkg/controller/namespace"
+	"github.com/canopy-dev/canopy/pkg/controller/statusaggregation"
 	"github.com/canopy-dev/canopy/pkg/controller/synctarget"
 	generatedopenapi "github.com/canopy-dev/canopy/pkg/generated/openapi"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
@@ -332,6 +333,10 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	aggregated, err := aggregatedResources(groups)
+	if err != nil {
+		return err
+	}
 	heartbeatTimeout := o.SyncTargetHeartbeatTimeout
 	if heartbeatTimeout == 0 {
 		heartbeatTimeout = DefaultSyncTargetHeartbeatTimeout
@@ -355,6 +360,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		"garbage-collector":       garbageCollector,
 		"synctarget-heartbeat": synctarget.New(syncTargets.Storage["synctargets"].(*registry.Served).Store,
 			syncTargets.Storage["synctargets/status"].(rest.Updater), heartbeatTimeout),
+		"status-aggregation": statusaggregation.New(aggregated),
 	} {
 		if err := server.AddPostStartHook("canopy-"+name+"-controller", func(hookCtx genericapiserver.PostStartHookContext) error {
 			go c.Run(hookCtx)
@@ -511,6 +517,30 @@ func buildStoredGroups(f *registry.Factory, typer runtime.ObjectTyper) ([]stored
 		groups = append(groups, storedGroup{g.version, storage})
 	}
 	return groups, nil
+}
+
+// aggregatedResources are the workload resources whose objects placement
+// may spread over several SyncTargets, so that their status is the
+// aggregate of the targets'.
+func aggregatedResources(groups []storedGroup) (map[string]statusaggregation.Resource, error) {
+	out := map[string]statusaggregation.Resource{}
+	for _, r := range []schema.GroupVersionResource{
+		appsv1.SchemeGroupVersion.WithResource("deployments"),
+		appsv1.SchemeGroupVersion.WithResource("statefulsets"),
+		appsv1.SchemeGroupVersion.WithResource("replicasets"),
+		appsv1.SchemeGroupVersion.WithResource("daemonsets"),
+		batchv1.SchemeGroupVersion.WithResource("jobs"),
+	} {
+		g, err := groupOf(groups, r.GroupVersion())
+		if err != nil {
+			return nil, err
+		}
+		out[r.GroupResource().String()] = statusaggregation.Resource{
+			Store:  g.Storage[r.Resource].(*registry.Served).Store,
+			Status: g.Storage[r.Resource+"/status"].(rest.Updater),
+		}
+	}
+	return out, nil
 }
 
 // syncerStores are the stores of the resources a syncer may be assigned

@@ -17,7 +17,7 @@ import (
 // Admission checks the objects a syncer writes, which its Authorizer
 // cannot see: what it creates is labelled as its copy or report, its
 // copies stay labelled so, and of the objects assigned to it, it changes
-// only its finalizer.
+// only its finalizer and its report of their status.
 type Admission struct {
 	*admission.Handler
 }
@@ -62,20 +62,22 @@ func (p *Admission) Validate(_ context.Context, a admission.Attributes, _ admiss
 	if added && !t.assigned(old) {
 		return admission.NewForbidden(a, fmt.Errorf("the syncer of SyncTarget %s may add its finalizer %s only to objects assigned to it", t, t.finalizer()))
 	}
-	changed, err := changedButFinalizer(a.GetOldObject(), a.GetObject(), t.finalizer())
+	changed, err := changedButOwn(a.GetOldObject(), a.GetObject(), t.key)
 	if err != nil {
 		return admission.NewForbidden(a, err)
 	}
 	if len(changed) > 0 {
-		return admission.NewForbidden(a, fmt.Errorf("the syncer of SyncTarget %s may change, of an object assigned to it, only its status and its finalizer %s, not %s",
-			t, t.finalizer(), strings.Join(changed, ", ")))
+		return admission.NewForbidden(a, fmt.Errorf("the syncer of SyncTarget %s may change, of an object assigned to it, only its status, its finalizer %s and its annotation %s, not %s",
+			t, t.finalizer(), workloadv1alpha1.StatusAnnotation(t.key), strings.Join(changed, ", ")))
 	}
 	return nil
 }
 
-// changedButFinalizer are the fields in which old and obj differ, but for
-// finalizer and what the server sets on every write.
-func changedButFinalizer(old, obj runtime.Object, finalizer string) ([]string, error) {
+// changedButOwn are the fields in which old and obj differ, but for the
+// finalizer and status annotation of the syncer of key, and what the
+// server sets on every write.
+func changedButOwn(old, obj runtime.Object, key string) ([]string, error) {
+	finalizer := workloadv1alpha1.FinalizerPrefix + key
 	var maps [2]map[string]any
 	for i, o := range []runtime.Object{old, obj} {
 		u, err := toUnstructured(o.DeepCopyObject())
@@ -87,6 +89,11 @@ func changedButFinalizer(old, obj runtime.Object, finalizer string) ([]string, e
 			others = nil
 		}
 		u.SetFinalizers(others)
+		// Its report of the object's status at its target, where the
+		// object is assigned to several (pkg/controller/statusaggregation).
+		annotations := u.GetAnnotations()
+		delete(annotations, workloadv1alpha1.StatusAnnotation(key))
+		u.SetAnnotations(annotations)
 		u.SetManagedFields(nil)
 		u.SetResourceVersion("")
 		// The request's path, not its body, says what the object is.

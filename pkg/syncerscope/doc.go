@@ -25,7 +25,9 @@
 //     and of its own SyncTarget's status;
 //   - update and patch of an object assigned to it or holding its
 //     finalizer, which the Admission plugin narrows to adding or removing
-//     that finalizer;
+//     that finalizer and writing its annotation
+//     status.workload.canopy.dev/<key>, its target's status of an object
+//     assigned to several;
 //   - create, update, patch and delete of the pods and Events it copies up
 //     (labelled workload.canopy.dev/upsynced=<key>) and the Events it
 //     reports (workload.canopy.dev/reported-by=<key>), in the logical

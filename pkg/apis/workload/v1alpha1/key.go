@@ -3,6 +3,7 @@ package v1alpha1
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"strings"
 )
 
@@ -40,6 +41,40 @@ const (
 	// downstream: its own report, which no Event downstream mirrors.
 	ReportedByLabel = "workload.canopy.dev/reported-by"
 )
+
+// Annotations of a hub object assigned to several targets, one per
+// target, by the prefix and the target's key.
+const (
+	// ReplicasAnnotationPrefix + a target's key holds the number of
+	// replicas the target runs of the object, where placement divides
+	// them; the syncer applies it as spec.replicas downstream.
+	ReplicasAnnotationPrefix = "replicas.workload.canopy.dev/"
+	// StatusAnnotationPrefix + a target's key holds, as JSON, the status
+	// of the object at the target, which its syncer writes there rather
+	// than to the status the targets share; the hub aggregates them into
+	// that status (pkg/controller/statusaggregation).
+	StatusAnnotationPrefix = "status.workload.canopy.dev/"
+)
+
+// StatusAnnotation is the annotation holding the status of a hub object
+// at the target of key.
+func StatusAnnotation(key string) string { return StatusAnnotationPrefix + key }
+
+// ReplicasAnnotation is the annotation holding the replicas of a hub
+// object at the target of key.
+func ReplicasAnnotation(key string) string { return ReplicasAnnotationPrefix + key }
+
+// Targets are the keys of the targets obj's labels assign it to, sorted.
+func Targets(labels map[string]string) []string {
+	var keys []string
+	for l, v := range labels {
+		if key, ok := strings.CutPrefix(l, StateLabelPrefix); ok && v == StateSync {
+			keys = append(keys, key)
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
 
 // SyncersGroup is the group of every syncer's hub credential, which
 // confines it to what its target's syncer needs (pkg/syncerscope).

@@ -1,0 +1,160 @@
+package statusaggregation
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
+	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/klog/v2"
+
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+)
+
+// workers is how many objects of a resource are aggregated at once.
+const workers = 2
+
+// Resource is a resource whose objects may be assigned to several
+// targets: its store, and its status subresource to write.
+type Resource struct {
+	Store  *genericregistry.Store
+	Status rest.Updater
+}
+
+// key names one object.
+type key struct {
+	cluster         logicalcluster.Name
+	namespace, name string
+}
+
+// Controller aggregates the status of the objects of its resources that
+// are assigned to more than one target.
+type Controller struct {
+	loops []*clusterwide.Loop[key]
+}
+
+// New returns a controller over resources, named by resource name.
+func New(resources map[string]Resource) *Controller {
+	c := &Controller{}
+	for name, r := range resources {
+		l := &clusterwide.Loop[key]{
+			Name:    "status-aggregation-" + name,
+			Store:   r.Store,
+			NewList: r.Store.NewListFunc,
+			Workers: workers,
+			Keys:    keys,
+		}
+		l.Process = func(ctx context.Context, k key) error { return process(ctx, r, k) }
+		c.loops = append(c.loops, l)
+	}
+	return c
+}
+
+// Run works until ctx ends.
+func (c *Controller) Run(ctx context.Context) {
+	for _, l := range c.loops {
+		go l.Run(ctx)
+	}
+	<-ctx.Done()
+}
+
+func keys(obj runtime.Object, deleted bool) []key {
+	m, err := meta.Accessor(obj)
+	if err != nil || deleted || len(workloadv1alpha1.Targets(m.GetLabels())) < 2 {
+		return nil
+	}
+	cluster, err := logicalcluster.FromObject(m)
+	if err != nil {
+		klog.ErrorS(err, "A stored object has no logical cluster", "namespace", m.GetNamespace(), "name", m.GetName())
+		return nil
+	}
+	return []key{{cluster, m.GetNamespace(), m.GetName()}}
+}
+
+// process writes the aggregated status of k's object, read from the
+// watch cache, which the event that queued k is already in, unless it
+// has it.
+func process(ctx context.Context, r Resource, k key) error {
+	ctx = logicalcluster.WithCluster(genericapirequest.WithNamespace(ctx, k.namespace), k.cluster)
+	obj, err := r.Store.Get(ctx, k.name, &metav1.GetOptions{ResourceVersion: "0"})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return err
+	}
+	targets := workloadv1alpha1.Targets(m.GetLabels())
+	if len(targets) < 2 || m.GetDeletionTimestamp() != nil {
+		return nil
+	}
+	reported := map[string]map[string]any{}
+	for _, t := range targets {
+		raw, ok := m.GetAnnotations()[workloadv1alpha1.StatusAnnotation(t)]
+		if !ok {
+			continue
+		}
+		var status map[string]any
+		if err := json.Unmarshal([]byte(raw), &status); err != nil {
+			// Only the target's syncer writes it; a bad one waits for its
+			// next report.
+			klog.ErrorS(err, "A status annotation is no JSON object", "cluster", k.cluster, "namespace", k.namespace, "name", k.name, "target", t)
+			continue
+		}
+		reported[t] = status
+	}
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		return err
+	}
+	// Compared as JSON decodes it, as the reports are.
+	aggregated := Aggregate(targets, reported)
+	want, err := roundTrip(aggregated)
+	if err != nil {
+		return err
+	}
+	have, err := roundTrip(u["status"])
+	if err != nil {
+		return err
+	}
+	if equality.Semantic.DeepEqual(want, have) {
+		return nil
+	}
+	u["status"] = aggregated
+	updated := r.Store.New()
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u, updated); err != nil {
+		return fmt.Errorf("the aggregated status of %s/%s in %s: %w", k.namespace, k.name, k.cluster, err)
+	}
+	// The resourceVersion read is a precondition: a report that came in
+	// meanwhile conflicts, and queues k again.
+	_, _, err = r.Status.Update(ctx, k.name, rest.DefaultUpdatedObjectInfo(updated),
+		rest.ValidateAllObjectFunc, rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{})
+	if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
+		return nil
+	}
+	return err
+}
+
+func roundTrip(v any) (any, error) {
+	if v == nil {
+		return map[string]any{}, nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var out any
+	return out, json.Unmarshal(b, &out)
+}
