@@ -50,12 +50,17 @@ func buildHub(t *testing.T) string {
 	return bin
 }
 
+// hubFlagsEnv names an environment variable of more flags, separated by
+// spaces, for the hubs startHub starts: a test sets it with t.Setenv for
+// a helper that starts its hub, as setUpSyncer.
+const hubFlagsEnv = "CANOPY_E2E_HUB_FLAGS"
+
 // startHub starts a hub from bin on a data directory of its own, on the
 // embedded store when datastore is empty, and returns it with a kubectl
 // for the admin whose kubeconfig is a copy the test may change freely.
 func startHub(t *testing.T, bin, datastore string) (*hub, kubectl) {
 	t.Helper()
-	h := &hub{bin: bin, dataDir: t.TempDir(), datastore: datastore, port: freePort(t)}
+	h := &hub{bin: bin, dataDir: t.TempDir(), datastore: datastore, port: freePort(t), flags: strings.Fields(os.Getenv(hubFlagsEnv))}
 	h.start(t)
 	k := kubectl{t: t, kubeconfig: filepath.Join(t.TempDir(), "kubeconfig"), home: t.TempDir()}
 	admin, err := os.ReadFile(filepath.Join(h.dataDir, "admin.kubeconfig"))

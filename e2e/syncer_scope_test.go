@@ -134,16 +134,21 @@ metadata:
 	if got := admin.must("--context", "a", "-n", "ns1", "get", "deployment", "mine", "-o", "jsonpath={.status.replicas} {.metadata.finalizers} {.spec.replicas} {.metadata.labels.extra}"); got != `1 ["`+workloadv1alpha1.FinalizerPrefix+pc1+`"] 3 ` {
 		t.Errorf("deployment mine after the syncer's writes: status.replicas, finalizers, spec.replicas, label extra %q", got)
 	}
-	// The finalizer it holds lets it read and release an object no longer
-	// assigned to it, and no more.
+	// The finalizer it holds lets it read an object no longer assigned to
+	// it, clear its status and release it, and no more.
 	admin.must("--context", "a", "-n", "ns1", "label", "deployment", "mine", workloadv1alpha1.StateLabel(pc1)+"-")
 	syncer.must("--context", "a", "-n", "ns1", "get", "deployment", "mine")
-	if out, err := syncer.run("--context", "a", "-n", "ns1", "patch", "deployment", "mine", "--subresource", "status", "--type", "merge", "-p", `{"status":{"replicas":2}}`); err == nil {
-		t.Errorf("pc1's syncer wrote the status of an object no longer assigned to it\n%s", out)
-	}
+	syncer.must("--context", "a", "-n", "ns1", "patch", "deployment", "mine", "--subresource", "status", "--type", "merge", "-p", `{"status":{"replicas":2}}`)
 	syncer.must("--context", "a", "-n", "ns1", "patch", "deployment", "mine", "--type", "json", "-p", `[{"op":"remove","path":"/metadata/finalizers"}]`)
-	if out, err := syncer.run("--context", "a", "-n", "ns1", "get", "deployment", "mine"); err == nil || !strings.Contains(err.Error(), "not assigned") {
-		t.Errorf("pc1's syncer reads an object neither assigned to it nor held: %v\n%s", err, out)
+	for _, args := range [][]string{
+		{"get", "deployment", "mine"},
+		{"patch", "deployment", "mine", "--subresource", "status", "--type", "merge", "-p", `{"status":{"replicas":3}}`},
+		{"patch", "deployment", "mine", "--type", "json", "-p", `[{"op":"add","path":"/metadata/finalizers","value":["` + workloadv1alpha1.FinalizerPrefix + pc1 + `"]}]`},
+	} {
+		args = append([]string{"--context", "a", "-n", "ns1"}, args...)
+		if out, err := syncer.run(args...); err == nil || !strings.Contains(err.Error(), "not assigned") {
+			t.Errorf("kubectl %s as pc1's syncer, of an object neither assigned to it nor held: %v\n%s", strings.Join(args, " "), err, out)
+		}
 	}
 }
 

@@ -445,6 +445,8 @@ type syncerProcess struct {
 	args []string
 	cmd  *exec.Cmd
 	log  *lockedBuffer
+	// metrics is the host:port of its /metrics, the same across restarts.
+	metrics string
 }
 
 // lockedBuffer is a log written by a process while the test reads it.
@@ -469,12 +471,20 @@ func (b *lockedBuffer) String() string {
 // downstream namespace they made.
 const namespaceGracePeriod = 3 * time.Second
 
+// syncerFlagsEnv names an environment variable of more flags, separated
+// by spaces, for the syncers runSyncer runs: a test sets it with
+// t.Setenv for a helper that runs its syncer, as setUpSyncer.
+const syncerFlagsEnv = "CANOPY_E2E_SYNCER_FLAGS"
+
 // runSyncer runs the syncer of target until the test ends, and logs what
-// it printed if the test failed.
+// it printed if the test failed. It serves its metrics on a port of its
+// own, not the default one that every syncer would share.
 func runSyncer(t *testing.T, bin, hubKubeconfig, clusterKubeconfig, target string) *syncerProcess {
 	t.Helper()
-	p := &syncerProcess{t: t, args: []string{bin, "--hub-kubeconfig", hubKubeconfig, "--cluster-kubeconfig", clusterKubeconfig, "--sync-target", target,
-		"--namespace-grace-period", namespaceGracePeriod.String()}, log: &lockedBuffer{}}
+	metrics := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	p := &syncerProcess{t: t, args: append([]string{bin, "--hub-kubeconfig", hubKubeconfig, "--cluster-kubeconfig", clusterKubeconfig, "--sync-target", target,
+		"--namespace-grace-period", namespaceGracePeriod.String(), "--metrics-bind-address", metrics}, strings.Fields(os.Getenv(syncerFlagsEnv))...),
+		log: &lockedBuffer{}, metrics: metrics}
 	p.start()
 	t.Cleanup(func() {
 		if p.cmd != nil {

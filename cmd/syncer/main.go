@@ -11,9 +11,11 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"go.opentelemetry.io/otel/attribute"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/klog/v2"
 
+	"github.com/canopy-dev/canopy/pkg/otlp"
 	"github.com/canopy-dev/canopy/pkg/sync"
 )
 
@@ -24,8 +26,9 @@ func main() {
 }
 
 func newCommand() *cobra.Command {
-	var hubKubeconfig, clusterKubeconfig, target string
+	var hubKubeconfig, clusterKubeconfig, target, metricsAddress, otlpEndpoint string
 	var workers int
+	var samplingRate int32
 	var namespaceGracePeriod time.Duration
 	cmd := &cobra.Command{
 		Use:   "syncer --hub-kubeconfig FILE [--cluster-kubeconfig FILE] --sync-target PATH:NAME",
@@ -59,7 +62,24 @@ the first 16 hex digits of the SHA-256 of "<logical cluster path>:<name>".`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			s, err := sync.New(ctx, sync.Config{Hub: hub, Cluster: cluster, Target: target, NamespaceGracePeriod: namespaceGracePeriod})
+			tracerProvider, err := otlp.NewTracerProvider(ctx, otlpEndpoint, samplingRate, "canopy-syncer", attribute.String("canopy.sync_target", target))
+			if err != nil {
+				return err
+			}
+			defer func() {
+				// The spans still batched go out before the syncer exits.
+				flush, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				defer cancel()
+				if err := tracerProvider.Shutdown(flush); err != nil {
+					klog.ErrorS(err, "Sending the last spans")
+				}
+			}()
+			if metricsAddress != "0" {
+				if err := serveMetrics(ctx, metricsAddress); err != nil {
+					return err
+				}
+			}
+			s, err := sync.New(ctx, sync.Config{Hub: hub, Cluster: cluster, Target: target, NamespaceGracePeriod: namespaceGracePeriod, TracerProvider: tracerProvider})
 			if err != nil {
 				return err
 			}
@@ -71,6 +91,9 @@ the first 16 hex digits of the SHA-256 of "<logical cluster path>:<name>".`,
 	cmd.Flags().StringVar(&target, "sync-target", "", "the SyncTarget, as <logical cluster path>:<name>, e.g. root:platform:pc1")
 	cmd.Flags().DurationVar(&namespaceGracePeriod, "namespace-grace-period", sync.DefaultNamespaceGracePeriod, "how long a downstream namespace the syncer made stays once nothing it synced is left in it")
 	cmd.Flags().IntVar(&workers, "workers", 2, "objects synced at once in each direction")
+	cmd.Flags().StringVar(&metricsAddress, "metrics-bind-address", ":8080", "host:port to serve Prometheus metrics on, at /metrics, and /healthz; 0 serves neither")
+	cmd.Flags().StringVar(&otlpEndpoint, "otlp-endpoint", "", "host:port of an OTLP/gRPC collector (plaintext) to send a trace of each sync to, with its requests to the hub and the physical cluster; unset means no tracing")
+	cmd.Flags().Int32Var(&samplingRate, "tracing-sampling-rate-per-million", 1000000, "with --otlp-endpoint, how many syncs in a million to trace")
 	klogFlags := flag.NewFlagSet("klog", flag.ExitOnError)
 	klog.InitFlags(klogFlags)
 	cmd.Flags().AddGoFlagSet(klogFlags)

@@ -71,6 +71,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/controller/synctarget"
 	generatedopenapi "github.com/canopy-dev/canopy/pkg/generated/openapi"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/otlp"
 	"github.com/canopy-dev/canopy/pkg/registry"
 	"github.com/canopy-dev/canopy/pkg/registry/apps"
 	authenticationregistry "github.com/canopy-dev/canopy/pkg/registry/authentication"
@@ -169,7 +170,8 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		return fmt.Errorf("writing %s: %w", kubeconfig, err)
 	}
 
-	tracerProvider, err := newTracerProvider(ctx, o)
+	// Spans of each request, down to its SQL statements.
+	tracerProvider, err := otlp.NewTracerProvider(ctx, o.OTLPEndpoint, o.TracingSamplingRatePerMillion, "canopy-hub")
 	if err != nil {
 		return err
 	}

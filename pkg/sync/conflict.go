@@ -3,21 +3,28 @@ package sync
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/scheme"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 )
 
 // ConflictReason is the reason of the Warning Event recorded on a hub
 // object whose downstream place is held by an object the syncer did not
-// create.
+// create, and the type of the condition that says so in its status while
+// it lasts, for the kinds whose status has conditions.
 const ConflictReason = "SyncConflict"
+
+// conflictConditionReason is the reason of the ConflictReason condition.
+const conflictConditionReason = "DownstreamObjectExists"
 
 // conflictRecheck is how often an object in conflict is looked at again:
 // the downstream informers select the syncer's label, so they do not see
@@ -32,8 +39,10 @@ type conflictKey struct {
 
 // conflicted records the conflict of hub object obj with the downstream
 // object in the same place, once: an Event in obj's logical cluster and
-// namespace, unless one was recorded for this object, by UID, since the
-// syncer started and the conflict has not gone since.
+// namespace, and for a kind whose status has conditions, the
+// ConflictReason condition. Nothing is recorded for an object, by UID,
+// whose conflict was recorded since the syncer started and has not gone
+// since, or that has the condition already, as after a restart.
 func (s *Syncer) conflicted(ctx context.Context, gvr schema.GroupVersionResource, o origin, obj *unstructured.Unstructured) error {
 	k := conflictKey{gvr, o}
 	s.conflictsMu.Lock()
@@ -42,6 +51,31 @@ func (s *Syncer) conflicted(ctx context.Context, gvr schema.GroupVersionResource
 	if recorded {
 		return nil
 	}
+	message := fmt.Sprintf("SyncTarget %s:%s: %s %s/%s already exists downstream and was not created by the syncer; it is left alone, and this object is not synced until it is gone",
+		s.targetCluster, s.targetName, gvr.GroupResource(), workloadv1alpha1.DownstreamNamespace(o.cluster, o.namespace), o.name)
+	keeps := keepsConditions(obj.GroupVersionKind())
+	conditioned, changed := withConflictCondition(obj, message, metav1.Now())
+	// The Event first: should the condition fail, the retry records both
+	// again rather than neither.
+	if !keeps || changed {
+		if err := s.recordConflictEvent(ctx, gvr, o, obj, message); err != nil {
+			return err
+		}
+	}
+	if keeps && changed {
+		if err := s.updateHubStatus(ctx, gvr, o.cluster, conditioned); err != nil {
+			return fmt.Errorf("setting the %s condition at the hub: %w", ConflictReason, err)
+		}
+	}
+	s.conflictsMu.Lock()
+	s.conflicts[k] = obj.GetUID()
+	s.conflictsMu.Unlock()
+	return nil
+}
+
+// recordConflictEvent records a Warning Event on hub object obj, at o,
+// saying message.
+func (s *Syncer) recordConflictEvent(ctx context.Context, gvr schema.GroupVersionResource, o origin, obj *unstructured.Unstructured, message string) error {
 	hub, err := kubernetes.NewForConfigAndClient(s.hubConfig(o.cluster), s.hubHTTP)
 	if err != nil {
 		return err
@@ -64,10 +98,9 @@ func (s *Syncer) conflicted(ctx context.Context, gvr schema.GroupVersionResource
 			UID:             obj.GetUID(),
 			ResourceVersion: obj.GetResourceVersion(),
 		},
-		Reason: ConflictReason,
-		Type:   corev1.EventTypeWarning,
-		Message: fmt.Sprintf("SyncTarget %s:%s: %s %s/%s already exists downstream and was not created by the syncer; it is left alone, and this object is not synced until it is gone",
-			s.targetCluster, s.targetName, gvr.GroupResource(), workloadv1alpha1.DownstreamNamespace(o.cluster, o.namespace), o.name),
+		Reason:              ConflictReason,
+		Type:                corev1.EventTypeWarning,
+		Message:             message,
 		Source:              corev1.EventSource{Component: FieldManager},
 		ReportingController: FieldManager,
 		ReportingInstance:   s.key,
@@ -78,9 +111,6 @@ func (s *Syncer) conflicted(ctx context.Context, gvr schema.GroupVersionResource
 	if _, err := hub.CoreV1().Events(o.namespace).Create(ctx, event, metav1.CreateOptions{FieldManager: FieldManager}); err != nil {
 		return fmt.Errorf("recording the conflict at the hub: %w", err)
 	}
-	s.conflictsMu.Lock()
-	s.conflicts[k] = obj.GetUID()
-	s.conflictsMu.Unlock()
 	return nil
 }
 
@@ -90,4 +120,85 @@ func (s *Syncer) resolved(gvr schema.GroupVersionResource, o origin) {
 	s.conflictsMu.Lock()
 	delete(s.conflicts, conflictKey{gvr, o})
 	s.conflictsMu.Unlock()
+}
+
+// clearConflict removes the ConflictReason condition from hub object obj
+// in logical cluster cluster, if it has one, and returns obj as it is at
+// the hub then.
+func (s *Syncer) clearConflict(ctx context.Context, gvr schema.GroupVersionResource, cluster string, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	cleared, changed := withoutConflictCondition(obj)
+	if !changed {
+		return obj, nil
+	}
+	if err := s.updateHubStatus(ctx, gvr, cluster, cleared); err != nil {
+		return nil, fmt.Errorf("removing the %s condition at the hub: %w", ConflictReason, err)
+	}
+	return cleared, nil
+}
+
+// keepsConditions tells whether the status of kind gvk has a list of
+// conditions, as the built-in types that the hub serves define it: a
+// condition written to any other kind would be dropped, and written
+// again at every look.
+func keepsConditions(gvk schema.GroupVersionKind) bool {
+	typed, err := scheme.Scheme.New(gvk)
+	if err != nil {
+		return false
+	}
+	probe := map[string]any{"status": map[string]any{"conditions": []any{map[string]any{"type": ConflictReason}}}}
+	if runtime.DefaultUnstructuredConverter.FromUnstructured(probe, typed) != nil {
+		return false
+	}
+	kept, err := runtime.DefaultUnstructuredConverter.ToUnstructured(typed)
+	if err != nil {
+		return false
+	}
+	conditions, _, _ := unstructured.NestedSlice(kept, "status", "conditions")
+	return len(conditions) == 1
+}
+
+// withConflictCondition is obj with the ConflictReason condition saying
+// message, and whether that changes obj. The condition keeps the time of
+// its first transition to True.
+func withConflictCondition(obj *unstructured.Unstructured, message string, now metav1.Time) (*unstructured.Unstructured, bool) {
+	conditions, _, _ := unstructured.NestedSlice(obj.Object, "status", "conditions")
+	transition := now.UTC().Format(time.RFC3339)
+	for _, c := range conditions {
+		if c, ok := c.(map[string]any); ok && c["type"] == ConflictReason {
+			if c["status"] == string(metav1.ConditionTrue) && c["reason"] == conflictConditionReason && c["message"] == message {
+				return obj, false
+			}
+			if t, ok := c["lastTransitionTime"].(string); ok && c["status"] == string(metav1.ConditionTrue) {
+				transition = t
+			}
+		}
+	}
+	out, _ := withoutConflictCondition(obj)
+	conditions, _, _ = unstructured.NestedSlice(out.Object, "status", "conditions")
+	conditions = append(conditions, map[string]any{
+		"type":               ConflictReason,
+		"status":             string(metav1.ConditionTrue),
+		"reason":             conflictConditionReason,
+		"message":            message,
+		"lastTransitionTime": transition,
+	})
+	_ = unstructured.SetNestedSlice(out.Object, conditions, "status", "conditions")
+	return out, true
+}
+
+// withoutConflictCondition is obj without the ConflictReason condition,
+// and whether it had one.
+func withoutConflictCondition(obj *unstructured.Unstructured) (*unstructured.Unstructured, bool) {
+	conditions, _, _ := unstructured.NestedSlice(obj.Object, "status", "conditions")
+	n := len(conditions)
+	kept := slices.DeleteFunc(conditions, func(c any) bool {
+		m, ok := c.(map[string]any)
+		return ok && m["type"] == ConflictReason
+	})
+	out := obj.DeepCopy()
+	if len(kept) == n {
+		return out, false
+	}
+	_ = unstructured.SetNestedSlice(out.Object, kept, "status", "conditions")
+	return out, true
 }

@@ -20,6 +20,11 @@
 // on the hub object, once while the conflict lasts, and the object is
 // looked at again every conflictRecheck, since the downstream informers
 // do not see the other object go; once it has, the hub object is synced.
+// A hub object whose kind has status conditions, as a Deployment, also
+// carries a condition of type SyncConflict while the conflict lasts,
+// naming the SyncTarget and the downstream object; it is removed once
+// the conflict is over, or the object released. The condition is the
+// record that survives a restart: found in place, nothing is written.
 //
 // Dependencies: the ConfigMaps, Secrets and ServiceAccounts a synced
 // workload's pod template refers to follow it downstream, assigned or not
@@ -83,4 +88,31 @@
 // cluster serves at the hub's version (compatibility.go): only those are
 // synced, and a condition per accepted resource in the heartbeat says
 // which are not, rather than the syncer stopping on one.
+//
+// Metrics (metrics.go): besides client-go's series of the named work
+// queues and REST clients, canopy_syncer_sync_latency_seconds measures,
+// by direction and resource, from the first change of an object observed
+// by the informers since its last sync to the write that carries it:
+// the downstream apply, down, or the hub status update, up. A sync that
+// writes nothing observes nothing. canopy_syncer_sync_errors_total counts
+// failed syncs by queue and by type of error. No label names a logical
+// cluster or an object.
+//
+// Tracing (tracing.go): each downward sync of an object is a span,
+// sync.down or sync.dependency, naming the hub object by resource,
+// logical cluster, namespace and name, and the downstream namespace; the
+// span gets the hub object's UID and the resourceVersion being applied.
+// Its child sync.apply is the server-side apply, and gets the UID and the
+// resourceVersion the apply made downstream. So a span ties one version
+// of a hub object to the one version of the downstream object made from
+// it: the trace of a rollout at the hub is found by the hub object's
+// resourceVersion, and the downstream object it became by the child's.
+// Each upward status write is a span, sync.up, with both identities: the
+// hub version written to and the downstream version whose status it
+// carries. The requests made within these spans, and only those, are
+// spans too, and carry the W3C trace context to the server: the hub's
+// span of the request joins the syncer's trace when the hub trusts the
+// syncer's trace context; otherwise, as kube-apiserver does for clients
+// outside system:masters, the hub starts a trace of its own, linked to
+// the syncer's request span.
 package sync

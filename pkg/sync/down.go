@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"go.opentelemetry.io/otel/trace"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -88,10 +89,11 @@ func (s *Syncer) asDependency(k objectKey) (dependencyKey, bool) {
 // apply holds the finalizer on h and applies it downstream.
 func (s *Syncer) apply(ctx context.Context, k objectKey, h *hubObject) error {
 	finalizer := workloadv1alpha1.FinalizerPrefix + s.key
+	obj := h.Unstructured
 	if !slices.Contains(h.GetFinalizers(), finalizer) {
-		held := h.Unstructured.DeepCopy()
-		held.SetFinalizers(append(held.GetFinalizers(), finalizer))
-		if err := s.updateHub(ctx, k, held); err != nil {
+		obj = obj.DeepCopy()
+		obj.SetFinalizers(append(obj.GetFinalizers(), finalizer))
+		if err := s.updateHub(ctx, k, obj); err != nil {
 			return err
 		}
 	}
@@ -100,7 +102,7 @@ func (s *Syncer) apply(ctx context.Context, k objectKey, h *hubObject) error {
 		return err
 	}
 	r := s.resources[k.resource]
-	conflict, err := s.applyDownstream(ctx, r.gvr, r.gvk, k.origin, h.Unstructured, current)
+	conflict, err := s.applyDownstream(ctx, r.gvr, r.gvk, k.origin, obj, current)
 	if conflict {
 		s.downQueue.AddAfter(k, conflictRecheck)
 	}
@@ -114,6 +116,7 @@ func (s *Syncer) apply(ctx context.Context, k objectKey, h *hubObject) error {
 // informer, nil if it has none.
 func (s *Syncer) applyDownstream(ctx context.Context, gvr schema.GroupVersionResource, gvk schema.GroupVersionKind, o origin, obj, current *unstructured.Unstructured) (conflict bool, err error) {
 	downNamespace := workloadv1alpha1.DownstreamNamespace(o.cluster, o.namespace)
+	trace.SpanFromContext(ctx).SetAttributes(hubIdentity(obj)...)
 	if current == nil {
 		// The informer sees only objects carrying the target's label; one
 		// without it may be there all the same, someone else's.
@@ -134,6 +137,9 @@ func (s *Syncer) applyDownstream(ctx context.Context, gvr schema.GroupVersionRes
 		}
 	}
 	s.resolved(gvr, o)
+	if _, err := s.clearConflict(ctx, gvr, o.cluster, obj); err != nil {
+		return false, err
+	}
 	desired := downstream(obj, o, s.key)
 	desired.SetGroupVersionKind(gvk)
 	if err := stamp(desired); err != nil {
@@ -145,8 +151,23 @@ func (s *Syncer) applyDownstream(ctx context.Context, gvr schema.GroupVersionRes
 	if err := s.ensureNamespace(ctx, o); err != nil {
 		return false, err
 	}
-	_, err = s.down.Resource(gvr).Namespace(downNamespace).Apply(ctx, desired.GetName(), desired, metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
-	return false, err
+	return false, s.serverSideApply(ctx, gvr, desired)
+}
+
+// serverSideApply applies desired downstream, in a span of its own that
+// names the downstream object and the version the apply made of it.
+func (s *Syncer) serverSideApply(ctx context.Context, gvr schema.GroupVersionResource, desired *unstructured.Unstructured) error {
+	ctx, span := s.tracer.Start(ctx, spanApply, trace.WithAttributes(
+		attrResource.String(gvr.GroupResource().String()),
+		attrDownstreamNamespace.String(desired.GetNamespace()),
+		attrName.String(desired.GetName())))
+	applied, err := s.down.Resource(gvr).Namespace(desired.GetNamespace()).Apply(ctx, desired.GetName(), desired, metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
+	if err == nil {
+		span.SetAttributes(downstreamIdentity(applied)...)
+		observeLatency(ctx, queueDown, gvr)
+	}
+	endSpan(span, err)
+	return err
 }
 
 // ensureNamespace creates the downstream namespace of o's logical cluster
@@ -195,19 +216,27 @@ func (s *Syncer) deleteDownstream(ctx context.Context, k objectKey) (bool, error
 	return false, nil
 }
 
-// release removes the syncer's finalizer from hub object obj.
+// release removes the syncer's finalizer from hub object obj, and the
+// ConflictReason condition from one that stays.
 func (s *Syncer) release(ctx context.Context, k objectKey, obj *unstructured.Unstructured) error {
 	finalizer := workloadv1alpha1.FinalizerPrefix + s.key
 	if !slices.Contains(obj.GetFinalizers(), finalizer) {
 		return nil
+	}
+	if obj.GetDeletionTimestamp() == nil {
+		var err error
+		if obj, err = s.clearConflict(ctx, s.resources[k.resource].gvr, k.cluster, obj); err != nil {
+			return ignoreNotFound(err)
+		}
 	}
 	released := obj.DeepCopy()
 	released.SetFinalizers(slices.DeleteFunc(released.GetFinalizers(), func(f string) bool { return f == finalizer }))
 	return ignoreNotFound(s.updateHub(ctx, k, released))
 }
 
-// updateHub updates hub object obj in its logical cluster; a conflict
-// fails, to be retried on the informer's newer copy.
+// updateHub updates hub object obj in its logical cluster, and sets obj's
+// resourceVersion to the one written; a conflict fails, to be retried on
+// the informer's newer copy.
 func (s *Syncer) updateHub(ctx context.Context, k objectKey, obj *unstructured.Unstructured) error {
 	hub, err := s.hubIn(k.cluster)
 	if err != nil {
@@ -215,9 +244,26 @@ func (s *Syncer) updateHub(ctx context.Context, k objectKey, obj *unstructured.U
 	}
 	r := s.resources[k.resource]
 	obj.SetGroupVersionKind(r.gvk)
-	if _, err := hub.Resource(r.gvr).Namespace(k.namespace).Update(ctx, obj, metav1.UpdateOptions{FieldManager: FieldManager}); err != nil {
+	updated, err := hub.Resource(r.gvr).Namespace(k.namespace).Update(ctx, obj, metav1.UpdateOptions{FieldManager: FieldManager})
+	if err != nil {
 		return fmt.Errorf("updating the hub object: %w", err)
 	}
+	obj.SetResourceVersion(updated.GetResourceVersion())
+	return nil
+}
+
+// updateHubStatus writes the status of hub object obj, of gvr in logical
+// cluster cluster, and sets obj's resourceVersion to the one written.
+func (s *Syncer) updateHubStatus(ctx context.Context, gvr schema.GroupVersionResource, cluster string, obj *unstructured.Unstructured) error {
+	hub, err := s.hubIn(cluster)
+	if err != nil {
+		return err
+	}
+	updated, err := hub.Resource(gvr).Namespace(obj.GetNamespace()).UpdateStatus(ctx, obj, metav1.UpdateOptions{FieldManager: FieldManager})
+	if err != nil {
+		return err
+	}
+	obj.SetResourceVersion(updated.GetResourceVersion())
 	return nil
 }
 

@@ -8,6 +8,8 @@ import (
 	gosync "sync"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
@@ -47,6 +49,9 @@ type Config struct {
 	// NamespaceGracePeriod is how long a downstream namespace the syncer
 	// made stays once nothing it synced is left in it.
 	NamespaceGracePeriod time.Duration
+	// TracerProvider gets the spans of the syncs and of their requests to
+	// either side; nil records none.
+	TracerProvider trace.TracerProvider
 }
 
 // Syncer syncs the objects assigned to one SyncTarget.
@@ -104,6 +109,11 @@ type Syncer struct {
 	namespaceGracePeriod time.Duration
 	emptyMu              gosync.Mutex
 	emptySince           map[string]time.Time
+
+	// downObserved and upObserved hold when the changes waiting in
+	// downQueue and upQueue were observed, for their sync latency.
+	downObserved, upObserved observedTimes
+	tracer                   trace.Tracer
 }
 
 // resource is one synced resource with its informers on both sides.
@@ -157,21 +167,28 @@ func New(ctx context.Context, c Config) (*Syncer, error) {
 	if err != nil {
 		return nil, err
 	}
+	register()
+	tracer := trace.Tracer(noop.Tracer{})
+	if c.TracerProvider != nil {
+		tracer = c.TracerProvider.Tracer(tracerName)
+		c.Hub, c.Cluster = traceRequests(c.Hub, c.TracerProvider), traceRequests(c.Cluster, c.TracerProvider)
+	}
 	s := &Syncer{
 		targetCluster:        cluster,
 		targetName:           name,
 		key:                  workloadv1alpha1.TargetKey(string(cluster), name),
 		hubRest:              rest.CopyConfig(c.Hub),
-		downQueue:            workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[objectKey](), workqueue.TypedRateLimitingQueueConfig[objectKey]{Name: "down"}),
-		upQueue:              workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[objectKey](), workqueue.TypedRateLimitingQueueConfig[objectKey]{Name: "up"}),
-		depQueue:             workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[dependencyKey](), workqueue.TypedRateLimitingQueueConfig[dependencyKey]{Name: "dependencies"}),
-		podQueue:             workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: "pods"}),
-		eventQueue:           workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: "events"}),
+		downQueue:            workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[objectKey](), workqueue.TypedRateLimitingQueueConfig[objectKey]{Name: queueDown}),
+		upQueue:              workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[objectKey](), workqueue.TypedRateLimitingQueueConfig[objectKey]{Name: queueUp}),
+		depQueue:             workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[dependencyKey](), workqueue.TypedRateLimitingQueueConfig[dependencyKey]{Name: queueDependencies}),
+		podQueue:             workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: queuePods}),
+		eventQueue:           workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: queueEvents}),
 		accepted:             map[schema.GroupVersionResource]int{},
 		conflicts:            map[conflictKey]types.UID{},
-		nsQueue:              workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[namespaceKey](), workqueue.TypedRateLimitingQueueConfig[namespaceKey]{Name: "namespaces"}),
+		nsQueue:              workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[namespaceKey](), workqueue.TypedRateLimitingQueueConfig[namespaceKey]{Name: queueNamespaces}),
 		namespaceGracePeriod: c.NamespaceGracePeriod,
 		emptySince:           map[string]time.Time{},
+		tracer:               tracer,
 	}
 	s.hubBase, _, _ = strings.Cut(strings.TrimSuffix(c.Hub.Host, "/"), logicalcluster.PathPrefix)
 	if s.hubHTTP, err = rest.HTTPClientFor(c.Hub); err != nil {
@@ -331,30 +348,34 @@ func (s *Syncer) Run(ctx context.Context, workers int) error {
 	}
 	klog.InfoS("Syncer ready")
 	go s.heartbeat(ctx)
+	syncDown := traced(s.tracer, spanDown, s.objectAttributes, timed(&s.downObserved, s.syncDown))
+	syncUp := timed(&s.upObserved, s.syncUp)
+	syncDependency := traced(s.tracer, spanDependency, dependencyAttributes, s.syncDependency)
 	for range workers {
-		go work(ctx, s.downQueue, s.syncDown)
-		go work(ctx, s.upQueue, s.syncUp)
-		go work(ctx, s.depQueue, s.syncDependency)
-		go work(ctx, s.podQueue, s.syncPod)
-		go work(ctx, s.eventQueue, s.syncEvent)
-		go work(ctx, s.nsQueue, s.syncNamespace)
+		go work(ctx, queueDown, s.downQueue, syncDown)
+		go work(ctx, queueUp, s.upQueue, syncUp)
+		go work(ctx, queueDependencies, s.depQueue, syncDependency)
+		go work(ctx, queuePods, s.podQueue, s.syncPod)
+		go work(ctx, queueEvents, s.eventQueue, s.syncEvent)
+		go work(ctx, queueNamespaces, s.nsQueue, s.syncNamespace)
 	}
 	<-ctx.Done()
 	return nil
 }
 
-// work processes q with sync until q shuts down, retrying a failed key
-// with the queue's backoff.
+// work processes q, named name, with sync until q shuts down, retrying a
+// failed key with the queue's backoff.
 func work[K interface {
 	comparable
 	fmt.Stringer
-}](ctx context.Context, q workqueue.TypedRateLimitingInterface[K], sync func(context.Context, K) error) {
+}](ctx context.Context, name string, q workqueue.TypedRateLimitingInterface[K], sync func(context.Context, K) error) {
 	for {
 		k, quit := q.Get()
 		if quit {
 			return
 		}
 		if err := sync(ctx, k); err != nil {
+			syncErrors.WithLabelValues(name, errorType(err)).Inc()
 			klog.ErrorS(err, "Syncing, will retry", "key", k.String())
 			q.AddRateLimited(k)
 		} else {
@@ -378,9 +399,7 @@ func (s *Syncer) hubHandler(i int) cache.ResourceEventHandler {
 		if !ok {
 			return
 		}
-		k := objectKey{i, origin{h.cluster, h.Unstructured.GetNamespace(), h.GetName()}}
-		s.downQueue.Add(k)
-		s.upQueue.Add(k)
+		s.queueBoth(objectKey{i, origin{h.cluster, h.Unstructured.GetNamespace(), h.GetName()}})
 		s.queueDependencies(h)
 	}
 	return cache.ResourceEventHandlerFuncs{
@@ -399,11 +418,16 @@ func (s *Syncer) hubHandler(i int) cache.ResourceEventHandler {
 // whose hub object is gone or unassigned, deletes it and releases the hub
 // object.
 func (s *Syncer) downHandler(i int) cache.ResourceEventHandler {
-	return s.originHandler(func(o origin) {
-		k := objectKey{i, o}
-		s.upQueue.Add(k)
-		s.downQueue.Add(k)
-	})
+	return s.originHandler(func(o origin) { s.queueBoth(objectKey{i, o}) })
+}
+
+// queueBoth queues k to be synced both ways, on a change observed now.
+func (s *Syncer) queueBoth(k objectKey) {
+	now := time.Now()
+	s.downObserved.observed(k, now)
+	s.upObserved.observed(k, now)
+	s.downQueue.Add(k)
+	s.upQueue.Add(k)
 }
 
 // dependencyHandler queues each downstream object of

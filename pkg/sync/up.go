@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"go.opentelemetry.io/otel/trace"
 	"k8s.io/apimachinery/pkg/api/equality"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
@@ -37,12 +37,14 @@ func (s *Syncer) syncUp(ctx context.Context, k objectKey) error {
 	}
 	r := s.resources[k.resource]
 	updated.SetGroupVersionKind(r.gvk)
-	hub, err := s.hubIn(k.cluster)
+	// Only a write is traced: most syncs find nothing to write, with no
+	// request.
+	ctx, span := s.tracer.Start(ctx, spanUp, trace.WithAttributes(append(append(s.objectAttributes(k), hubIdentity(h.Unstructured)...), downstreamIdentity(down)...)...))
+	err = s.updateHubStatus(ctx, r.gvr, k.cluster, updated)
+	endSpan(span, err)
 	if err != nil {
-		return err
-	}
-	if _, err := hub.Resource(r.gvr).Namespace(k.namespace).UpdateStatus(ctx, updated, metav1.UpdateOptions{FieldManager: FieldManager}); err != nil {
 		return fmt.Errorf("updating the hub object's status: %w", ignoreNotFound(err))
 	}
+	observeLatency(ctx, queueUp, r.gvr)
 	return nil
 }

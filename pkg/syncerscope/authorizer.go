@@ -147,14 +147,11 @@ func (a *Authorizer) deny(ctx context.Context, t target, attrs authorizer.Attrib
 		return "", err
 	}
 	if accepted[gr] && (t.assigned(obj) || t.holds(obj)) {
-		switch {
-		case verb == "get":
-			return "", nil
-		case verb == "delete":
-		case sub == "":
-			// Admission narrows this to adding or removing its finalizer.
-			return "", nil
-		case t.assigned(obj):
+		if verb != "delete" {
+			// Of the object itself, admission narrows this to its
+			// finalizer and its report of the status. An object it still
+			// holds is its own until it releases it, when it clears what
+			// it set on the status.
 			return "", nil
 		}
 		return what + " in logical cluster " + string(cluster) + ": of the objects assigned to it, it writes only their status and its finalizer", nil

@@ -21,8 +21,8 @@
 //     template of an object assigned to the target refers to (its
 //     dependencies, which follow it downstream), and of the target's own
 //     SyncTarget;
-//   - update and patch of the status of an object assigned to the target,
-//     and of its own SyncTarget's status;
+//   - update and patch of the status of an object assigned to the target
+//     or holding its finalizer, and of its own SyncTarget's status;
 //   - update and patch of an object assigned to it or holding its
 //     finalizer, which the Admission plugin narrows to adding or removing
 //     that finalizer and writing its annotation
