@@ -231,6 +231,11 @@ func (s *Syncer) release(ctx context.Context, k objectKey, obj *unstructured.Uns
 	}
 	released := obj.DeepCopy()
 	released.SetFinalizers(slices.DeleteFunc(released.GetFinalizers(), func(f string) bool { return f == finalizer }))
+	// Its report of the status at the target, where the object was
+	// shared, goes with it.
+	annotations := released.GetAnnotations()
+	delete(annotations, workloadv1alpha1.StatusAnnotation(s.key))
+	released.SetAnnotations(annotations)
 	return ignoreNotFound(s.updateHub(ctx, k, released))
 }
 

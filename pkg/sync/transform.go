@@ -3,6 +3,7 @@ package sync
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -31,7 +32,9 @@ var serviceAllocated = [][]string{
 // downstream is the object to apply in the physical cluster for hub
 // object hub, from o, for the target of key: hub's metadata that only
 // means something at the hub and its status are dropped, and its origin
-// and the hub generation it comes from are recorded.
+// and the hub generation it comes from are recorded. Where placement
+// divided the replicas among targets, the object has this target's
+// share.
 func downstream(hub *unstructured.Unstructured, o origin, key string) *unstructured.Unstructured {
 	out := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": hub.GetAPIVersion(),
@@ -51,7 +54,11 @@ func downstream(hub *unstructured.Unstructured, o origin, key string) *unstructu
 	out.SetName(o.name)
 	out.SetNamespace(workloadv1alpha1.DownstreamNamespace(o.cluster, o.namespace))
 	labels := hub.GetLabels()
-	delete(labels, workloadv1alpha1.StateLabel(key))
+	for l := range labels {
+		if strings.HasPrefix(l, workloadv1alpha1.StateLabelPrefix) {
+			delete(labels, l)
+		}
+	}
 	if labels == nil {
 		labels = map[string]string{}
 	}
@@ -71,6 +78,16 @@ func downstream(hub *unstructured.Unstructured, o origin, key string) *unstructu
 	}
 	delete(annotations, logicalcluster.Annotation)
 	delete(annotations, lastApplied)
+	replicas, divided := annotations[workloadv1alpha1.ReplicasAnnotation(key)]
+	for a := range annotations {
+		if strings.HasPrefix(a, workloadv1alpha1.StatusAnnotationPrefix) || strings.HasPrefix(a, workloadv1alpha1.ReplicasAnnotationPrefix) {
+			delete(annotations, a)
+		}
+	}
+	if n, err := strconv.ParseInt(replicas, 10, 32); divided && err == nil && n >= 0 {
+		// This target's share of the replicas placement divided.
+		_ = unstructured.SetNestedField(out.Object, n, "spec", "replicas")
+	}
 	annotations[workloadv1alpha1.OriginClusterAnnotation] = o.cluster
 	annotations[workloadv1alpha1.OriginNamespaceAnnotation] = o.namespace
 	annotations[workloadv1alpha1.OriginNameAnnotation] = o.name

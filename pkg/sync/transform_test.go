@@ -1,6 +1,7 @@
 package sync
 
 import (
+	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -71,6 +72,43 @@ func TestDownstream(t *testing.T) {
 	}
 	if _, ok := hub.GetAnnotations()[lastApplied]; !ok {
 		t.Error("downstream changed the hub object")
+	}
+}
+
+// TestDownstreamShare checks a Deployment that placement divided between
+// this target and another: downstream it runs this target's share, and
+// carries neither target's assignment, share or status report.
+func TestDownstreamShare(t *testing.T) {
+	const key, other = "0123456789abcdef", "fedcba9876543210"
+	hub := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apps/v1",
+		"kind":       "Deployment",
+		"metadata": map[string]any{
+			"name": "web", "namespace": "ns1",
+			"labels": map[string]any{"app": "web", workloadv1alpha1.StateLabel(key): "Sync", workloadv1alpha1.StateLabel(other): "Sync"},
+			"annotations": map[string]any{
+				workloadv1alpha1.ReplicasAnnotation(key): "2", workloadv1alpha1.ReplicasAnnotation(other): "4",
+				workloadv1alpha1.StatusAnnotation(key): "{}", workloadv1alpha1.StatusAnnotation(other): "{}",
+			},
+		},
+		"spec": map[string]any{"replicas": int64(6)},
+	}}
+	got := downstream(hub, origin{"root:a", "ns1", "web"}, key)
+	if replicas, _, _ := unstructured.NestedInt64(got.Object, "spec", "replicas"); replicas != 2 {
+		t.Errorf("downstream replicas %d, want this target's share 2", replicas)
+	}
+	for l := range got.GetLabels() {
+		if strings.HasPrefix(l, workloadv1alpha1.StateLabelPrefix) {
+			t.Errorf("downstream label %s", l)
+		}
+	}
+	for a := range got.GetAnnotations() {
+		if strings.HasPrefix(a, workloadv1alpha1.ReplicasAnnotationPrefix) || strings.HasPrefix(a, workloadv1alpha1.StatusAnnotationPrefix) {
+			t.Errorf("downstream annotation %s", a)
+		}
+	}
+	if replicas, _, _ := unstructured.NestedInt64(hub.Object, "spec", "replicas"); replicas != 6 {
+		t.Errorf("downstream changed the hub object's replicas to %d", replicas)
 	}
 }
 

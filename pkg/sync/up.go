@@ -2,15 +2,21 @@ package sync
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"go.opentelemetry.io/otel/trace"
 	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 )
 
 // syncUp writes the status of k's downstream object to its hub object,
-// unless the hub has it already.
+// unless the hub has it already: to its status, or, where the object is
+// assigned to other targets too, to the target's report of it.
 func (s *Syncer) syncUp(ctx context.Context, k objectKey) error {
 	h, ok, err := s.hubObjectOf(k)
 	if err != nil || !ok || h.GetDeletionTimestamp() != nil {
@@ -26,6 +32,26 @@ func (s *Syncer) syncUp(ctx context.Context, k objectKey) error {
 	status, ok := hubStatus(down)
 	if !ok {
 		return nil
+	}
+	shared := len(workloadv1alpha1.Targets(h.GetLabels())) > 1
+	report, err := json.Marshal(status)
+	if err != nil {
+		return err
+	}
+	reported, hasReport := h.GetAnnotations()[workloadv1alpha1.StatusAnnotation(s.key)]
+	switch {
+	case shared && reported != string(report):
+		// Other targets share the status: the hub aggregates what each
+		// reports (pkg/controller/statusaggregation).
+		return s.writeReport(ctx, k, h, down, report)
+	case shared:
+		return nil
+	case hasReport:
+		// Assigned to this target alone again: the status is its own, and
+		// its report of it from when it was shared goes.
+		if err := s.writeReport(ctx, k, h, down, nil); err != nil {
+			return err
+		}
 	}
 	current, _, _ := unstructured.NestedMap(h.Object, "status")
 	if equality.Semantic.DeepEqual(current, status) {
@@ -44,6 +70,33 @@ func (s *Syncer) syncUp(ctx context.Context, k objectKey) error {
 	endSpan(span, err)
 	if err != nil {
 		return fmt.Errorf("updating the hub object's status: %w", ignoreNotFound(err))
+	}
+	observeLatency(ctx, queueUp, r.gvr)
+	return nil
+}
+
+// writeReport sets the annotation reporting the status of hub object h at
+// the target to report, or removes it for nil, with a merge patch of that
+// annotation alone, which no other target's report conflicts with.
+func (s *Syncer) writeReport(ctx context.Context, k objectKey, h *hubObject, down *unstructured.Unstructured, report []byte) error {
+	value := any(nil)
+	if report != nil {
+		value = string(report)
+	}
+	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": map[string]any{workloadv1alpha1.StatusAnnotation(s.key): value}}})
+	if err != nil {
+		return err
+	}
+	hub, err := s.hubIn(k.cluster)
+	if err != nil {
+		return err
+	}
+	r := s.resources[k.resource]
+	ctx, span := s.tracer.Start(ctx, spanUp, trace.WithAttributes(append(append(s.objectAttributes(k), hubIdentity(h.Unstructured)...), downstreamIdentity(down)...)...))
+	_, err = hub.Resource(r.gvr).Namespace(k.namespace).Patch(ctx, k.name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: FieldManager})
+	endSpan(span, err)
+	if err != nil {
+		return fmt.Errorf("reporting the status at the target to the hub object: %w", ignoreNotFound(err))
 	}
 	observeLatency(ctx, queueUp, r.gvr)
 	return nil
