@@ -19,8 +19,8 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/canopy-dev/canopy/e2e/pcluster"
-	canopysync "github.com/canopy-dev/canopy/pkg/sync"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	canopysync "github.com/canopy-dev/canopy/pkg/sync"
 )
 
 // TestSyncer runs a Deployment with its ConfigMap and Secret from
