@@ -11,7 +11,7 @@
 #
 # Knobs (environment): CANOPY_BENCH_TARGETS (3 physical clusters and
 # syncers), CANOPY_BENCH_LCS (100), CANOPY_BENCH_DEPLOYMENTS (1000),
-# CANOPY_BENCH_REPLICAS (1), CANOPY_BENCH_RATE (20 applies/s),
+# CANOPY_BENCH_REPLICAS (1), CANOPY_BENCH_RATE (10 applies/s),
 # CANOPY_BENCH_TIMEOUT (3m: wait after the last apply for all to roll out),
 # CANOPY_BENCH_SETTLE (15s), CANOPY_BENCH_IDLE (30s of idle sampling),
 # CANOPY_HUB and CANOPY_SYNCER (prebuilt binaries; unset builds them),

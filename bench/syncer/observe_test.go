@@ -2,6 +2,10 @@ package syncer
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -232,4 +236,30 @@ func (o *observer) figures(r *result) {
 			r.Missing.HubRolledOut++
 		}
 	}
+}
+
+// writeTimes writes, for each Deployment, when it reached each stage, in
+// milliseconds from the first apply, to a CSV file for a closer look.
+func (o *observer) writeTimes(path string, start time.Time) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var b strings.Builder
+	b.WriteString("deployment,apply_start_ms,applied_ms,created_ms,down_rolled_out_ms,hub_rolled_out_ms\n")
+	keys := make([]string, 0, len(o.times))
+	for k := range o.times {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		b.WriteString(k)
+		for _, t := range o.times[k] {
+			if t.IsZero() {
+				b.WriteString(",")
+				continue
+			}
+			fmt.Fprintf(&b, ",%d", t.Sub(start).Milliseconds())
+		}
+		b.WriteString("\n")
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
 }

@@ -44,6 +44,12 @@ func printReport(out io.Writer, c config, r result, loadStart string) {
 	latency("apply -> rolled out at the hub (end to end)", r.EndToEnd, false)
 	fmt.Fprintf(tw, "applies\t%d in %v (%.1f/s)\t\t\t\t\t\t\n", c.deployments, r.ApplyWall.Round(time.Millisecond), float64(c.deployments)/r.ApplyWall.Seconds())
 	fmt.Fprintf(tw, "first apply -> last rolled out at the hub\t%v\t\t\t\t\t\t\n", r.ConvergeWall.Round(time.Millisecond))
+	if cpu := r.CPU; len(cpu.Groups) == 3 && cpu.Machine > 0 {
+		fmt.Fprintf(tw, "CPU, first apply to all rolled out: hub / syncers / physical clusters\t%.1f / %.1f / %.1f s\t\t\t\t\t\t\n",
+			cpu.Groups[0].Seconds(), cpu.Groups[1].Seconds(), cpu.Groups[2].Seconds())
+		fmt.Fprintf(tw, "  the machine, busy (PostgreSQL, this process and others too)\t%.1f of %.1f CPU-s (%.0f%%)\t\t\t\t\t\t\n",
+			cpu.MachineBusy.Seconds(), cpu.Machine.Seconds(), 100*float64(cpu.MachineBusy)/float64(cpu.Machine))
+	}
 	if r.Missing != (missing{}) {
 		fmt.Fprintf(tw, "never seen: created / rolled out downstream / at the hub\t%d / %d / %d\t\t\t\t\t\t\n",
 			r.Missing.Created, r.Missing.DownRolledOut, r.Missing.HubRolledOut)
@@ -61,6 +67,7 @@ func printReport(out io.Writer, c config, r result, loadStart string) {
 	for _, s := range r.Syncers {
 		fmt.Fprintf(bw, " %s", s.Log)
 	}
+	fmt.Fprintf(bw, "; each Deployment's times: %s", r.Times)
 	fmt.Fprintf(bw, "\n\nGoals (reported, not enforced); Karmada's pull mode publishes p99 %v:\n", karmadaP99)
 	for _, g := range []struct {
 		name string

@@ -33,7 +33,7 @@ const (
 	envLCs         = "CANOPY_BENCH_LCS"         // logical clusters the Deployments spread over (100)
 	envDeployments = "CANOPY_BENCH_DEPLOYMENTS" // Deployments applied at the hub (1000)
 	envReplicas    = "CANOPY_BENCH_REPLICAS"    // replicas of each (1)
-	envRate        = "CANOPY_BENCH_RATE"        // applies per second (20)
+	envRate        = "CANOPY_BENCH_RATE"        // applies per second (10)
 	envTimeout     = "CANOPY_BENCH_TIMEOUT"     // wait after the last apply for all to roll out (3m)
 	envSettle      = "CANOPY_BENCH_SETTLE"      // wait after that before the idle sampling (15s)
 	envIdle        = "CANOPY_BENCH_IDLE"        // the idle sampling (30s)
@@ -67,7 +67,7 @@ func BenchmarkSyncer(b *testing.B) {
 		lcs:         max(1, knob.Int(b, envLCs, 100)),
 		deployments: knob.Int(b, envDeployments, 1000),
 		replicas:    knob.Int(b, envReplicas, 1),
-		rate:        knob.Float(b, envRate, 20),
+		rate:        knob.Float(b, envRate, 10),
 		timeout:     knob.Duration(b, envTimeout, 3*time.Minute),
 		settle:      knob.Duration(b, envSettle, 15*time.Second),
 		idle:        knob.Duration(b, envIdle, 30*time.Second),
@@ -106,7 +106,11 @@ type result struct {
 	Missing                 missing
 	Syncers                 []syncerFigures
 	HubIdle                 idleFigures
-	Retries                 []int // "will retry" lines in each syncer's log
+	Retries                 []int  // "will retry" lines in each syncer's log
+	Times                   string // the CSV of each Deployment's times
+	// CPU is what the hub, the syncers and the physical clusters, and the
+	// whole machine, used from the first apply to all rolled out.
+	CPU cpuUse
 }
 
 // missing counts the Deployments that never reached a stage.
@@ -162,13 +166,29 @@ func run(ctx context.Context, b *testing.B, c config) result {
 
 	obs := observe(ctx, b, hub.wildcard, pcs, c.deployments)
 	defer obs.stop()
+	var clusterPIDs []int
+	for _, pc := range pcs {
+		for _, pid := range pc.PIDs {
+			clusterPIDs = append(clusterPIDs, pid)
+		}
+	}
+	groups := [][]int{{h.PID()}, nil, clusterPIDs}
+	for _, s := range syncers {
+		groups[1] = append(groups[1], s.PID())
+	}
+	cpuStart := cpuSnapshot(groups)
 	applyStart := time.Now()
 	hub.applyDeployments(ctx, b, c, obs)
 	r.ApplyWall = time.Since(applyStart)
 	logf("applied %d Deployments in %v (%.1f/s)", c.deployments, r.ApplyWall.Round(time.Millisecond), float64(c.deployments)/r.ApplyWall.Seconds())
 	obs.waitRolledOut(ctx, b, c.timeout)
+	r.CPU = cpuSnapshot(groups).since(cpuStart)
 	r.ConvergeWall = obs.lastHubRolledOut().Sub(applyStart)
 	obs.figures(&r)
+	r.Times = filepath.Join(c.out, "times.csv")
+	if err := obs.writeTimes(r.Times, applyStart); err != nil {
+		b.Fatal(err)
+	}
 
 	sleep(ctx, b, c.settle)
 	pids := []int{h.PID()}
@@ -342,6 +362,42 @@ func sampleIdle(ctx context.Context, b *testing.B, pids []int, d time.Duration) 
 		figs[i].CPUPercent = 100 * float64(cpu-cpu0[i]) / float64(wall)
 	}
 	return figs
+}
+
+// cpuUse is CPU time used by groups of processes (the hub, the syncers,
+// the physical clusters) and by the whole machine, busy and in all.
+type cpuUse struct {
+	Groups               []time.Duration
+	MachineBusy, Machine time.Duration
+}
+
+// cpuSnapshot is the CPU time used so far by each group of pids and by
+// the machine; a process that cannot be read counts nothing.
+func cpuSnapshot(groups [][]int) cpuUse {
+	u := cpuUse{Groups: make([]time.Duration, len(groups))}
+	for i, pids := range groups {
+		for _, pid := range pids {
+			d, err := proc.CPUTime(pid)
+			if err != nil {
+				logf("CPU time of process %d: %v", pid, err)
+			}
+			u.Groups[i] += d
+		}
+	}
+	var err error
+	if u.MachineBusy, u.Machine, err = proc.MachineCPU(); err != nil {
+		logf("the machine's CPU time: %v", err)
+	}
+	return u
+}
+
+// since is what was used from start to u.
+func (u cpuUse) since(start cpuUse) cpuUse {
+	d := cpuUse{MachineBusy: u.MachineBusy - start.MachineBusy, Machine: u.Machine - start.Machine}
+	for i := range u.Groups {
+		d.Groups = append(d.Groups, u.Groups[i]-start.Groups[i])
+	}
+	return d
 }
 
 // sleep waits d, failing the run on an interrupt.

@@ -141,3 +141,34 @@ func CPUTime(pid int) (time.Duration, error) {
 	}
 	return time.Duration(ticks) * time.Second / userHZ, nil
 }
+
+// MachineCPU is the CPU time all the machine's CPUs have spent busy, and
+// in all, since boot, from the first line of /proc/stat.
+func MachineCPU() (busy, total time.Duration, err error) {
+	stat, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, 0, err
+	}
+	line, _, _ := strings.Cut(string(stat), "\n")
+	f := strings.Fields(line)
+	if len(f) < 5 || f[0] != "cpu" {
+		return 0, 0, fmt.Errorf("/proc/stat starts with %q", line)
+	}
+	var ticks, idle int64
+	for i, field := range f[1:] {
+		n, err := strconv.ParseInt(field, 10, 64)
+		if err != nil {
+			return 0, 0, fmt.Errorf("/proc/stat: %w", err)
+		}
+		// guest and guest_nice are counted in user and nice already.
+		if i >= 8 {
+			break
+		}
+		ticks += n
+		// idle and iowait.
+		if i == 3 || i == 4 {
+			idle += n
+		}
+	}
+	return time.Duration(ticks-idle) * time.Second / userHZ, time.Duration(ticks) * time.Second / userHZ, nil
+}
