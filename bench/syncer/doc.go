@@ -32,6 +32,10 @@
 //   - apply -> rolled out at the hub, end to end, for context: it adds
 //     the physical cluster's controllers and kwok.
 //
+// It shows the CPU time the hub, the syncers and the physical clusters
+// used from the first apply to the last rollout, beside the machine's, and
+// writes each Deployment's times to times.csv in $CANOPY_BENCH_OUT.
+//
 // Once every Deployment has rolled out at the hub and a settle period has
 // passed, it samples each syncer's RSS and CPU time from /proc over an
 // idle period, and shows the RSS the syncers had with nothing assigned.
