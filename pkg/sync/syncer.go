@@ -194,10 +194,11 @@ func New(ctx context.Context, c Config) (*Syncer, error) {
 	if s.hubHTTP, err = rest.HTTPClientFor(c.Hub); err != nil {
 		return nil, err
 	}
-	if s.down, err = dynamic.NewForConfig(c.Cluster); err != nil {
+	downConfig := clusterConfig(c.Cluster)
+	if s.down, err = dynamic.NewForConfig(downConfig); err != nil {
 		return nil, err
 	}
-	if s.downKube, err = kubernetes.NewForConfig(c.Cluster); err != nil {
+	if s.downKube, err = kubernetes.NewForConfig(downConfig); err != nil {
 		return nil, err
 	}
 	target, err := s.syncTarget(ctx)
@@ -208,6 +209,27 @@ func New(ctx context.Context, c Config) (*Syncer, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// The syncer's rate limit on the physical cluster, where its configuration
+// sets none. client-go's default, 5 requests a second, held a syncer to
+// about two new objects a second, each costing a read and an apply: a
+// burst of Deployments waited seconds in the queue (bench/syncer.sh).
+// The physical cluster's API server protects itself with its priority
+// and fairness.
+const (
+	ClusterQPS   = 50
+	ClusterBurst = 100
+)
+
+// clusterConfig is a copy of c with the syncer's rate limit, unless c
+// has one.
+func clusterConfig(c *rest.Config) *rest.Config {
+	cfg := rest.CopyConfig(c)
+	if cfg.QPS == 0 && cfg.RateLimiter == nil {
+		cfg.QPS, cfg.Burst = ClusterQPS, ClusterBurst
+	}
+	return cfg
 }
 
 // hubConfig is the hub's client configuration at path, as

@@ -1,3 +1,4 @@
 // Package report is what the benchmarks print alike: the machine's load
-// beside their figures, and whether a figure met its goal.
+// beside their figures, the percentiles of latencies, and whether a figure
+// met its goal.
 package report
