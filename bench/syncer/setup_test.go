@@ -168,9 +168,9 @@ type syncerRun struct {
 
 // startSyncer registers SyncTarget pc.Name in root with hub synctarget
 // create and runs its syncer as a local process, with the hub kubeconfig
-// of the manifest that command printed, for the logical clusters lcs.
-func startSyncer(ctx context.Context, b *testing.B, h *proc.Hub, hubBin, syncerBin string, pc *pcluster.Cluster, lcs []string, out string) *syncerRun {
-	create := exec.CommandContext(ctx, hubBin, syncTargetArgs(h, hubBin, pc.Name, lcs)...)
+// of the manifest that command printed.
+func startSyncer(ctx context.Context, b *testing.B, h *proc.Hub, hubBin, syncerBin string, pc *pcluster.Cluster, out string) *syncerRun {
+	create := exec.CommandContext(ctx, hubBin, syncTargetArgs(h, pc.Name)...)
 	var stdout, stderr bytes.Buffer
 	create.Stdout, create.Stderr = &stdout, &stderr
 	if err := create.Run(); err != nil {
@@ -191,20 +191,11 @@ func startSyncer(ctx context.Context, b *testing.B, h *proc.Hub, hubBin, syncerB
 }
 
 // syncTargetArgs are the arguments of hub synctarget create for target
-// name in root, with the label placement would select it by. While the
-// hub grants the syncer its writes logical cluster by logical cluster,
-// with --workload-cluster, every one the Deployments are in is named;
-// a hub that scopes the credential itself has no such flag.
-func syncTargetArgs(h *proc.Hub, hubBin, name string, lcs []string) []string {
-	args := []string{"synctarget", "create", name, "--logical-cluster", "root", "--label", "bench=syncer",
+// name in root, with the label placement would select it by. The hub
+// scopes the credential itself, so no logical cluster needs naming.
+func syncTargetArgs(h *proc.Hub, name string) []string {
+	return []string{"synctarget", "create", name, "--logical-cluster", "root", "--label", "bench=syncer",
 		"--data-dir", h.DataDir, "--hub-url", h.URL()}
-	help, _ := exec.Command(hubBin, "synctarget", "create", "--help").Output()
-	if bytes.Contains(help, []byte("--workload-cluster")) {
-		for _, lc := range lcs {
-			args = append(args, "--workload-cluster", lc)
-		}
-	}
-	return args
 }
 
 // hubKubeconfig is the syncer's hub kubeconfig in the manifest of hub

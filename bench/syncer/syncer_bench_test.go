@@ -152,7 +152,7 @@ func run(ctx context.Context, b *testing.B, c config) result {
 	pcs := clusters.wait(b)
 	syncers := make([]*syncerRun, len(pcs))
 	for i, pc := range pcs {
-		syncers[i] = startSyncer(ctx, b, h, hubBin, syncerBin, pc, lcs, c.out)
+		syncers[i] = startSyncer(ctx, b, h, hubBin, syncerBin, pc, c.out)
 	}
 	for _, s := range syncers {
 		s.waitReady(ctx, b)
