@@ -75,7 +75,9 @@ func TestValidatePlacement(t *testing.T) {
 		{"toleration operator", func(p *placementv1alpha1.Placement) { p.Spec.Tolerations[0].Operator = "Gt" }, "spec.tolerations[0].operator"},
 		{"toleration without key", func(p *placementv1alpha1.Placement) { p.Spec.Tolerations[2].Operator = corev1.TolerationOpEqual }, "spec.tolerations[2].operator"},
 		{"toleration value with Exists", func(p *placementv1alpha1.Placement) { p.Spec.Tolerations[1].Value = "yes" }, "spec.tolerations[1].value"},
-		{"toleration effect", func(p *placementv1alpha1.Placement) { p.Spec.Tolerations[0].Effect = corev1.TaintEffectPreferNoSchedule }, "spec.tolerations[0].effect"},
+		{"toleration effect", func(p *placementv1alpha1.Placement) {
+			p.Spec.Tolerations[0].Effect = corev1.TaintEffectPreferNoSchedule
+		}, "spec.tolerations[0].effect"},
 		{"tolerationSeconds without NoExecute", func(p *placementv1alpha1.Placement) { p.Spec.Tolerations[1].Effect = corev1.TaintEffectNoSchedule }, "spec.tolerations[1].tolerationSeconds"},
 		{"negative tolerationSeconds", func(p *placementv1alpha1.Placement) { p.Spec.Tolerations[1].TolerationSeconds = ptr[int64](-1) }, "spec.tolerations[1].tolerationSeconds"},
 		{"strategy type", func(p *placementv1alpha1.Placement) { p.Spec.Strategy = placementv1alpha1.Strategy{Type: "Random"} }, "spec.strategy.type"},
