@@ -393,9 +393,19 @@ func TestTargetFrom(t *testing.T) {
 		t.Errorf("not ready: %+v", got)
 	}
 	st.Status.Conditions[0].Status = metav1.ConditionTrue
-	if got, _ := TargetFrom(st); !got.Ready {
-		t.Errorf("ready: %+v", got)
+	st.Status.Allocatable = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("8")}
+	ready, _ := TargetFrom(st)
+	if !ready.Ready {
+		t.Errorf("ready: %+v", ready)
 	}
+	// Its CEL variables are made once, here, for every evaluation.
+	if ready.vars == nil {
+		t.Error("no CEL variables made")
+	}
+	p := compile(t, placementv1alpha1.PlacementSpec{Targets: placementv1alpha1.TargetSelection{TargetSelector: placementv1alpha1.TargetSelector{
+		Expression: "name == 'pc1' && labels['region'] == 'eu' && allocatable['cpu'].isGreaterThan(quantity('4'))",
+	}}})
+	assertReasons(t, decide(p, []Target{ready}, object("web", 1, nil)), reasonsOf{"pc1": selected})
 }
 
 func TestNameList(t *testing.T) {
