@@ -16,6 +16,7 @@ openapi_gen_version=$(go list -m -f '{{.Version}}' k8s.io/kube-openapi)
 own_apis=(
 	github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1
 	github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1
+	github.com/canopy-dev/canopy/pkg/apis/placement/v1alpha1
 )
 upstream_apis=(
 	k8s.io/api/core/v1

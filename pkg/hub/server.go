@@ -59,6 +59,7 @@ import (
 
 	"github.com/canopy-dev/canopy/pkg/admission/namespacelifecycle"
 	"github.com/canopy-dev/canopy/pkg/admission/upsynced"
+	placementv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/placement/v1alpha1"
 	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	rbacauthorizer "github.com/canopy-dev/canopy/pkg/authorization/rbac"
@@ -82,6 +83,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/registry/core"
 	"github.com/canopy-dev/canopy/pkg/registry/discovery"
 	"github.com/canopy-dev/canopy/pkg/registry/networking"
+	placementregistry "github.com/canopy-dev/canopy/pkg/registry/placement"
 	"github.com/canopy-dev/canopy/pkg/registry/policy"
 	rbacregistry "github.com/canopy-dev/canopy/pkg/registry/rbac"
 	"github.com/canopy-dev/canopy/pkg/registry/tenancy"
@@ -483,7 +485,8 @@ type storedGroup struct {
 }
 
 // storedGroups are the workload and networking API groups and Canopy's
-// SyncTargets, each served at one version in every logical cluster.
+// SyncTargets and placements, each served at one version in every
+// logical cluster.
 var storedGroups = []struct {
 	version     schema.GroupVersion
 	addToScheme func(*runtime.Scheme) error
@@ -497,6 +500,7 @@ var storedGroups = []struct {
 	{coordinationv1.SchemeGroupVersion, coordination.AddToScheme, coordination.NewStorage},
 	{discoveryv1.SchemeGroupVersion, discovery.AddToScheme, discovery.NewStorage},
 	{workloadv1alpha1.SchemeGroupVersion, workload.AddToScheme, workload.NewStorage},
+	{placementv1alpha1.SchemeGroupVersion, placementregistry.AddToScheme, placementregistry.NewStorage},
 }
 
 // groupOf is the group of version among groups.

@@ -6,7 +6,8 @@
 package openapi
 
 import (
-	v1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
+	v1alpha1 "github.com/canopy-dev/canopy/pkg/apis/placement/v1alpha1"
+	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	v1 "k8s.io/api/apps/v1"
 	authenticationv1 "k8s.io/api/authentication/v1"
@@ -33,10 +34,26 @@ import (
 
 func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenAPIDefinition {
 	return map[string]common.OpenAPIDefinition{
-		v1alpha1.LogicalCluster{}.OpenAPIModelName():                                 schema_pkg_apis_tenancy_v1alpha1_LogicalCluster(ref),
-		v1alpha1.LogicalClusterList{}.OpenAPIModelName():                             schema_pkg_apis_tenancy_v1alpha1_LogicalClusterList(ref),
-		v1alpha1.LogicalClusterSpec{}.OpenAPIModelName():                             schema_pkg_apis_tenancy_v1alpha1_LogicalClusterSpec(ref),
-		v1alpha1.LogicalClusterStatus{}.OpenAPIModelName():                           schema_pkg_apis_tenancy_v1alpha1_LogicalClusterStatus(ref),
+		v1alpha1.DivideStrategy{}.OpenAPIModelName():                                 schema_pkg_apis_placement_v1alpha1_DivideStrategy(ref),
+		v1alpha1.Failover{}.OpenAPIModelName():                                       schema_pkg_apis_placement_v1alpha1_Failover(ref),
+		v1alpha1.Placement{}.OpenAPIModelName():                                      schema_pkg_apis_placement_v1alpha1_Placement(ref),
+		v1alpha1.PlacementConstraint{}.OpenAPIModelName():                            schema_pkg_apis_placement_v1alpha1_PlacementConstraint(ref),
+		v1alpha1.PlacementConstraintList{}.OpenAPIModelName():                        schema_pkg_apis_placement_v1alpha1_PlacementConstraintList(ref),
+		v1alpha1.PlacementConstraintSpec{}.OpenAPIModelName():                        schema_pkg_apis_placement_v1alpha1_PlacementConstraintSpec(ref),
+		v1alpha1.PlacementList{}.OpenAPIModelName():                                  schema_pkg_apis_placement_v1alpha1_PlacementList(ref),
+		v1alpha1.PlacementSpec{}.OpenAPIModelName():                                  schema_pkg_apis_placement_v1alpha1_PlacementSpec(ref),
+		v1alpha1.PlacementStatus{}.OpenAPIModelName():                                schema_pkg_apis_placement_v1alpha1_PlacementStatus(ref),
+		v1alpha1.PreferenceGroup{}.OpenAPIModelName():                                schema_pkg_apis_placement_v1alpha1_PreferenceGroup(ref),
+		v1alpha1.SpreadStrategy{}.OpenAPIModelName():                                 schema_pkg_apis_placement_v1alpha1_SpreadStrategy(ref),
+		v1alpha1.Strategy{}.OpenAPIModelName():                                       schema_pkg_apis_placement_v1alpha1_Strategy(ref),
+		v1alpha1.TargetSelection{}.OpenAPIModelName():                                schema_pkg_apis_placement_v1alpha1_TargetSelection(ref),
+		v1alpha1.TargetSelector{}.OpenAPIModelName():                                 schema_pkg_apis_placement_v1alpha1_TargetSelector(ref),
+		v1alpha1.TargetStatus{}.OpenAPIModelName():                                   schema_pkg_apis_placement_v1alpha1_TargetStatus(ref),
+		v1alpha1.TargetWeight{}.OpenAPIModelName():                                   schema_pkg_apis_placement_v1alpha1_TargetWeight(ref),
+		tenancyv1alpha1.LogicalCluster{}.OpenAPIModelName():                          schema_pkg_apis_tenancy_v1alpha1_LogicalCluster(ref),
+		tenancyv1alpha1.LogicalClusterList{}.OpenAPIModelName():                      schema_pkg_apis_tenancy_v1alpha1_LogicalClusterList(ref),
+		tenancyv1alpha1.LogicalClusterSpec{}.OpenAPIModelName():                      schema_pkg_apis_tenancy_v1alpha1_LogicalClusterSpec(ref),
+		tenancyv1alpha1.LogicalClusterStatus{}.OpenAPIModelName():                    schema_pkg_apis_tenancy_v1alpha1_LogicalClusterStatus(ref),
 		workloadv1alpha1.GroupResource{}.OpenAPIModelName():                          schema_pkg_apis_workload_v1alpha1_GroupResource(ref),
 		workloadv1alpha1.SyncTarget{}.OpenAPIModelName():                             schema_pkg_apis_workload_v1alpha1_SyncTarget(ref),
 		workloadv1alpha1.SyncTargetList{}.OpenAPIModelName():                         schema_pkg_apis_workload_v1alpha1_SyncTargetList(ref),
@@ -578,6 +595,726 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 	}
 }
 
+func schema_pkg_apis_placement_v1alpha1_DivideStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DivideStrategy divides the replicas of each object among the eligible targets, exactly: the shares always sum to the object's replicas.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"by": {
+						SchemaProps: spec.SchemaProps{
+							Description: "By is Weights (the default) or Capacity.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"weights": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Weights, with By Weights, weigh each target by the first entry whose selector it matches; a target matching none gets nothing. Empty weighs every eligible target 1: an even division.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(v1alpha1.TargetWeight{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"resource": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Resource, with By Capacity, is the resource whose allocatable amount weighs each target; default cpu.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.TargetWeight{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_placement_v1alpha1_Failover(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "Failover is when objects leave a target that is not ready.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"disabled": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Disabled keeps objects on a target however long it is not ready.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"gracePeriod": {
+						SchemaProps: spec.SchemaProps{
+							Description: "GracePeriod is how long a target may be not ready before its objects move to other eligible targets; default 5m. A shorter gap, as a network partition, moves nothing.",
+							Ref:         ref(metav1.Duration{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			metav1.Duration{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_placement_v1alpha1_Placement(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "Placement decides which SyncTargets the objects it selects in its logical cluster go to, and how they are shared among them.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1alpha1.PlacementSpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1alpha1.PlacementStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.PlacementSpec{}.OpenAPIModelName(), v1alpha1.PlacementStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_placement_v1alpha1_PlacementConstraint(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PlacementConstraint bounds the targets that the placements of its logical cluster and of all its descendants may choose. Those of ancestors bind too: a placement may choose only the targets that every one of them allows.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1alpha1.PlacementConstraintSpec{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.PlacementConstraintSpec{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_placement_v1alpha1_PlacementConstraintList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PlacementConstraintList is a list of PlacementConstraints.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(v1alpha1.PlacementConstraint{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.PlacementConstraint{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_placement_v1alpha1_PlacementConstraintSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PlacementConstraintSpec is what a constraint allows.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"allowedTargets": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AllowedTargets are the only targets placements may choose, as \"only targets with region in (eu-west, eu-central)\" for data residency.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.TargetSelector{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"allowedTargets"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.TargetSelector{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_placement_v1alpha1_PlacementList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PlacementList is a list of Placements.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(v1alpha1.Placement{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.Placement{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_placement_v1alpha1_PlacementSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PlacementSpec is which objects are placed, on which targets, and how.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"namespaceSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NamespaceSelector selects, by their labels, the namespaces whose objects this placement places. Unset selects every namespace.",
+							Ref:         ref(metav1.LabelSelector{}.OpenAPIModelName()),
+						},
+					},
+					"resources": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Resources are the types of the objects placed. Empty means every resource that the chosen targets accept.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(workloadv1alpha1.GroupResource{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"targets": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Targets chooses the SyncTargets objects may go to, among those the PlacementConstraints of this logical cluster and its ancestors allow.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.TargetSelection{}.OpenAPIModelName()),
+						},
+					},
+					"tolerations": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Tolerations let objects go to, or stay on, targets with taints they match, as a pod's tolerations do for a node's taints.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(corev1.Toleration{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"strategy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Strategy is how objects are shared among the eligible targets.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.Strategy{}.OpenAPIModelName()),
+						},
+					},
+					"failover": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Failover is when objects leave a target that is not ready.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.Failover{}.OpenAPIModelName()),
+						},
+					},
+					"priority": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Priority decides between placements that select the same object: the highest places it, and between equal priorities the alphabetically first name.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"inheritance": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Inheritance None applies this placement to its own logical cluster only. Descendants applies it also to every descendant logical cluster that has no Placement of its own and no nearer ancestor with such a placement: a platform's default placement.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.Failover{}.OpenAPIModelName(), v1alpha1.Strategy{}.OpenAPIModelName(), v1alpha1.TargetSelection{}.OpenAPIModelName(), workloadv1alpha1.GroupResource{}.OpenAPIModelName(), corev1.Toleration{}.OpenAPIModelName(), metav1.LabelSelector{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_placement_v1alpha1_PlacementStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PlacementStatus is what the hub last decided for the placement.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"observedGeneration": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ObservedGeneration is the generation of the spec decided on.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"conditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"type",
+								},
+								"x-kubernetes-list-type": "map",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Conditions are Schedulable: whether any target is eligible, and if none is, why.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(metav1.Condition{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"targets": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"key",
+								},
+								"x-kubernetes-list-type": "map",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Targets are every candidate target, with whether new objects may go there and, if not, why, and what the placement put there.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(v1alpha1.TargetStatus{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.TargetStatus{}.OpenAPIModelName(), metav1.Condition{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_placement_v1alpha1_PreferenceGroup(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PreferenceGroup is one named group of targets in an order of preference.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name names the group in explanations.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"labelSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LabelSelector selects targets by their labels.",
+							Ref:         ref(metav1.LabelSelector{}.OpenAPIModelName()),
+						},
+					},
+					"expression": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Expression is a CEL expression that is true for the targets selected. It sees the target's name (string), labels (map(string, string)) and allocatable (map(string, Quantity)), the sum of the allocatable resources of its physical cluster's nodes, as in: labels['region'] in ['eu-west', 'eu-central'] && allocatable['memory'].isGreaterThan(quantity('64Gi')). A target for which it fails, as by reading a missing key, is not selected.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"name"},
+			},
+		},
+		Dependencies: []string{
+			metav1.LabelSelector{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_placement_v1alpha1_SpreadStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "SpreadStrategy spreads each object over a number of targets across the values of a topology label.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"topologyKey": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TopologyKey is the target label whose values are the domains to spread across, as region or zone. Targets without it are not chosen.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"targets": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Targets is how many targets each object goes to.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"maxSkew": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MaxSkew is the most by which the number of an object's targets in one domain may exceed that in another domain with eligible targets; default 1. An object goes to fewer targets rather than break it.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+				},
+				Required: []string{"topologyKey", "targets"},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_placement_v1alpha1_Strategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "Strategy is how objects are shared among the eligible targets.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"type": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Type is Sticky (the default), Duplicate, Spread or Divide.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"spread": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spread is how a Spread strategy spreads; required for it, and only for it.",
+							Ref:         ref(v1alpha1.SpreadStrategy{}.OpenAPIModelName()),
+						},
+					},
+					"divide": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Divide is how a Divide strategy divides replicas; only for it.",
+							Ref:         ref(v1alpha1.DivideStrategy{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.DivideStrategy{}.OpenAPIModelName(), v1alpha1.SpreadStrategy{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_placement_v1alpha1_TargetSelection(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "TargetSelection is which targets objects may go to, and in which order of preference.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"labelSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LabelSelector selects targets by their labels.",
+							Ref:         ref(metav1.LabelSelector{}.OpenAPIModelName()),
+						},
+					},
+					"expression": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Expression is a CEL expression that is true for the targets selected. It sees the target's name (string), labels (map(string, string)) and allocatable (map(string, Quantity)), the sum of the allocatable resources of its physical cluster's nodes, as in: labels['region'] in ['eu-west', 'eu-central'] && allocatable['memory'].isGreaterThan(quantity('64Gi')). A target for which it fails, as by reading a missing key, is not selected.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"preferenceGroups": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"name",
+								},
+								"x-kubernetes-list-type": "map",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "PreferenceGroups, when set, are ordered groups of targets. An object goes to the targets of one group: the group it is on already while any of its targets there stays eligible, otherwise the first group with an eligible target. A target in no group is never chosen, so a last group without selectors is the fallback to any target.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(v1alpha1.PreferenceGroup{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.PreferenceGroup{}.OpenAPIModelName(), metav1.LabelSelector{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_placement_v1alpha1_TargetSelector(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "TargetSelector selects SyncTargets by both a label selector and a CEL expression; an unset part selects every target.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"labelSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LabelSelector selects targets by their labels.",
+							Ref:         ref(metav1.LabelSelector{}.OpenAPIModelName()),
+						},
+					},
+					"expression": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Expression is a CEL expression that is true for the targets selected. It sees the target's name (string), labels (map(string, string)) and allocatable (map(string, Quantity)), the sum of the allocatable resources of its physical cluster's nodes, as in: labels['region'] in ['eu-west', 'eu-central'] && allocatable['memory'].isGreaterThan(quantity('64Gi')). A target for which it fails, as by reading a missing key, is not selected.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			metav1.LabelSelector{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_placement_v1alpha1_TargetStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "TargetStatus is one candidate target of a placement.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"cluster": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Cluster is the logical cluster the SyncTarget is in.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name is the SyncTarget's name.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"key": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Key is the target's key, workloadv1alpha1.TargetKey.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"reason": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Reason is Eligible, or why new objects may not go to the target.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"message": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Message says the reason for people: which label, taint or constraint.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"objects": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Objects is how many objects the placement put on the target.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"replicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Replicas is how many replicas of those objects the target runs.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+				},
+				Required: []string{"cluster", "name", "key", "reason"},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_placement_v1alpha1_TargetWeight(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "TargetWeight is the weight of the targets a label selector selects.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"labelSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LabelSelector selects the targets weighed; unset selects all.",
+							Ref:         ref(metav1.LabelSelector{}.OpenAPIModelName()),
+						},
+					},
+					"weight": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Weight is their weight; 0 gives them nothing.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+				},
+				Required: []string{"weight"},
+			},
+		},
+		Dependencies: []string{
+			metav1.LabelSelector{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_tenancy_v1alpha1_LogicalCluster(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -608,20 +1345,20 @@ func schema_pkg_apis_tenancy_v1alpha1_LogicalCluster(ref common.ReferenceCallbac
 					"spec": {
 						SchemaProps: spec.SchemaProps{
 							Default: map[string]interface{}{},
-							Ref:     ref(v1alpha1.LogicalClusterSpec{}.OpenAPIModelName()),
+							Ref:     ref(tenancyv1alpha1.LogicalClusterSpec{}.OpenAPIModelName()),
 						},
 					},
 					"status": {
 						SchemaProps: spec.SchemaProps{
 							Default: map[string]interface{}{},
-							Ref:     ref(v1alpha1.LogicalClusterStatus{}.OpenAPIModelName()),
+							Ref:     ref(tenancyv1alpha1.LogicalClusterStatus{}.OpenAPIModelName()),
 						},
 					},
 				},
 			},
 		},
 		Dependencies: []string{
-			v1alpha1.LogicalClusterSpec{}.OpenAPIModelName(), v1alpha1.LogicalClusterStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+			tenancyv1alpha1.LogicalClusterSpec{}.OpenAPIModelName(), tenancyv1alpha1.LogicalClusterStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
 	}
 }
 
@@ -658,7 +1395,7 @@ func schema_pkg_apis_tenancy_v1alpha1_LogicalClusterList(ref common.ReferenceCal
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Ref: ref(v1alpha1.LogicalCluster{}.OpenAPIModelName()),
+										Ref: ref(tenancyv1alpha1.LogicalCluster{}.OpenAPIModelName()),
 									},
 								},
 							},
@@ -669,7 +1406,7 @@ func schema_pkg_apis_tenancy_v1alpha1_LogicalClusterList(ref common.ReferenceCal
 			},
 		},
 		Dependencies: []string{
-			v1alpha1.LogicalCluster{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+			tenancyv1alpha1.LogicalCluster{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
 	}
 }
 
@@ -895,11 +1632,36 @@ func schema_pkg_apis_workload_v1alpha1_SyncTargetSpec(ref common.ReferenceCallba
 							},
 						},
 					},
+					"taints": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Taints keep placements that do not tolerate them off the target. NoSchedule keeps new objects off and leaves those placed; NoExecute also moves placed objects away, after the tolerationSeconds of a toleration that matches it. Other effects are refused.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(corev1.Taint{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"unschedulable": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Unschedulable cordons the target: placements choose it for no new object, and leave those placed on it.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
 				},
 			},
 		},
 		Dependencies: []string{
-			workloadv1alpha1.GroupResource{}.OpenAPIModelName()},
+			workloadv1alpha1.GroupResource{}.OpenAPIModelName(), corev1.Taint{}.OpenAPIModelName()},
 	}
 }
 

@@ -1,10 +1,16 @@
 package workload
 
 import (
+	"fmt"
+	"slices"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/storage/names"
 
@@ -33,8 +39,14 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 		APIVersion:    workloadv1alpha1.SchemeGroupVersion.String(),
 		ClusterScoped: true,
 		Check:         validateSyncTarget,
-		OnCreate:      defaultResources,
-		OnUpdate:      func(st, _ *workloadv1alpha1.SyncTarget) { defaultResources(st) },
+		OnCreate: func(st *workloadv1alpha1.SyncTarget) {
+			defaultResources(st)
+			stampTaints(st, nil, time.Now())
+		},
+		OnUpdate: func(st, old *workloadv1alpha1.SyncTarget) {
+			defaultResources(st)
+			stampTaints(st, old, time.Now())
+		},
 	}
 	return jsonFactory.Build(workloadv1alpha1.SchemeGroupVersion, registry.Resource{
 		Singular: "synctarget", Plural: "synctargets",
@@ -71,12 +83,39 @@ func defaultResources(st *workloadv1alpha1.SyncTarget) {
 	}
 }
 
-// validateSyncTarget checks that each accepted resource is named once.
+// stampTaints records when each NoExecute taint of st was added, which
+// tolerationSeconds count from: kept from old for a taint it had, now
+// for a new one, unless the client said.
+func stampTaints(st, old *workloadv1alpha1.SyncTarget, now time.Time) {
+	for i := range st.Spec.Taints {
+		t := &st.Spec.Taints[i]
+		if t.Effect != corev1.TaintEffectNoExecute || t.TimeAdded != nil {
+			continue
+		}
+		t.TimeAdded = &metav1.Time{Time: now.Truncate(time.Second)}
+		if old == nil {
+			continue
+		}
+		for _, was := range old.Spec.Taints {
+			if was.Key == t.Key && was.Value == t.Value && was.Effect == t.Effect && was.TimeAdded != nil {
+				t.TimeAdded = was.TimeAdded.DeepCopy()
+			}
+		}
+	}
+}
+
+// validateSyncTarget checks that each accepted resource is named once,
+// and the taints.
 func validateSyncTarget(st *workloadv1alpha1.SyncTarget) field.ErrorList {
+	errs := ValidateResources(st.Spec.Resources, field.NewPath("spec", "resources"))
+	return append(errs, validateTaints(st.Spec.Taints, field.NewPath("spec", "taints"))...)
+}
+
+// ValidateResources checks that each resource of a list is named, once.
+func ValidateResources(resources []workloadv1alpha1.GroupResource, path *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	path := field.NewPath("spec", "resources")
 	seen := sets.New[workloadv1alpha1.GroupResource]()
-	for i, r := range st.Spec.Resources {
+	for i, r := range resources {
 		switch {
 		case r.Resource == "":
 			errs = append(errs, field.Required(path.Index(i).Child("resource"), "name the plural resource, as deployments"))
@@ -84,6 +123,42 @@ func validateSyncTarget(st *workloadv1alpha1.SyncTarget) field.ErrorList {
 			errs = append(errs, field.Duplicate(path.Index(i), r.String()))
 		}
 		seen.Insert(r)
+	}
+	return errs
+}
+
+// taintEffects are the effects a SyncTarget's taint may have.
+var taintEffects = []string{string(corev1.TaintEffectNoSchedule), string(corev1.TaintEffectNoExecute)}
+
+// validateTaints checks that each taint has a key, a value that could be
+// a label's, an effect placement acts on, and that no two share key and
+// effect.
+func validateTaints(taints []corev1.Taint, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	type keyEffect struct {
+		key    string
+		effect corev1.TaintEffect
+	}
+	seen := sets.New[keyEffect]()
+	for i, t := range taints {
+		p := path.Index(i)
+		if t.Key == "" {
+			errs = append(errs, field.Required(p.Child("key"), "name the taint, as dedicated or example.com/maintenance"))
+		} else {
+			for _, msg := range validation.IsQualifiedName(t.Key) {
+				errs = append(errs, field.Invalid(p.Child("key"), t.Key, msg))
+			}
+		}
+		for _, msg := range validation.IsValidLabelValue(t.Value) {
+			errs = append(errs, field.Invalid(p.Child("value"), t.Value, msg))
+		}
+		if !slices.Contains(taintEffects, string(t.Effect)) {
+			errs = append(errs, field.NotSupported(p.Child("effect"), t.Effect, taintEffects))
+		}
+		if seen.Has(keyEffect{t.Key, t.Effect}) {
+			errs = append(errs, field.Duplicate(p, fmt.Sprintf("%s:%s", t.Key, t.Effect)))
+		}
+		seen.Insert(keyEffect{t.Key, t.Effect})
 	}
 	return errs
 }

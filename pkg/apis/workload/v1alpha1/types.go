@@ -31,6 +31,17 @@ type SyncTargetSpec struct {
 	// +optional
 	// +listType=atomic
 	Resources []GroupResource `json:"resources,omitempty"`
+	// Taints keep placements that do not tolerate them off the target.
+	// NoSchedule keeps new objects off and leaves those placed; NoExecute
+	// also moves placed objects away, after the tolerationSeconds of a
+	// toleration that matches it. Other effects are refused.
+	// +optional
+	// +listType=atomic
+	Taints []corev1.Taint `json:"taints,omitempty"`
+	// Unschedulable cordons the target: placements choose it for no new
+	// object, and leave those placed on it.
+	// +optional
+	Unschedulable bool `json:"unschedulable,omitempty"`
 }
 
 // GroupResource names a resource by its group ("" for the core group)

@@ -1,0 +1,188 @@
+package placement
+
+import (
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	placementv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/placement/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/placement"
+	"github.com/canopy-dev/canopy/pkg/registry/workload"
+)
+
+var (
+	strategyTypes = []placementv1alpha1.StrategyType{
+		placementv1alpha1.StrategySticky, placementv1alpha1.StrategyDuplicate,
+		placementv1alpha1.StrategySpread, placementv1alpha1.StrategyDivide,
+	}
+	divisionBases = []placementv1alpha1.DivisionBasis{placementv1alpha1.DivideByWeights, placementv1alpha1.DivideByCapacity}
+	inheritances  = []placementv1alpha1.Inheritance{placementv1alpha1.InheritanceNone, placementv1alpha1.InheritanceDescendants}
+	// tolerationEffects are those a toleration may name: every effect
+	// when empty, or one a SyncTarget's taint may have.
+	tolerationEffects  = []corev1.TaintEffect{"", corev1.TaintEffectNoSchedule, corev1.TaintEffectNoExecute}
+	tolerationOperator = []corev1.TolerationOperator{"", corev1.TolerationOpEqual, corev1.TolerationOpExists}
+)
+
+// validatePlacement checks a defaulted Placement's spec.
+func validatePlacement(p *placementv1alpha1.Placement) field.ErrorList {
+	spec := field.NewPath("spec")
+	errs := validateLabelSelector(p.Spec.NamespaceSelector, spec.Child("namespaceSelector"))
+	errs = append(errs, workload.ValidateResources(p.Spec.Resources, spec.Child("resources"))...)
+	errs = append(errs, validateTargetSelection(p.Spec.Targets, spec.Child("targets"))...)
+	errs = append(errs, validateTolerations(p.Spec.Tolerations, spec.Child("tolerations"))...)
+	errs = append(errs, validateStrategy(p.Spec.Strategy, spec.Child("strategy"))...)
+	if g := p.Spec.Failover.GracePeriod; g != nil && g.Duration < 0 {
+		errs = append(errs, field.Invalid(spec.Child("failover", "gracePeriod"), g.Duration.String(), "must not be negative"))
+	}
+	return append(errs, oneOf(spec.Child("inheritance"), p.Spec.Inheritance, inheritances)...)
+}
+
+// validateConstraint checks a PlacementConstraint, which must constrain.
+func validateConstraint(c *placementv1alpha1.PlacementConstraint) field.ErrorList {
+	path := field.NewPath("spec", "allowedTargets")
+	allowed := c.Spec.AllowedTargets
+	if allowed.LabelSelector == nil && allowed.Expression == "" {
+		return field.ErrorList{field.Required(path, "set a labelSelector or an expression: the targets placements below may choose")}
+	}
+	return validateTargetSelector(allowed, path)
+}
+
+func validateTargetSelection(s placementv1alpha1.TargetSelection, path *field.Path) field.ErrorList {
+	errs := validateTargetSelector(s.TargetSelector, path)
+	names := sets.New[string]()
+	for i, g := range s.PreferenceGroups {
+		p := path.Child("preferenceGroups").Index(i)
+		switch {
+		case g.Name == "":
+			errs = append(errs, field.Required(p.Child("name"), "name the group, for explanations to say which"))
+		case names.Has(g.Name):
+			errs = append(errs, field.Duplicate(p.Child("name"), g.Name))
+		default:
+			for _, msg := range validation.IsDNS1123Label(g.Name) {
+				errs = append(errs, field.Invalid(p.Child("name"), g.Name, msg))
+			}
+		}
+		names.Insert(g.Name)
+		errs = append(errs, validateTargetSelector(g.TargetSelector, p)...)
+	}
+	return errs
+}
+
+func validateTargetSelector(s placementv1alpha1.TargetSelector, path *field.Path) field.ErrorList {
+	errs := validateLabelSelector(s.LabelSelector, path.Child("labelSelector"))
+	if s.Expression != "" {
+		if err := placement.CheckExpression(s.Expression); err != nil {
+			errs = append(errs, field.Invalid(path.Child("expression"), s.Expression, err.Error()))
+		}
+	}
+	return errs
+}
+
+func validateLabelSelector(s *metav1.LabelSelector, path *field.Path) field.ErrorList {
+	return metav1validation.ValidateLabelSelector(s, metav1validation.LabelSelectorValidationOptions{}, path)
+}
+
+// validateTolerations checks tolerations as Kubernetes checks a pod's,
+// for the effects a SyncTarget's taints may have.
+func validateTolerations(tolerations []corev1.Toleration, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	for i, t := range tolerations {
+		p := path.Index(i)
+		if t.Key != "" {
+			for _, msg := range validation.IsQualifiedName(t.Key) {
+				errs = append(errs, field.Invalid(p.Child("key"), t.Key, msg))
+			}
+		}
+		errs = append(errs, oneOf(p.Child("operator"), t.Operator, tolerationOperator)...)
+		switch {
+		case t.Key == "" && t.Operator != corev1.TolerationOpExists:
+			errs = append(errs, field.Invalid(p.Child("operator"), t.Operator, "must be Exists when the key is empty, to tolerate every taint"))
+		case t.Operator == corev1.TolerationOpExists && t.Value != "":
+			errs = append(errs, field.Invalid(p.Child("value"), t.Value, "must be empty when the operator is Exists"))
+		default:
+			for _, msg := range validation.IsValidLabelValue(t.Value) {
+				errs = append(errs, field.Invalid(p.Child("value"), t.Value, msg))
+			}
+		}
+		errs = append(errs, oneOf(p.Child("effect"), t.Effect, tolerationEffects)...)
+		if s := t.TolerationSeconds; s != nil {
+			switch {
+			case t.Effect != corev1.TaintEffectNoExecute:
+				errs = append(errs, field.Forbidden(p.Child("tolerationSeconds"), "only a NoExecute toleration may tolerate for a time"))
+			case *s < 0:
+				errs = append(errs, field.Invalid(p.Child("tolerationSeconds"), *s, "must not be negative"))
+			}
+		}
+	}
+	return errs
+}
+
+func validateStrategy(s placementv1alpha1.Strategy, path *field.Path) field.ErrorList {
+	errs := oneOf(path.Child("type"), s.Type, strategyTypes)
+	switch {
+	case s.Type == placementv1alpha1.StrategySpread && s.Spread == nil:
+		errs = append(errs, field.Required(path.Child("spread"), "a Spread strategy needs a topologyKey and a number of targets"))
+	case s.Type != placementv1alpha1.StrategySpread && s.Spread != nil:
+		errs = append(errs, field.Forbidden(path.Child("spread"), "only for type Spread"))
+	case s.Spread != nil:
+		p := path.Child("spread")
+		if s.Spread.TopologyKey == "" {
+			errs = append(errs, field.Required(p.Child("topologyKey"), "name the target label to spread across, as zone or region"))
+		} else {
+			for _, msg := range validation.IsQualifiedName(s.Spread.TopologyKey) {
+				errs = append(errs, field.Invalid(p.Child("topologyKey"), s.Spread.TopologyKey, msg))
+			}
+		}
+		if s.Spread.Targets < 1 {
+			errs = append(errs, field.Invalid(p.Child("targets"), s.Spread.Targets, "must be at least 1: how many targets each object goes to"))
+		}
+		if s.Spread.MaxSkew < 1 {
+			errs = append(errs, field.Invalid(p.Child("maxSkew"), s.Spread.MaxSkew, "must be at least 1"))
+		}
+	}
+	if s.Divide == nil {
+		return errs
+	}
+	p := path.Child("divide")
+	if s.Type != placementv1alpha1.StrategyDivide {
+		return append(errs, field.Forbidden(p, "only for type Divide"))
+	}
+	errs = append(errs, oneOf(p.Child("by"), s.Divide.By, divisionBases)...)
+	if s.Divide.By == placementv1alpha1.DivideByCapacity && len(s.Divide.Weights) > 0 {
+		errs = append(errs, field.Forbidden(p.Child("weights"), "only when dividing by Weights"))
+	}
+	for i, w := range s.Divide.Weights {
+		errs = append(errs, validateLabelSelector(w.LabelSelector, p.Child("weights").Index(i).Child("labelSelector"))...)
+		if w.Weight < 0 {
+			errs = append(errs, field.Invalid(p.Child("weights").Index(i).Child("weight"), w.Weight, "must not be negative"))
+		}
+	}
+	if r := s.Divide.Resource; r != "" {
+		if s.Divide.By == placementv1alpha1.DivideByWeights {
+			errs = append(errs, field.Forbidden(p.Child("resource"), "only when dividing by Capacity"))
+		}
+		for _, msg := range validation.IsQualifiedName(string(r)) {
+			errs = append(errs, field.Invalid(p.Child("resource"), r, msg))
+		}
+	}
+	return errs
+}
+
+// oneOf checks that v is one of allowed.
+func oneOf[T ~string](path *field.Path, v T, allowed []T) field.ErrorList {
+	if slices.Contains(allowed, v) {
+		return nil
+	}
+	var names []string
+	for _, a := range allowed {
+		if a != "" {
+			names = append(names, string(a))
+		}
+	}
+	return field.ErrorList{field.NotSupported(path, v, names)}
+}
