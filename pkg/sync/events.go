@@ -30,7 +30,10 @@ func (s *Syncer) setUpEvents(wildcard dynamic.Interface) error {
 		return err
 	}
 	factory := dynamicinformer.NewDynamicSharedInformerFactory(s.down, 0)
-	down := factory.ForResource(events)
+	down, err := downInformer(factory, events)
+	if err != nil {
+		return err
+	}
 	s.downEvents = down.Lister()
 	if _, err := down.Informer().AddEventHandler(s.downOriginHandler(s.eventQueue.Add)); err != nil {
 		return err

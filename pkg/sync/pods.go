@@ -34,7 +34,10 @@ func (s *Syncer) setUpPods(wildcard dynamic.Interface, downFactory dynamicinform
 	if _, err := s.hubPods.AddEventHandler(hubOriginHandler(s.podQueue.Add)); err != nil {
 		return err
 	}
-	down := downFactory.ForResource(pods)
+	down, err := downInformer(downFactory, pods)
+	if err != nil {
+		return err
+	}
 	s.downPods = down.Lister()
 	if _, err := down.Informer().AddEventHandler(s.downOriginHandler(s.podQueue.Add)); err != nil {
 		return err

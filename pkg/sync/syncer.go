@@ -10,6 +10,7 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
@@ -268,7 +269,7 @@ func (s *Syncer) setUpResources(accepted []workloadv1alpha1.GroupResource) error
 		o.LabelSelector = labels.Set{workloadv1alpha1.TargetKeyLabel: s.key}.String()
 	}
 	downFactory := dynamicinformer.NewFilteredDynamicSharedInformerFactory(s.down, 0, metav1.NamespaceAll, ours)
-	kubeFactory := informers.NewSharedInformerFactoryWithOptions(s.downKube, 0, informers.WithTweakListOptions(ours))
+	kubeFactory := informers.NewSharedInformerFactoryWithOptions(s.downKube, 0, informers.WithTweakListOptions(ours), informers.WithTransform(stripManagedFields))
 	nsInformer := kubeFactory.Core().V1().Namespaces()
 	s.namespaces = nsInformer.Lister()
 	if _, err := nsInformer.Informer().AddEventHandler(s.namespaceHandler()); err != nil {
@@ -292,16 +293,19 @@ func (s *Syncer) setUpResources(accepted []workloadv1alpha1.GroupResource) error
 		if r.hub, err = hubInformer(wildcard, gvr, assigned, cache.Indexers{byDependency: indexDependencies}); err != nil {
 			return err
 		}
-		downInformer := downFactory.ForResource(gvr)
-		r.down = downInformer.Lister()
+		down, err := downInformer(downFactory, gvr)
+		if err != nil {
+			return err
+		}
+		r.down = down.Lister()
 		i := len(s.resources)
 		if _, err := r.hub.AddEventHandler(s.hubHandler(i)); err != nil {
 			return err
 		}
-		if _, err := downInformer.Informer().AddEventHandler(s.downHandler(i)); err != nil {
+		if _, err := down.Informer().AddEventHandler(s.downHandler(i)); err != nil {
 			return err
 		}
-		s.synced = append(s.synced, r.hub.HasSynced, downInformer.Informer().HasSynced)
+		s.synced = append(s.synced, r.hub.HasSynced, down.Informer().HasSynced)
 		s.accepted[gvr] = i
 		s.resources = append(s.resources, r)
 	}
@@ -314,7 +318,10 @@ func (s *Syncer) setUpResources(accepted []workloadv1alpha1.GroupResource) error
 	for i, gvr := range dependencyResources {
 		// The factory shares one informer per resource, with the synced
 		// resources' if configmaps, say, are among them.
-		informer := downFactory.ForResource(gvr)
+		informer, err := downInformer(downFactory, gvr)
+		if err != nil {
+			return err
+		}
 		s.dependencyListers = append(s.dependencyListers, informer.Lister())
 		if _, err := informer.Informer().AddEventHandler(s.dependencyHandler(i)); err != nil {
 			return err
@@ -492,17 +499,36 @@ func (o *hubObject) GetNamespace() string {
 	return o.cluster + "/" + o.Unstructured.GetNamespace()
 }
 
-// qualify is the hub informers' transform, making each object a hubObject.
+// qualify is the hub informers' transform, making each object a hubObject
+// without its managed fields.
 func qualify(obj any) (any, error) {
 	u, ok := obj.(*unstructured.Unstructured)
 	if !ok {
 		return obj, nil
 	}
+	u.SetManagedFields(nil)
 	cluster, err := logicalcluster.FromObject(u)
 	if err != nil {
 		return nil, err
 	}
 	return &hubObject{Unstructured: u, cluster: string(cluster)}, nil
+}
+
+// stripManagedFields is the downstream informers' transform. The syncer
+// reads no managed fields, and an update without them keeps the server's;
+// they are most of a small object's size.
+func stripManagedFields(obj any) (any, error) {
+	if m, err := meta.Accessor(obj); err == nil {
+		m.SetManagedFields(nil)
+	}
+	return obj, nil
+}
+
+// downInformer is factory's informer of gvr, keeping objects without their
+// managed fields.
+func downInformer(factory dynamicinformer.DynamicSharedInformerFactory, gvr schema.GroupVersionResource) (informers.GenericInformer, error) {
+	informer := factory.ForResource(gvr)
+	return informer, informer.Informer().SetTransform(stripManagedFields)
 }
 
 // hubObjectOf is the hub object of k from the informer, if it has it.
