@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 )
@@ -46,6 +47,11 @@ metadata:
 	mine := workloadv1alpha1.StateLabel(pc1) + "=" + workloadv1alpha1.StateSync
 	theirs := workloadv1alpha1.StateLabel(pc2) + "=" + workloadv1alpha1.StateSync
 
+	// The scope reads the hub's watch cache, which the objects just
+	// written reach within moments.
+	for _, c := range []string{"a", "b"} {
+		syncer.eventually("--context", c, "-n", "ns1", "get", "deployment", "mine")
+	}
 	allowed := [][]string{
 		{"get", "deployment", "mine"},
 		{"get", "deployment", "mine", "--subresource", "status"},
@@ -146,7 +152,13 @@ metadata:
 		{"patch", "deployment", "mine", "--type", "json", "-p", `[{"op":"add","path":"/metadata/finalizers","value":["` + workloadv1alpha1.FinalizerPrefix + pc1 + `"]}]`},
 	} {
 		args = append([]string{"--context", "a", "-n", "ns1"}, args...)
-		if out, err := syncer.run(args...); err == nil || !strings.Contains(err.Error(), "not assigned") {
+		// Once the watch cache has the released object.
+		deadline := time.Now().Add(10 * time.Second)
+		out, err := syncer.run(args...)
+		for ; (err == nil || !strings.Contains(err.Error(), "not assigned")) && time.Now().Before(deadline); out, err = syncer.run(args...) {
+			time.Sleep(200 * time.Millisecond)
+		}
+		if err == nil || !strings.Contains(err.Error(), "not assigned") {
 			t.Errorf("kubectl %s as pc1's syncer, of an object neither assigned to it nor held: %v\n%s", strings.Join(args, " "), err, out)
 		}
 	}

@@ -37,6 +37,6 @@
 //     can-i).
 //
 // Everything else is denied with a reason naming the scope. Deciding on an
-// object reads it, consistently, from the registry: the object as it is
-// now, not as the request describes it.
+// object reads it from the watch cache (Stores): the object as it is now,
+// not as the request describes it.
 package syncerscope

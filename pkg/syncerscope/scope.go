@@ -65,14 +65,16 @@ func (t target) copied(obj metav1.Object) bool {
 	return l[workloadv1alpha1.UpsyncedLabel] == t.key || l[workloadv1alpha1.ReportedByLabel] == t.key
 }
 
-// Objects reads hub objects, consistently, in the logical cluster of the
-// context.
+// Objects reads hub objects in the logical cluster of the context.
 type Objects interface {
 	Get(ctx context.Context, resource schema.GroupResource, namespace, name string) (*unstructured.Unstructured, error)
 	List(ctx context.Context, resource schema.GroupResource, namespace string, selector labels.Selector) ([]*unstructured.Unstructured, error)
 }
 
-// Stores are Objects read from the registry's stores of each resource.
+// Stores are Objects read from the watch caches of the registry's stores
+// of each resource. A syncer's informers are fed from the same caches, so
+// what a decision reads is never older than what the syncer asks about,
+// and a decision costs no SQL.
 type Stores map[schema.GroupResource]rest.Storage
 
 func (s Stores) Get(ctx context.Context, resource schema.GroupResource, namespace, name string) (*unstructured.Unstructured, error) {
@@ -80,7 +82,7 @@ func (s Stores) Get(ctx context.Context, resource schema.GroupResource, namespac
 	if !ok {
 		return nil, fmt.Errorf("%s cannot be read", resource)
 	}
-	obj, err := g.Get(genericapirequest.WithNamespace(ctx, namespace), name, &metav1.GetOptions{})
+	obj, err := g.Get(genericapirequest.WithNamespace(ctx, namespace), name, &metav1.GetOptions{ResourceVersion: "0"})
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +94,7 @@ func (s Stores) List(ctx context.Context, resource schema.GroupResource, namespa
 	if !ok {
 		return nil, fmt.Errorf("%s cannot be listed", resource)
 	}
-	list, err := l.List(genericapirequest.WithNamespace(ctx, namespace), &metainternalversion.ListOptions{LabelSelector: selector})
+	list, err := l.List(genericapirequest.WithNamespace(ctx, namespace), &metainternalversion.ListOptions{LabelSelector: selector, ResourceVersion: "0"})
 	if err != nil {
 		return nil, err
 	}
