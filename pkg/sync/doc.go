@@ -48,7 +48,9 @@
 // workloadv1alpha1.UpsyncedLabel, and deleted there when it is gone
 // downstream; a wildcard informer of the upsynced pods finds, after a
 // restart, those that went meanwhile. The hub lets only the syncer change
-// them (pkg/admission/upsynced).
+// them (pkg/admission/upsynced), and, as Kubernetes, no update change a
+// pod's node: a copy made before its pod was bound is made again, and a
+// new pod waits a few seconds for its scheduler before it is copied.
 //
 // Events (events.go): the Events downstream of pods and of synced
 // objects, in the syncer's namespaces, are copied the same way, under
