@@ -77,6 +77,12 @@
 // first found empty; the namespace queue brings it back when the period
 // ends, and anything synced into it meanwhile keeps it.
 //
+// Partition: while the hub is away, the syncer keeps downstream what its
+// hub informers last listed, undoing drift from them, and deletes
+// nothing, since no read at the hub answers. Its writes to the hub fail
+// and are retried, at most maxRetryDelay apart, so that what changed
+// downstream meanwhile reaches the hub soon after it is back.
+//
 // The syncer computes its target's key (workloadv1alpha1.TargetKey) and
 // reports it with its heartbeat, the SyncTarget status, every 10s.
 package sync

@@ -159,14 +159,14 @@ func New(ctx context.Context, c Config) (*Syncer, error) {
 		targetName:           name,
 		key:                  workloadv1alpha1.TargetKey(string(cluster), name),
 		hubRest:              rest.CopyConfig(c.Hub),
-		downQueue:            workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[objectKey](), workqueue.TypedRateLimitingQueueConfig[objectKey]{Name: "down"}),
-		upQueue:              workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[objectKey](), workqueue.TypedRateLimitingQueueConfig[objectKey]{Name: "up"}),
-		depQueue:             workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[dependencyKey](), workqueue.TypedRateLimitingQueueConfig[dependencyKey]{Name: "dependencies"}),
-		podQueue:             workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: "pods"}),
-		eventQueue:           workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: "events"}),
+		downQueue:            workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[objectKey](), workqueue.TypedRateLimitingQueueConfig[objectKey]{Name: "down"}),
+		upQueue:              workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[objectKey](), workqueue.TypedRateLimitingQueueConfig[objectKey]{Name: "up"}),
+		depQueue:             workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[dependencyKey](), workqueue.TypedRateLimitingQueueConfig[dependencyKey]{Name: "dependencies"}),
+		podQueue:             workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: "pods"}),
+		eventQueue:           workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: "events"}),
 		accepted:             map[schema.GroupVersionResource]int{},
 		conflicts:            map[conflictKey]types.UID{},
-		nsQueue:              workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[namespaceKey](), workqueue.TypedRateLimitingQueueConfig[namespaceKey]{Name: "namespaces"}),
+		nsQueue:              workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[namespaceKey](), workqueue.TypedRateLimitingQueueConfig[namespaceKey]{Name: "namespaces"}),
 		namespaceGracePeriod: c.NamespaceGracePeriod,
 		emptySince:           map[string]time.Time{},
 	}
@@ -342,6 +342,19 @@ func (s *Syncer) Run(ctx context.Context, workers int) error {
 	}
 	<-ctx.Done()
 	return nil
+}
+
+// maxRetryDelay bounds the backoff of a failed key, which doubles with
+// each failure. While the hub is away every write there fails; unbounded,
+// the first retry once it is back could come as late as it was away, or
+// later, since nothing queues a key again whose objects did not change
+// meanwhile, such as the status of a pod made then.
+const maxRetryDelay = 30 * time.Second
+
+// rateLimiter is the work queues' backoff: the controllers' default, but
+// for maxRetryDelay.
+func rateLimiter[K comparable]() workqueue.TypedRateLimiter[K] {
+	return workqueue.NewTypedWithMaxWaitRateLimiter(workqueue.DefaultTypedControllerRateLimiter[K](), maxRetryDelay)
 }
 
 // work processes q with sync until q shuts down, retrying a failed key
