@@ -312,7 +312,7 @@ func Stop(ctx context.Context, workdir, name string) error {
 	err = poll(ctx, "the cluster's processes to exit", func() (bool, error) {
 		clear(left)
 		for component, pid := range pids {
-			if alive(pid) {
+			if Alive(pid) {
 				left[component] = pid
 			}
 		}
@@ -368,9 +368,9 @@ func readPIDs(dir string) (map[string]int, error) {
 	return pids, nil
 }
 
-// alive reports whether pid runs; a zombie, exited but not yet reaped by
-// whoever inherited it, does not.
-func alive(pid int) bool {
+// Alive reports whether process pid runs; a zombie, exited but not yet
+// reaped by whoever inherited it or started it, does not.
+func Alive(pid int) bool {
 	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return false

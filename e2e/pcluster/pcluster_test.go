@@ -49,7 +49,7 @@ func TestThreeClusters(t *testing.T) {
 		t.Fatal("no cluster reported its processes")
 	}
 	for what, pid := range pids {
-		if alive(pid) {
+		if Alive(pid) {
 			t.Errorf("%s (pid %d) still runs after its cluster stopped", what, pid)
 		}
 	}

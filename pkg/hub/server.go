@@ -428,6 +428,10 @@ func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki
 		bearertoken.New(bearer),
 	))
 	cfg.Authorization.Authorizer = authz
+	// Told to stop, the hub ends its watches at once instead of waiting
+	// the request timeout, a minute, for those of a client that stays,
+	// such as a syncer, which watches again once the hub is back.
+	cfg.ShutdownWatchTerminationGracePeriod = 5 * time.Second
 
 	cfg.BuildHandlerChainFunc = func(apiHandler http.Handler, c *genericapiserver.Config) http.Handler {
 		// Routing comes first, so that every filter, from authentication

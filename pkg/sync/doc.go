@@ -55,7 +55,9 @@
 // workloadv1alpha1.UpsyncedLabel, and deleted there when it is gone
 // downstream; a wildcard informer of the upsynced pods finds, after a
 // restart, those that went meanwhile. The hub lets only the syncer change
-// them (pkg/admission/upsynced).
+// them (pkg/admission/upsynced), and, as Kubernetes, no update change a
+// pod's node: a copy made before its pod was bound is made again, and a
+// new pod waits a few seconds for its scheduler before it is copied.
 //
 // Events (events.go): the Events downstream of pods and of synced
 // objects, in the syncer's namespaces, are copied the same way, under
@@ -81,6 +83,12 @@
 // synced has been in it for the grace period, counted from when it was
 // first found empty; the namespace queue brings it back when the period
 // ends, and anything synced into it meanwhile keeps it.
+//
+// Partition: while the hub is away, the syncer keeps downstream what its
+// hub informers last listed, undoing drift from them, and deletes
+// nothing, since no read at the hub answers. Its writes to the hub fail
+// and are retried, at most maxRetryDelay apart, so that what changed
+// downstream meanwhile reaches the hub soon after it is back.
 //
 // The syncer computes its target's key (workloadv1alpha1.TargetKey) and
 // reports it with its heartbeat, the SyncTarget status, every 10s. When

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -86,7 +87,8 @@ func (s *Syncer) downOriginHandler(queue func(origin)) cache.ResourceEventHandle
 }
 
 // syncPod makes the hub pod of o match its downstream pod: created, its
-// labels and status updated, or deleted once the downstream pod is gone.
+// labels and status updated, made again once bound to a node, or deleted
+// once the downstream pod is gone.
 func (s *Syncer) syncPod(ctx context.Context, o origin) error {
 	c, err := s.upsyncedPair(o, pods, s.hubPods, s.downPods)
 	if err != nil {
@@ -94,6 +96,18 @@ func (s *Syncer) syncPod(ctx context.Context, o origin) error {
 	}
 	if c.down == nil {
 		return c.deleteHub(ctx, o.name)
+	}
+	if c.hub != nil && nodeOf(c.hub.Unstructured) != nodeOf(c.down) {
+		// Bound to a node since it was copied: the hub, as Kubernetes,
+		// lets no update change a pod's node, so the copy is made again.
+		if err := c.deleteHub(ctx, o.name); err != nil {
+			return err
+		}
+		c.hub = nil
+	}
+	if wait := schedulingWait(c.down, time.Now()); c.hub == nil && wait > 0 {
+		s.podQueue.AddAfter(o, wait)
+		return nil
 	}
 	desired := s.upsynced(c.down, o)
 	status, _, _ := unstructured.NestedMap(desired.Object, "status")
@@ -119,6 +133,36 @@ func (s *Syncer) syncPod(ctx context.Context, o origin) error {
 		return fmt.Errorf("updating the status of the upsynced pod: %w", err)
 	}
 	return nil
+}
+
+// schedulingGrace is how long a new pod that no scheduler has looked at
+// waits to be copied to the hub. A copy made before the pod is bound is
+// made again once it is, as syncPod must; waiting for the scheduler spares
+// that to the pods it binds at once, while one that no scheduler takes
+// still shows at the hub after the grace.
+const schedulingGrace = 5 * time.Second
+
+// schedulingWait is how much longer downstream pod down waits to be
+// copied to the hub at now: none once it is bound to a node or a
+// scheduler has reported on it, as unschedulable, else what is left of
+// schedulingGrace since it was created.
+func schedulingWait(down *unstructured.Unstructured, now time.Time) time.Duration {
+	if nodeOf(down) != "" {
+		return 0
+	}
+	conditions, _, _ := unstructured.NestedSlice(down.Object, "status", "conditions")
+	for _, c := range conditions {
+		if c, ok := c.(map[string]any); ok && c["type"] == string(corev1.PodScheduled) {
+			return 0
+		}
+	}
+	return max(0, down.GetCreationTimestamp().Add(schedulingGrace).Sub(now))
+}
+
+// nodeOf is the node pod is bound to, "" if none.
+func nodeOf(pod *unstructured.Unstructured) string {
+	node, _, _ := unstructured.NestedString(pod.Object, "spec", "nodeName")
+	return node
 }
 
 // upsyncedCopy is a downstream object the syncer copies to the hub, such

@@ -3,7 +3,9 @@ package sync
 import (
 	"maps"
 	"testing"
+	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
@@ -52,5 +54,33 @@ func TestPodsLabelled(t *testing.T) {
 	}
 	if phase, _, _ := unstructured.NestedString(up.Object, "status", "phase"); phase != "Running" {
 		t.Errorf("upsynced pod phase %q", phase)
+	}
+}
+
+// TestSchedulingWait checks that a new pod no scheduler has looked at
+// waits to be upsynced, for no longer than the grace, and that one bound
+// or reported unschedulable does not.
+func TestSchedulingWait(t *testing.T) {
+	// Creation times are kept in whole seconds.
+	now := time.Now().Truncate(time.Second)
+	pod := func(created time.Time, spec, status map[string]any) *unstructured.Unstructured {
+		p := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Pod", "spec": spec, "status": status}}
+		p.SetCreationTimestamp(metav1.NewTime(created))
+		return p
+	}
+	unschedulable := map[string]any{"conditions": []any{map[string]any{"type": "PodScheduled", "status": "False", "reason": "Unschedulable"}}}
+	for _, c := range []struct {
+		name string
+		pod  *unstructured.Unstructured
+		want time.Duration
+	}{
+		{"new", pod(now.Add(-2*time.Second), map[string]any{}, map[string]any{"phase": "Pending"}), schedulingGrace - 2*time.Second},
+		{"new and bound", pod(now, map[string]any{"nodeName": "pc1-a"}, nil), 0},
+		{"new and unschedulable", pod(now, map[string]any{}, unschedulable), 0},
+		{"unbound past the grace", pod(now.Add(-time.Minute), map[string]any{}, nil), 0},
+	} {
+		if got := schedulingWait(c.pod, now); got != c.want {
+			t.Errorf("%s: waits %s, want %s", c.name, got, c.want)
+		}
 	}
 }

@@ -179,14 +179,14 @@ func New(ctx context.Context, c Config) (*Syncer, error) {
 		targetName:           name,
 		key:                  workloadv1alpha1.TargetKey(string(cluster), name),
 		hubRest:              rest.CopyConfig(c.Hub),
-		downQueue:            workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[objectKey](), workqueue.TypedRateLimitingQueueConfig[objectKey]{Name: queueDown}),
-		upQueue:              workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[objectKey](), workqueue.TypedRateLimitingQueueConfig[objectKey]{Name: queueUp}),
-		depQueue:             workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[dependencyKey](), workqueue.TypedRateLimitingQueueConfig[dependencyKey]{Name: queueDependencies}),
-		podQueue:             workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: queuePods}),
-		eventQueue:           workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: queueEvents}),
+		downQueue:            workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[objectKey](), workqueue.TypedRateLimitingQueueConfig[objectKey]{Name: queueDown}),
+		upQueue:              workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[objectKey](), workqueue.TypedRateLimitingQueueConfig[objectKey]{Name: queueUp}),
+		depQueue:             workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[dependencyKey](), workqueue.TypedRateLimitingQueueConfig[dependencyKey]{Name: queueDependencies}),
+		podQueue:             workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: queuePods}),
+		eventQueue:           workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: queueEvents}),
 		accepted:             map[schema.GroupVersionResource]int{},
 		conflicts:            map[conflictKey]types.UID{},
-		nsQueue:              workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[namespaceKey](), workqueue.TypedRateLimitingQueueConfig[namespaceKey]{Name: queueNamespaces}),
+		nsQueue:              workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[namespaceKey](), workqueue.TypedRateLimitingQueueConfig[namespaceKey]{Name: queueNamespaces}),
 		namespaceGracePeriod: c.NamespaceGracePeriod,
 		emptySince:           map[string]time.Time{},
 		tracer:               tracer,
@@ -390,6 +390,19 @@ func (s *Syncer) Run(ctx context.Context, workers int) error {
 	}
 	<-ctx.Done()
 	return nil
+}
+
+// maxRetryDelay bounds the backoff of a failed key, which doubles with
+// each failure. While the hub is away every write there fails; unbounded,
+// the first retry once it is back could come as late as it was away, or
+// later, since nothing queues a key again whose objects did not change
+// meanwhile, such as the status of a pod made then.
+const maxRetryDelay = 30 * time.Second
+
+// rateLimiter is the work queues' backoff: the controllers' default, but
+// for maxRetryDelay.
+func rateLimiter[K comparable]() workqueue.TypedRateLimiter[K] {
+	return workqueue.NewTypedWithMaxWaitRateLimiter(workqueue.DefaultTypedControllerRateLimiter[K](), maxRetryDelay)
 }
 
 // work processes q, named name, with sync until q shuts down, retrying a

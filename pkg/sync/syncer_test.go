@@ -2,6 +2,7 @@ package sync
 
 import (
 	"testing"
+	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/rest"
@@ -62,5 +63,26 @@ func TestClusterConfig(t *testing.T) {
 	limiter := flowcontrol.NewFakeAlwaysRateLimiter()
 	if cfg := clusterConfig(&rest.Config{RateLimiter: limiter}); cfg.RateLimiter != limiter || cfg.QPS != 0 {
 		t.Errorf("clusterConfig replaced a configured rate limiter: QPS %v", cfg.QPS)
+	}
+}
+
+// TestRetryDelayBounded checks that a key failing again and again, as
+// every write to the hub does while it is away, is retried at most
+// maxRetryDelay apart, and soon again once it succeeded.
+func TestRetryDelayBounded(t *testing.T) {
+	limiter := rateLimiter[string]()
+	var last time.Duration
+	for range 30 {
+		last = limiter.When("root:a/ns1/web")
+		if last > maxRetryDelay {
+			t.Fatalf("a retry %s after the last failure, more than %s", last, maxRetryDelay)
+		}
+	}
+	if last != maxRetryDelay {
+		t.Errorf("after 30 failures the retry comes %s after the last, want %s", last, maxRetryDelay)
+	}
+	limiter.Forget("root:a/ns1/web")
+	if d := limiter.When("root:a/ns1/web"); d > time.Second {
+		t.Errorf("the first retry after a success comes %s after the failure", d)
 	}
 }
