@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole test suite, installing PostgreSQL first if it is missing.
 #
-#   hack/test.sh                      # every package
+#   hack/test.sh                      # every package, and the image test
 #   hack/test.sh ./pkg/sqlstorage/... # arguments go straight to go test
 #
 # Arguments replace the default ./... entirely, so name the packages when
@@ -50,6 +50,12 @@ fi
 log="${TMPDIR:-/tmp}/canopy-test.log"
 status=0
 go test -count=1 -timeout 40m -v "${@:-./...}" 2>&1 | tee "$log" || status=$?
+
+# hack/tools/image is a module of its own, so ./... misses its test, which
+# builds the syncer image with hack/image.sh and checks what is in it.
+if [[ $# -eq 0 ]]; then
+	(cd hack/tools/image && GOWORK=off go test -count=1 -timeout 20m -v ./...) 2>&1 | tee -a "$log" || status=$?
+fi
 
 # Subtests are indented, so leading whitespace is allowed.
 awk '

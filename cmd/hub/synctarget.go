@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -12,6 +11,7 @@ import (
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/hub"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/release"
 	"github.com/canopy-dev/canopy/pkg/syncerdeploy"
 )
 
@@ -43,7 +43,13 @@ SyncTarget and issues a new certificate.
 The hub confines that certificate to the target: across every logical
 cluster, it reads only the objects assigned to the target and what their pods
 refer to, and writes only their status, its finalizer on them, and the pods
-and Events it copies up (see deploy/syncer). No RBAC is needed anywhere.`,
+and Events it copies up (see deploy/syncer). No RBAC is needed anywhere.
+
+The syncer's image, --image, is by default the one built from the same
+sources as this hub: ghcr.io/canopy-dev/syncer tagged with the release
+version, or latest for a build from a work tree. bash hack/image.sh syncer
+builds it, for linux/amd64 and linux/arm64, as _output/images/syncer.tar,
+to push to a registry the physical cluster pulls from (see deploy/syncer).`,
 		Args:         cobra.ExactArgs(1),
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -83,7 +89,7 @@ and Events it copies up (see deploy/syncer). No RBAC is needed anywhere.`,
 	create.Flags().StringVar(&cluster, "logical-cluster", "", "logical cluster to create the SyncTarget in, as root:platform")
 	create.Flags().StringToStringVar(&labels, "label", nil, "label of the SyncTarget, k=v, for placement to select on; repeatable")
 	create.Flags().StringSliceVar(&resources, "resources", nil, "resources the target accepts, as deployments.apps,configmaps (default "+defaultResources()+")")
-	create.Flags().StringVar(&image, "image", defaultSyncerImage(), "the syncer's container image")
+	create.Flags().StringVar(&image, "image", release.Image("syncer", release.Version()), "the syncer's container image: this build's, see above")
 	cmd.AddCommand(create)
 	return cmd
 }
@@ -115,15 +121,4 @@ func defaultResources() string {
 		names[i] = r.String()
 	}
 	return strings.Join(names, ",")
-}
-
-// defaultSyncerImage is the syncer image of this build's release
-// version, or latest for any other build: one from a work tree has a
-// pseudo-version or none, and no image is tagged with it.
-func defaultSyncerImage() string {
-	version := "latest"
-	if info, ok := debug.ReadBuildInfo(); ok && strings.HasPrefix(info.Main.Version, "v") && !strings.ContainsAny(info.Main.Version, "-+") {
-		version = info.Main.Version
-	}
-	return "ghcr.io/canopy-dev/syncer:" + version
 }

@@ -1,0 +1,4 @@
+// Package release names the container images a build of Canopy is
+// published as, so that what hub synctarget create puts in the syncer's
+// manifest and what hack/image.sh tags are one name.
+package release
