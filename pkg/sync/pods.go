@@ -67,23 +67,51 @@ func hubOriginHandler(queue func(origin)) cache.ResourceEventHandler {
 // namespace, if the syncer made it.
 func (s *Syncer) downOriginHandler(queue func(origin)) cache.ResourceEventHandler {
 	handle := func(obj any) {
-		if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-			obj = d.Obj
-		}
-		u, ok := obj.(*unstructured.Unstructured)
-		if !ok {
-			return
-		}
-		ns, err := s.namespaces.Get(u.GetNamespace())
-		if err != nil {
-			return
-		}
-		o := origin{ns.Annotations[workloadv1alpha1.OriginClusterAnnotation], ns.Annotations[workloadv1alpha1.OriginNamespaceAnnotation], u.GetName()}
-		if o.cluster != "" && o.namespace != "" {
+		if o, ok := s.downOrigin(obj); ok {
 			queue(o)
 		}
 	}
 	return cache.ResourceEventHandlerFuncs{AddFunc: handle, UpdateFunc: func(_, obj any) { handle(obj) }, DeleteFunc: handle}
+}
+
+// downOrigin is where at the hub the copy of downstream pod or Event obj
+// goes, if obj is in a namespace the syncer made.
+func (s *Syncer) downOrigin(obj any) (origin, bool) {
+	if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = d.Obj
+	}
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return origin{}, false
+	}
+	ns, err := s.namespaces.Get(u.GetNamespace())
+	if err != nil {
+		return origin{}, false
+	}
+	o := origin{ns.Annotations[workloadv1alpha1.OriginClusterAnnotation], ns.Annotations[workloadv1alpha1.OriginNamespaceAnnotation], u.GetName()}
+	return o, o.cluster != "" && o.namespace != ""
+}
+
+// queueCopies queues every downstream pod and Event again. Their handlers
+// know the syncer's namespaces only from the namespace informer, so those
+// listed at the start before it are dropped there; once every informer
+// has listed, none is.
+func (s *Syncer) queueCopies() error {
+	for _, c := range []struct {
+		lister cache.GenericLister
+		queue  func(origin)
+	}{{s.downPods, s.podQueue.Add}, {s.downEvents, s.eventQueue.Add}} {
+		objs, err := c.lister.List(labels.Everything())
+		if err != nil {
+			return err
+		}
+		for _, obj := range objs {
+			if o, ok := s.downOrigin(obj); ok {
+				c.queue(o)
+			}
+		}
+	}
+	return nil
 }
 
 // syncPod makes the hub pod of o match its downstream pod: created, its

@@ -375,6 +375,9 @@ func (s *Syncer) Run(ctx context.Context, workers int) error {
 	if !cache.WaitForCacheSync(ctx.Done(), s.synced...) {
 		return fmt.Errorf("the informers did not sync: %w", ctx.Err())
 	}
+	if err := s.queueCopies(); err != nil {
+		return err
+	}
 	klog.InfoS("Syncer ready")
 	go s.heartbeat(ctx)
 	syncDown := traced(s.tracer, spanDown, s.objectAttributes, timed(&s.downObserved, s.syncDown))
