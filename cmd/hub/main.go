@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 	genericapiserver "k8s.io/apiserver/pkg/server"
+	genericoptions "k8s.io/apiserver/pkg/server/options"
 	"k8s.io/component-base/cli"
 
 	"github.com/canopy-dev/canopy/pkg/hub"
@@ -33,7 +34,7 @@ func newRootCommand() *cobra.Command {
 }
 
 func newStartCommand() *cobra.Command {
-	var o hub.Options
+	o := hub.Options{Audit: genericoptions.NewAuditOptions()}
 	var configFile string
 	cmd := &cobra.Command{
 		Use:   "start",
@@ -73,6 +74,11 @@ root logical cluster. A LogicalCluster named <child> created in logical cluster
 	cmd.Flags().StringVar(&o.TokenAuthFile, "token-auth-file", "", `CSV file of static bearer tokens, one "token,user,uid,\"group1,group2\"" a line, as kube-apiserver reads it; a token's user is the same in every logical cluster`)
 	cmd.Flags().DurationVar(&o.CompactionInterval, "compaction-interval", 5*time.Minute, "how often the datastore drops the history of changes older than one interval (watches and lists from before then get 410 Gone); 0 never does")
 	cmd.Flags().DurationVar(&o.SyncTargetHeartbeatTimeout, "sync-target-heartbeat-timeout", hub.DefaultSyncTargetHeartbeatTimeout, "how long after its syncer last reported a SyncTarget's Ready condition turns False (reason HeartbeatTimeout); syncers report every 10s")
+	cmd.Flags().StringVar(&o.Audit.LogOptions.Path, "audit-log-path", "", `file to append the audit log to, one audit.k8s.io/v1 Event in JSON a line, each naming its logical cluster in annotation canopy.dev/cluster; "-" is standard output; unset writes none`)
+	cmd.Flags().StringVar(&o.Audit.PolicyFile, "audit-policy-file", "", "audit.k8s.io/v1 Policy saying which requests --audit-log-path records and at what level; unset means the hub's default: changes to placements, constraints, SyncTargets, LogicalClusters and RBAC with their objects, other changes without, no reads, as written to <data-dir>/default-audit-policy.yaml")
+	cmd.Flags().IntVar(&o.Audit.LogOptions.MaxAge, "audit-log-maxage", o.Audit.LogOptions.MaxAge, "days to keep rotated audit log files, by the time in their names; 0 keeps them whatever their age")
+	cmd.Flags().IntVar(&o.Audit.LogOptions.MaxBackups, "audit-log-maxbackup", o.Audit.LogOptions.MaxBackups, "rotated audit log files to keep; 0 keeps them all")
+	cmd.Flags().IntVar(&o.Audit.LogOptions.MaxSize, "audit-log-maxsize", o.Audit.LogOptions.MaxSize, "megabytes the audit log file reaches before it is rotated; 0 never rotates it")
 	cmd.Flags().StringVar(&o.OTLPEndpoint, "otlp-endpoint", "", "host:port of an OTLP/gRPC collector (plaintext) to send a trace of each request, down to its SQL statements, to; unset means no tracing")
 	cmd.Flags().Int32Var(&o.TracingSamplingRatePerMillion, "tracing-sampling-rate-per-million", 1000000, "with --otlp-endpoint, how many requests in a million to trace; a system:masters request carrying a W3C traceparent follows its client's decision instead")
 	return cmd

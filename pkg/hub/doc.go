@@ -1,7 +1,8 @@
 // Package hub assembles the hub: the one API server that hosts every
 // logical cluster. It owns the hub's data directory, its certificates and
 // admin kubeconfig, the storage backend, the optional OpenTelemetry
-// tracing of requests, and the k8s.io/apiserver GenericAPIServer with the
+// tracing of requests, the optional audit log and its default policy, and
+// the k8s.io/apiserver GenericAPIServer with the
 // logical cluster routing, authentication, authorization and APIs it
 // serves.
 package hub

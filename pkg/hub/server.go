@@ -129,6 +129,10 @@ type Options struct {
 	// heartbeat a SyncTarget's Ready condition turns False; zero means
 	// DefaultSyncTargetHeartbeatTimeout.
 	SyncTargetHeartbeatTimeout time.Duration
+	// Audit configures the audit log as kube-apiserver's --audit-* flags
+	// do: nil, or no LogOptions.Path, writes none; no PolicyFile means
+	// DefaultAuditPolicy.
+	Audit *genericoptions.AuditOptions
 }
 
 // DefaultSyncTargetHeartbeatTimeout is four of the syncer's 10s
@@ -251,7 +255,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	}
 	authz = syncerscope.New(wildcardauthorizer.New(authz), syncerStores(coreGroup.Storage, groups))
 
-	cfg, err := serverConfig(scheme, codecs, p, o, tenancyStorage, authz, tokens)
+	cfg, err := serverConfig(scheme, codecs, p, o, dataDir, tenancyStorage, authz, tokens)
 	if err != nil {
 		return err
 	}
@@ -384,7 +388,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	return server.PrepareRun().RunWithContext(ctx)
 }
 
-func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki, o Options, clusters *tenancy.Storage, authz authorizer.Authorizer, tokens *serviceaccount.Authenticator) (*genericapiserver.Config, error) {
+func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki, o Options, dataDir string, clusters *tenancy.Storage, authz authorizer.Authorizer, tokens *serviceaccount.Authenticator) (*genericapiserver.Config, error) {
 	cfg := genericapiserver.NewConfig(codecs)
 	cfg.EffectiveVersion = compatibility.DefaultBuildEffectiveVersion()
 	// Server-side apply needs the schemas, and kubectl's client-side
@@ -432,6 +436,9 @@ func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki
 	// the request timeout, a minute, for those of a client that stays,
 	// such as a syncer, which watches again once the hub is back.
 	cfg.ShutdownWatchTerminationGracePeriod = 5 * time.Second
+	if err := applyAudit(cfg, o.Audit, dataDir); err != nil {
+		return nil, err
+	}
 
 	cfg.BuildHandlerChainFunc = func(apiHandler http.Handler, c *genericapiserver.Config) http.Handler {
 		// Routing comes first, so that every filter, from authentication

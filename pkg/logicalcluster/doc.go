@@ -18,5 +18,7 @@
 //
 // Objects carry their logical cluster in the canopy.dev/cluster annotation,
 // because parts of the API server that see only an object, such as the
-// watch cache computing its key, cannot learn it from a request.
+// watch cache computing its key, cannot learn it from a request. The
+// hub's audit events carry the same annotation, naming the logical
+// cluster of each request.
 package logicalcluster

@@ -6,6 +6,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apiserver/pkg/audit"
 	"k8s.io/apiserver/pkg/endpoints/handlers/responsewriters"
 )
 
@@ -21,12 +22,20 @@ const Wildcard = "*"
 // WithWildcard), and any other path in Root. A malformed name gets 400
 // before anything else sees the request, so everything behind this filter
 // can trust the context.
+//
+// The request's audit event, if the audit policy records it, says the
+// logical cluster, or *, in its annotation Annotation: the event's
+// requestURI is the path within the cluster, and kube's event has no
+// field for it.
 func WithLogicalCluster(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		ctx := req.Context()
+		// The audit context is the one the generic server's WithAuditInit
+		// would make further in, which reuses it.
+		ctx := audit.WithAuditContext(req.Context())
 		rest, wildcard := RouteWildcard(req.URL.Path)
 		if wildcard {
 			ctx = WithWildcard(ctx)
+			audit.AddAuditAnnotation(ctx, Annotation, Wildcard)
 		} else {
 			name, named, err := Route(req.URL.Path)
 			if err != nil {
@@ -34,6 +43,7 @@ func WithLogicalCluster(next http.Handler) http.Handler {
 				return
 			}
 			ctx, rest = WithCluster(ctx, name), named
+			audit.AddAuditAnnotation(ctx, Annotation, string(name))
 		}
 		r := req.WithContext(ctx)
 		if rest != req.URL.Path {

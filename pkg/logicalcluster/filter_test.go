@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apiserver/pkg/audit"
 )
 
 func TestRoute(t *testing.T) {
@@ -126,5 +127,23 @@ func TestWildcardContext(t *testing.T) {
 	ctx = WithCluster(ctx, Root)
 	if n, ok := ClusterFrom(ctx); !ok || n != Root || IsWildcard(ctx) {
 		t.Errorf("a wildcard context made for root is for %q, %v, wildcard %v", n, ok, IsWildcard(ctx))
+	}
+}
+
+func TestAuditAnnotation(t *testing.T) {
+	var got string
+	h := WithLogicalCluster(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got, _ = audit.AuditContextFrom(r.Context()).GetEventAnnotation(Annotation)
+	}))
+	for path, want := range map[string]string{
+		"/clusters/root:a/apis/placement.canopy.dev/v1alpha1/placements": "root:a",
+		"/api/v1/namespaces":            "root",
+		"/clusters/*/api/v1/configmaps": "*",
+	} {
+		got = ""
+		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("POST", path, nil))
+		if got != want {
+			t.Errorf("%s: audit annotation %s is %q, want %q", path, Annotation, got, want)
+		}
 	}
 }
