@@ -77,7 +77,8 @@
 //
 // Each Placement's status lists the candidate targets of its own logical
 // cluster with the engine's explanation (Eligible, or why not), the
-// number of objects and replicas it put on each, from what it last wrote,
-// and the Schedulable condition. It is written a moment after a change,
+// number of objects and replicas it put on each, from what it last wrote
+// (an inherited placement counts those of its descendants too, on these
+// targets), and the Schedulable condition. It is written a moment after a change,
 // so that a burst of objects costs one write, and only when it differs.
 package placement
