@@ -3,6 +3,7 @@ package e2e
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestPlacementAPI creates, reads and explains placements and their
@@ -58,8 +59,16 @@ spec:
 	if got != "Weights 5m0s None 1" {
 		t.Errorf("stored defaults and generation %q, want Weights 5m0s None 1", got)
 	}
-	table := admin.must("--context", "a", "get", "pl")
-	if !strings.Contains(table, "STRATEGY") || !strings.Contains(table, "SCHEDULABLE") || !strings.Contains(table, "Divide(Weights)") || !strings.Contains(table, "Unknown") {
+	// The placement controller finds no candidate target: no SyncTarget
+	// in root:a or root.
+	var table string
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		table = admin.must("--context", "a", "get", "pl")
+		if strings.Contains(table, "False") || time.Now().After(deadline) {
+			break
+		}
+	}
+	if !strings.Contains(table, "STRATEGY") || !strings.Contains(table, "SCHEDULABLE") || !strings.Contains(table, "Divide(Weights)") || !strings.Contains(table, "False") || !strings.Contains(table, "0/0") {
 		t.Errorf("kubectl get pl:\n%s", table)
 	}
 	if out := admin.must("--context", "root", "get", "placements"); strings.Contains(out, "web") {

@@ -68,6 +68,7 @@ import (
 	gccontroller "github.com/canopy-dev/canopy/pkg/controller/garbagecollector"
 	lccontroller "github.com/canopy-dev/canopy/pkg/controller/logicalcluster"
 	nscontroller "github.com/canopy-dev/canopy/pkg/controller/namespace"
+	placementcontroller "github.com/canopy-dev/canopy/pkg/controller/placement"
 	"github.com/canopy-dev/canopy/pkg/controller/statusaggregation"
 	"github.com/canopy-dev/canopy/pkg/controller/synctarget"
 	generatedopenapi "github.com/canopy-dev/canopy/pkg/generated/openapi"
@@ -345,6 +346,10 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	placements, err := groupOf(groups, placementv1alpha1.SchemeGroupVersion)
+	if err != nil {
+		return err
+	}
 	heartbeatTimeout := o.SyncTargetHeartbeatTimeout
 	if heartbeatTimeout == 0 {
 		heartbeatTimeout = DefaultSyncTargetHeartbeatTimeout
@@ -369,6 +374,14 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		"synctarget-heartbeat": synctarget.New(syncTargets.Storage["synctargets"].(*registry.Served).Store,
 			syncTargets.Storage["synctargets/status"].(rest.Updater), heartbeatTimeout),
 		"status-aggregation": statusaggregation.New(aggregated),
+		"placement": placementcontroller.New(placementcontroller.Config{
+			Placements:      placements.Storage["placements"].(*registry.Served).Store,
+			PlacementStatus: placements.Storage["placements/status"].(rest.Updater),
+			Constraints:     placements.Storage["placementconstraints"].(*registry.Served).Store,
+			SyncTargets:     syncTargets.Storage["synctargets"].(*registry.Served).Store,
+			Namespaces:      namespaceStore,
+			Resources:       placeableResources(coreGroup, groups),
+		}),
 	} {
 		if err := server.AddPostStartHook("canopy-"+name+"-controller", func(hookCtx genericapiserver.PostStartHookContext) error {
 			go c.Run(hookCtx)
@@ -558,6 +571,31 @@ func aggregatedResources(groups []storedGroup) (map[string]statusaggregation.Res
 		}
 	}
 	return out, nil
+}
+
+// placeableResources are the resources whose objects placement assigns
+// to SyncTargets: every namespaced resource the hub stores, which a
+// SyncTarget may accept, but for Canopy's own and the pods and Events
+// at the hub, which are the syncers' copies of what runs downstream.
+func placeableResources(core registry.Group, groups []storedGroup) map[workloadv1alpha1.GroupResource]placementcontroller.Resource {
+	out := map[workloadv1alpha1.GroupResource]placementcontroller.Resource{}
+	add := func(g registry.Group) {
+		for _, s := range g.Stores {
+			gr := s.DefaultQualifiedResource
+			if !s.NamespaceScoped() || gr == corev1.Resource("pods") || gr == corev1.Resource("events") {
+				continue
+			}
+			_, hasStatus := g.Storage[gr.Resource+"/status"]
+			out[workloadv1alpha1.GroupResource{Group: gr.Group, Resource: gr.Resource}] = placementcontroller.Resource{Store: s, HasStatus: hasStatus}
+		}
+	}
+	add(core)
+	for _, g := range groups {
+		if g.version != workloadv1alpha1.SchemeGroupVersion && g.version != placementv1alpha1.SchemeGroupVersion {
+			add(g.Group)
+		}
+	}
+	return out
 }
 
 // syncerStores are the stores of the resources a syncer may be assigned

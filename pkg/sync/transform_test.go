@@ -21,7 +21,7 @@ func TestDownstream(t *testing.T) {
 			"managedFields":   []any{map[string]any{"manager": "kubectl"}},
 			"labels":          map[string]any{"app": "web", workloadv1alpha1.StateLabel(key): "Sync"},
 			"annotations": map[string]any{
-				"canopy.dev/cluster": "root:a", lastApplied: "{}", "keep": "me",
+				"canopy.dev/cluster": "root:a", lastApplied: "{}", "keep": "me", workloadv1alpha1.PlacedAnnotation: key,
 			},
 		},
 		"spec":   map[string]any{"clusterIP": "10.0.0.1", "clusterIPs": []any{"10.0.0.1"}, "ports": []any{map[string]any{"port": int64(80)}}},
@@ -66,6 +66,9 @@ func TestDownstream(t *testing.T) {
 	}
 	if _, ok := a[lastApplied]; ok {
 		t.Error("downstream keeps kubectl's last-applied annotation")
+	}
+	if _, ok := a[workloadv1alpha1.PlacedAnnotation]; ok {
+		t.Error("downstream keeps placement's record of the labels it set")
 	}
 	if back, ok := originOf(got); !ok || back != o {
 		t.Errorf("origin of the downstream object %v, %v; want %v", back, ok, o)

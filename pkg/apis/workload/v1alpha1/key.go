@@ -56,6 +56,13 @@ const (
 	StatusAnnotationPrefix = "status.workload.canopy.dev/"
 )
 
+// PlacedAnnotation lists, sorted and separated by commas, the keys of the
+// targets whose assignment label placement set on a hub object
+// (pkg/controller/placement): the labels, and their replicas
+// annotations, that placement may change or remove again. An assignment
+// label it did not set, as one written by hand, it leaves alone.
+const PlacedAnnotation = "workload.canopy.dev/placed"
+
 // StatusAnnotation is the annotation holding the status of a hub object
 // at the target of key.
 func StatusAnnotation(key string) string { return StatusAnnotationPrefix + key }

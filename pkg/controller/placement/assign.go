@@ -1,0 +1,196 @@
+package placement
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+)
+
+// assignment is the metadata of a hub object that says where it runs:
+// its labels and annotations.
+type assignment struct {
+	labels, annotations map[string]string
+}
+
+// placed are the keys of the targets whose assignment label placement
+// set and that the object still carries.
+func (a assignment) placed() sets.Set[string] {
+	out := sets.New[string]()
+	for _, key := range strings.Split(a.annotations[workloadv1alpha1.PlacedAnnotation], ",") {
+		if key != "" && a.labels[workloadv1alpha1.StateLabel(key)] == workloadv1alpha1.StateSync {
+			out.Insert(key)
+		}
+	}
+	return out
+}
+
+// shares are the targets placement put the object on, with the replicas
+// each runs: its share where placement divided them, else all of
+// replicas; 0 for an object without replicas.
+func (a assignment) shares(replicas *int32) map[string]int32 {
+	out := map[string]int32{}
+	for key := range a.placed() {
+		out[key] = 0
+		if replicas != nil {
+			out[key] = *replicas
+		}
+		if n, err := strconv.ParseInt(a.annotations[workloadv1alpha1.ReplicasAnnotation(key)], 10, 32); err == nil && n >= 0 {
+			out[key] = int32(n)
+		}
+	}
+	return out
+}
+
+// outcome is an assignment carrying out a decision, as far as it may be
+// carried out now.
+type outcome struct {
+	assignment
+	// changed is whether the assignment differs from the object's.
+	changed bool
+	// moving is whether the change starts or alters a move: the object
+	// is to leave targets placement put it on, and the change puts it
+	// elsewhere or changes its shares; releasing the targets it leaves
+	// alone is no move.
+	moving bool
+	// leaving are the targets the object is to leave that it is still
+	// on, waiting for the selected ones to be available.
+	leaving []string
+	// placed are the targets placement put the object on after the
+	// change, with the replicas each runs.
+	placed map[string]int32
+}
+
+// assign is the assignment that carries out a decision selecting, by
+// target key, the targets in selected with the replicas each runs (0 for
+// an object without replicas, whose replicas are nil), given whether the
+// object is available at a target with so many replicas (available). It
+// is make-before-break: a target placement put the object on and that
+// is no longer selected keeps its label, and its share, until every
+// selected target is available, and only if some target is selected.
+// Labels placement did not set stay; it records those it set in
+// PlacedAnnotation. A target's share is in its replicas annotation only
+// where the decision divides the replicas; the syncer of a target
+// without one runs all of them.
+func assign(from assignment, replicas *int32, selected map[string]int32, available func(key string, replicas int32) bool) outcome {
+	out := outcome{assignment: assignment{labels: maps.Clone(from.labels), annotations: maps.Clone(from.annotations)}}
+	if out.labels == nil {
+		out.labels = map[string]string{}
+	}
+	if out.annotations == nil {
+		out.annotations = map[string]string{}
+	}
+	placed := from.placed()
+	leaving := placed.Clone()
+	for key := range selected {
+		leaving.Delete(key)
+		if out.labels[workloadv1alpha1.StateLabel(key)] != workloadv1alpha1.StateSync {
+			out.labels[workloadv1alpha1.StateLabel(key)] = workloadv1alpha1.StateSync
+			placed.Insert(key)
+		}
+	}
+	divides := false
+	for _, share := range selected {
+		divides = divides || replicas != nil && share != *replicas
+	}
+	for key := range placed {
+		if _, ok := selected[key]; !ok {
+			continue
+		}
+		if divides {
+			out.annotations[workloadv1alpha1.ReplicasAnnotation(key)] = strconv.Itoa(int(selected[key]))
+		} else {
+			delete(out.annotations, workloadv1alpha1.ReplicasAnnotation(key))
+		}
+	}
+	setPlaced(out.annotations, placed)
+	out.moving = leaving.Len() > 0 && !same(from, out.assignment)
+
+	// A target assigned by this very change has not taken the object
+	// yet, whatever an old report of it says.
+	ready := len(selected) > 0
+	for key := range selected {
+		ready = ready && from.labels[workloadv1alpha1.StateLabel(key)] == workloadv1alpha1.StateSync && available(key, selected[key])
+	}
+	if ready {
+		for key := range leaving {
+			delete(out.labels, workloadv1alpha1.StateLabel(key))
+			delete(out.annotations, workloadv1alpha1.ReplicasAnnotation(key))
+			placed.Delete(key)
+		}
+		setPlaced(out.annotations, placed)
+		leaving.Clear()
+	}
+	out.leaving = sets.List(leaving)
+	out.changed = !same(from, out.assignment)
+	out.placed = out.shares(replicas)
+	return out
+}
+
+func setPlaced(annotations map[string]string, placed sets.Set[string]) {
+	if placed.Len() == 0 {
+		delete(annotations, workloadv1alpha1.PlacedAnnotation)
+		return
+	}
+	annotations[workloadv1alpha1.PlacedAnnotation] = strings.Join(sets.List(placed), ",")
+}
+
+// same is whether a and b say the same, an absent map as an empty one.
+func same(a, b assignment) bool {
+	return maps.Equal(a.labels, b.labels) && maps.Equal(a.annotations, b.annotations)
+}
+
+// availableAt is whether obj, of a resource whose objects have a status
+// when hasStatus, is available at the target of key with replicas
+// there. Its syncer must hold it, and, for a resource with a status,
+// report it at the target (placement only waits while the object is
+// assigned to several targets, when each reports apart): having observed
+// the object's generation, with at least replicas available, and
+// Available where the status has that condition.
+func availableAt(obj metav1.Object, hasStatus bool, key string, replicas int32) bool {
+	if !slices.Contains(obj.GetFinalizers(), workloadv1alpha1.FinalizerPrefix+key) {
+		return false
+	}
+	if !hasStatus {
+		return true
+	}
+	raw, ok := obj.GetAnnotations()[workloadv1alpha1.StatusAnnotation(key)]
+	if !ok {
+		return false
+	}
+	var report struct {
+		ObservedGeneration     *int64 `json:"observedGeneration"`
+		AvailableReplicas      int32  `json:"availableReplicas"`
+		DesiredNumberScheduled *int32 `json:"desiredNumberScheduled"`
+		NumberAvailable        int32  `json:"numberAvailable"`
+		Conditions             []struct {
+			Type   string `json:"type"`
+			Status string `json:"status"`
+		} `json:"conditions"`
+	}
+	if err := json.Unmarshal([]byte(raw), &report); err != nil {
+		return false
+	}
+	if report.ObservedGeneration != nil && *report.ObservedGeneration < obj.GetGeneration() {
+		return false
+	}
+	if report.AvailableReplicas < replicas {
+		return false
+	}
+	// A DaemonSet runs where its nodes are, however many.
+	if d := report.DesiredNumberScheduled; d != nil && report.NumberAvailable < *d {
+		return false
+	}
+	for _, c := range report.Conditions {
+		if c.Type == "Available" && c.Status != "True" {
+			return false
+		}
+	}
+	return true
+}

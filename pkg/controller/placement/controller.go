@@ -1,0 +1,392 @@
+package placement
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/time/rate"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
+	"k8s.io/apimachinery/pkg/runtime"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
+	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+
+	placementv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/placement/v1alpha1"
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	engine "github.com/canopy-dev/canopy/pkg/placement"
+	"github.com/canopy-dev/canopy/pkg/registry"
+)
+
+const (
+	// objectWorkers is how many objects are placed at once: a placement
+	// is a few reads of the watch cache, a decision, and rarely a write.
+	objectWorkers = 2
+	// statusDelay holds a placement's status that long before it is
+	// written, so that the objects placed meanwhile cost one write.
+	statusDelay = time.Second
+	// DefaultMovesPerSecond and DefaultMoveBurst rate-limit the moves of
+	// objects from targets to others, across the hub: a target lost
+	// must not start every one of its objects elsewhere at once.
+	DefaultMovesPerSecond = 20
+	DefaultMoveBurst      = 100
+)
+
+// Resource is a resource whose objects placement places.
+type Resource struct {
+	Store *genericregistry.Store
+	// HasStatus is whether its objects have a status, which the syncer
+	// of each target reports.
+	HasStatus bool
+}
+
+// Config is what the controller reads and writes.
+type Config struct {
+	Placements      *genericregistry.Store
+	PlacementStatus rest.Updater
+	Constraints     *genericregistry.Store
+	SyncTargets     *genericregistry.Store
+	Namespaces      *genericregistry.Store
+	// Resources are those whose objects are placed, by group and
+	// resource.
+	Resources map[workloadv1alpha1.GroupResource]Resource
+	// MovesPerSecond and MoveBurst are the token bucket of moves; zero
+	// means the defaults.
+	MovesPerSecond float64
+	MoveBurst      int
+}
+
+// objectRef names one object to place.
+type objectRef struct {
+	resource        workloadv1alpha1.GroupResource
+	cluster         logicalcluster.Name
+	namespace, name string
+}
+
+// region names the objects to place again after a change: those of a
+// namespace, of a logical cluster, or of it and its descendants.
+type region struct {
+	cluster     logicalcluster.Name
+	namespace   string
+	descendants bool
+}
+
+// Controller places the objects of every logical cluster and writes the
+// status of every Placement.
+type Controller struct {
+	cfg   Config
+	world *world
+	moves *rate.Limiter
+	// started is set once the world is listed and objects are watched:
+	// from then on a change of the world places objects again.
+	started atomic.Bool
+
+	objects  workqueue.TypedDelayingInterface[objectRef]
+	statuses workqueue.TypedDelayingInterface[placementID]
+	regions  workqueue.TypedDelayingInterface[region]
+
+	mu sync.Mutex
+	// records are, for each object placed, by which placement and on
+	// which targets with how many replicas; counts sum them per
+	// placement and target.
+	records map[objectRef]record
+	counts  map[placementID]map[string]*count
+}
+
+type record struct {
+	placement placementID
+	placed    map[string]int32
+}
+
+type count struct{ objects, replicas int32 }
+
+// New returns a controller over cfg.
+func New(cfg Config) *Controller {
+	if cfg.MovesPerSecond == 0 {
+		cfg.MovesPerSecond = DefaultMovesPerSecond
+	}
+	if cfg.MoveBurst == 0 {
+		cfg.MoveBurst = DefaultMoveBurst
+	}
+	return &Controller{
+		cfg:     cfg,
+		world:   newWorld(),
+		moves:   rate.NewLimiter(rate.Limit(cfg.MovesPerSecond), cfg.MoveBurst),
+		records: map[objectRef]record{},
+		counts:  map[placementID]map[string]*count{},
+	}
+}
+
+func newQueue[K comparable](name string) workqueue.TypedDelayingInterface[K] {
+	return workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[K]{Name: name})
+}
+
+// Run works until ctx ends. It places no object before it has listed
+// every Placement, PlacementConstraint and SyncTarget: a decision from
+// a partial list could move objects off targets missing from it.
+func (c *Controller) Run(ctx context.Context) {
+	c.objects = newQueue[objectRef]("placement-objects")
+	c.statuses = newQueue[placementID]("placement-status")
+	c.regions = newQueue[region]("placement-regions")
+	defer c.objects.ShutDown()
+	defer c.statuses.ShutDown()
+	defer c.regions.ShutDown()
+
+	var listed sync.WaitGroup
+	listed.Add(3)
+	watchWorld(ctx, c, "placement-placements", c.cfg.Placements, &listed, c.world.replacePlacements, c.placementChanged)
+	watchWorld(ctx, c, "placement-constraints", c.cfg.Constraints, &listed, c.world.replaceConstraints, c.constraintChanged)
+	watchWorld(ctx, c, "placement-synctargets", c.cfg.SyncTargets, &listed, c.world.replaceTargets, c.targetChanged)
+	done := make(chan struct{})
+	go func() {
+		listed.Wait()
+		close(done)
+	}()
+	select {
+	case <-ctx.Done():
+		return
+	case <-done:
+	}
+
+	clusterwide.Work(ctx, "placement-objects", c.objects, objectWorkers, c.place)
+	clusterwide.Work(ctx, "placement-status", c.statuses, 1, c.writeStatus)
+	clusterwide.Work(ctx, "placement-regions", c.regions, 1, c.placeRegion)
+	for gr, r := range c.cfg.Resources {
+		go clusterwide.Watch(ctx, "placement-"+gr.String(), r.Store, r.Store.NewListFunc, func(objs []runtime.Object) {
+			for _, obj := range objs {
+				c.objectChanged(gr, obj, false)
+			}
+		}, func(obj runtime.Object, deleted bool) { c.objectChanged(gr, obj, deleted) })
+	}
+	go clusterwide.Watch(ctx, "placement-namespaces", c.cfg.Namespaces, c.cfg.Namespaces.NewListFunc, func([]runtime.Object) {}, c.namespaceChanged)
+	c.started.Store(true)
+	for _, id := range c.world.placementsWithin(logicalcluster.Root) {
+		c.statuses.AddAfter(id, statusDelay)
+	}
+	<-ctx.Done()
+}
+
+// watchWorld lists and watches the objects of store, of type T, into the
+// world: each complete list replaces what it holds, and changed records
+// each change. listed is done after the first list.
+func watchWorld[T runtime.Object](ctx context.Context, c *Controller, name string, store *genericregistry.Store, listed *sync.WaitGroup,
+	replace func([]T), changed func(cluster logicalcluster.Name, obj T, deleted bool),
+) {
+	var once sync.Once
+	go clusterwide.Watch(ctx, name, store, store.NewListFunc, func(objs []runtime.Object) {
+		items := make([]T, 0, len(objs))
+		for _, obj := range objs {
+			if item, ok := obj.(T); ok {
+				items = append(items, item)
+			}
+		}
+		replace(items)
+		once.Do(listed.Done)
+		if c.started.Load() {
+			// The watch broke, and changes may have been missed.
+			c.regions.Add(region{cluster: logicalcluster.Root, descendants: true})
+			for _, id := range c.world.placementsWithin(logicalcluster.Root) {
+				c.statuses.AddAfter(id, statusDelay)
+			}
+		}
+	}, func(obj runtime.Object, deleted bool) {
+		item, ok := obj.(T)
+		if !ok {
+			klog.ErrorS(nil, "A watch sent something else", "watch", name, "type", fmt.Sprintf("%T", obj))
+			return
+		}
+		m, err := meta.Accessor(item)
+		if err != nil {
+			return
+		}
+		cluster, err := logicalcluster.FromObject(m)
+		if err != nil {
+			klog.ErrorS(err, "A stored object has no logical cluster", "watch", name, "name", m.GetName())
+			return
+		}
+		changed(cluster, item, deleted)
+	})
+}
+
+func (c *Controller) placementChanged(cluster logicalcluster.Name, p *placementv1alpha1.Placement, deleted bool) {
+	changed, descendants := c.world.setPlacement(cluster, p, deleted)
+	if !changed {
+		return
+	}
+	c.placeAgain(region{cluster: cluster, descendants: descendants})
+	if !deleted {
+		c.statuses.AddAfter(placementID{cluster, p.Name}, statusDelay)
+	}
+}
+
+func (c *Controller) constraintChanged(cluster logicalcluster.Name, pc *placementv1alpha1.PlacementConstraint, deleted bool) {
+	if c.world.setConstraint(cluster, pc, deleted) {
+		c.lineageChanged(cluster)
+	}
+}
+
+func (c *Controller) targetChanged(cluster logicalcluster.Name, st *workloadv1alpha1.SyncTarget, deleted bool) {
+	t, err := engine.TargetFrom(st)
+	if err != nil {
+		klog.ErrorS(err, "A stored SyncTarget cannot be placed on")
+		return
+	}
+	if c.world.setTarget(cluster, t, deleted) {
+		c.lineageChanged(cluster)
+	}
+}
+
+// lineageChanged places the objects of cluster and its descendants
+// again, and writes the status of their placements again, after a
+// change of what their lineage allows or offers.
+func (c *Controller) lineageChanged(cluster logicalcluster.Name) {
+	c.placeAgain(region{cluster: cluster, descendants: true})
+	for _, id := range c.world.placementsWithin(cluster) {
+		c.statuses.AddAfter(id, statusDelay)
+	}
+}
+
+// placeAgain places the objects of r again, once objects are placed at
+// all: before, they are all placed as they are first listed.
+func (c *Controller) placeAgain(r region) {
+	if c.started.Load() {
+		c.regions.Add(r)
+	}
+}
+
+func (c *Controller) namespaceChanged(obj runtime.Object, _ bool) {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return
+	}
+	cluster, err := logicalcluster.FromObject(m)
+	if err == nil && c.world.applies(cluster) {
+		c.regions.Add(region{cluster: cluster, namespace: m.GetName()})
+	}
+}
+
+// objectChanged queues an object to place: one that a placement may
+// place, or that one did.
+func (c *Controller) objectChanged(gr workloadv1alpha1.GroupResource, obj runtime.Object, deleted bool) {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return
+	}
+	cluster, err := logicalcluster.FromObject(m)
+	if err != nil {
+		klog.ErrorS(err, "A stored object has no logical cluster", "resource", gr, "namespace", m.GetNamespace(), "name", m.GetName())
+		return
+	}
+	ref := objectRef{gr, cluster, m.GetNamespace(), m.GetName()}
+	if deleted {
+		c.record(ref, nil)
+		return
+	}
+	if c.world.applies(cluster) || c.recorded(ref) {
+		c.objects.Add(ref)
+	}
+}
+
+// placeRegion queues every object of r to place, listed from the watch
+// cache.
+func (c *Controller) placeRegion(ctx context.Context, r region) error {
+	for gr, res := range c.cfg.Resources {
+		list := res.Store.NewListFunc()
+		var err error
+		if r.descendants {
+			err = registry.ListAllClusters(ctx, res.Store, list)
+		} else {
+			ctx := logicalcluster.WithCluster(genericapirequest.WithNamespace(ctx, r.namespace), r.cluster)
+			list, err = res.Store.List(ctx, &metainternalversion.ListOptions{ResourceVersion: "0"})
+		}
+		if err != nil {
+			return err
+		}
+		objs, err := meta.ExtractList(list)
+		if err != nil {
+			return err
+		}
+		for _, obj := range objs {
+			m, err := meta.Accessor(obj)
+			if err != nil {
+				continue
+			}
+			if cluster, err := logicalcluster.FromObject(m); err == nil && within(cluster, r.cluster) {
+				c.objectChanged(gr, obj, false)
+			}
+		}
+	}
+	return nil
+}
+
+// record records where placement put the object of ref, nil for
+// nowhere, and queues the status of the placements whose counts change.
+func (c *Controller) record(ref objectRef, r *record) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	was, had := c.records[ref]
+	if had && r != nil && was.placement == r.placement && maps.Equal(was.placed, r.placed) {
+		return
+	}
+	if had {
+		c.add(was, -1)
+		delete(c.records, ref)
+		c.statuses.AddAfter(was.placement, statusDelay)
+	}
+	if r != nil {
+		c.records[ref] = *r
+		c.add(*r, 1)
+		c.statuses.AddAfter(r.placement, statusDelay)
+	}
+}
+
+// add adds r's targets to the counts, sign 1, or takes them away, -1;
+// c.mu is held.
+func (c *Controller) add(r record, sign int32) {
+	counts := c.counts[r.placement]
+	if counts == nil {
+		counts = map[string]*count{}
+		c.counts[r.placement] = counts
+	}
+	for key, replicas := range r.placed {
+		n := counts[key]
+		if n == nil {
+			n = &count{}
+			counts[key] = n
+		}
+		n.objects += sign
+		n.replicas += sign * replicas
+		if n.objects == 0 {
+			delete(counts, key)
+		}
+	}
+	if len(counts) == 0 {
+		delete(c.counts, r.placement)
+	}
+}
+
+func (c *Controller) recorded(ref objectRef) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.records[ref]
+	return ok
+}
+
+// countsOf are the objects and replicas placement id put on each target.
+func (c *Controller) countsOf(id placementID) map[string]count {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := map[string]count{}
+	for key, n := range c.counts[id] {
+		out[key] = *n
+	}
+	return out
+}

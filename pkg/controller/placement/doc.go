@@ -1,0 +1,84 @@
+// Package placement is the placement controller: it carries out, on the
+// hub objects of every logical cluster, the decisions of the placement
+// engine (pkg/placement), and writes each Placement's status.
+//
+// # What it reads
+//
+// One instance serves every logical cluster. It lists and watches, across
+// all of them, the Placements, PlacementConstraints and SyncTargets into
+// memory (world.go), and places no object before all three are listed:
+// a decision made from a partial list could move objects off targets
+// missing from it. A broken watch lists again and replaces what it held;
+// meanwhile decisions use the last complete list, so a failed list
+// evicts nothing. A SyncTarget's heartbeat changes nothing placement
+// reads and is dropped; its Ready condition, labels, taints, cordon,
+// resources and allocatable do. Per logical cluster with objects to
+// place it compiles, on first use after a change, its scope: the
+// placements that apply there (its own, or the nearest ancestor's with
+// inheritance Descendants), compiled with the constraints of its lineage,
+// and the SyncTargets of its lineage; and keeps each policy's evaluation
+// until its RecheckAt. A change of the world forgets only the scopes it
+// concerns and queues only the objects of the region it concerns: a
+// namespace, a logical cluster, or one and its descendants.
+//
+// The objects placed are those of every resource the hub stores that a
+// SyncTarget may accept (Config.Resources), watched across all logical
+// clusters; an event queues an object only where some placement applies,
+// so a logical cluster without placements costs a map lookup per change.
+//
+// # What it writes
+//
+// An object in a namespace that no applicable placement selects is left
+// alone. For the others, the decision is carried out by assign on the
+// object's assignment labels (state.workload.canopy.dev/<key>=Sync) and
+// replicas annotations (replicas.workload.canopy.dev/<key>, only where
+// the replicas are divided), in one write, and only when they differ.
+// Placement records the keys of the labels it set in
+// workload.canopy.dev/placed, and adds, changes or removes only those: a
+// label written by hand, as before placement existed, stays, and its
+// target is not placement's to move.
+//
+// The write is an update through the registry with the resourceVersion
+// read as a precondition, whose object differs from the one read only in
+// those labels and annotations: a patch of them alone, which conflicts,
+// and is decided again, if anything changed meanwhile. It does not touch
+// the fields users and their tools write, so they do not fight over
+// them: kubectl apply computes its patch from its last-applied
+// annotation, which does not name placement's labels, and leaves them;
+// server-side apply owns, for a user's field manager, only the fields the
+// user applies, and leaves the others (placement's write, made inside the
+// hub, is recorded under no field manager); gitops tools comparing what
+// they apply with the live object see the same. Only a client that
+// replaces the whole object removes them, and the watch puts them back.
+// The syncer does not copy the placed annotation downstream.
+//
+// # Moves, make-before-break
+//
+// An object leaves a target placement put it on when the decision no
+// longer selects it: the target failed for longer than the placement's
+// grace period (the engine's evaluation knows when, and the object is
+// queued again at its RecheckAt), a taint, label, placement or
+// constraint changed. The new targets are assigned, and shares changed,
+// first; the old target keeps its label and share until every selected
+// target reports the object available (availableAt: its syncer holds the
+// object and, for a resource with a status, reports in
+// status.workload.canopy.dev/<key> the generation observed, the replicas
+// available and Available true). The syncers' reports queue the object
+// again, so no polling waits. With no target selected nothing is
+// released: an object always runs somewhere it ran. When a released
+// target's syncer returns, it finds the object unassigned and deletes
+// its copy downstream. The start of a move takes a token of a bucket
+// shared by the hub (DefaultMovesPerSecond, DefaultMoveBurst); without
+// one the object waits and is queued again. A placement with failover
+// disabled holds objects on a target however long it is not ready; the
+// engine decides so.
+//
+// # Status
+//
+// Each Placement's status lists the candidate targets of its own logical
+// cluster with the engine's explanation (Eligible, or why not), the
+// number of objects and replicas it put on each, from what it last wrote
+// (an inherited placement counts those of its descendants too, on these
+// targets), and the Schedulable condition. It is written a moment after a change,
+// so that a burst of objects costs one write, and only when it differs.
+package placement

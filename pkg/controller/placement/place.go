@@ -1,0 +1,150 @@
+package placement
+
+import (
+	"context"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/klog/v2"
+
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	engine "github.com/canopy-dev/canopy/pkg/placement"
+	"github.com/canopy-dev/canopy/pkg/podspec"
+)
+
+// place decides where the object of ref goes and writes the decision on
+// it, as far as it may be carried out now. It reads the watch cache,
+// which the event that queued ref is already in; an object read stale
+// there conflicts when written, and its newer version queues it again.
+// Any error leaves the object as it is, to be tried again.
+func (c *Controller) place(ctx context.Context, ref objectRef) error {
+	res := c.cfg.Resources[ref.resource]
+	ctx = logicalcluster.WithCluster(genericapirequest.WithNamespace(ctx, ref.namespace), ref.cluster)
+	obj, err := res.Store.Get(ctx, ref.name, &metav1.GetOptions{ResourceVersion: "0"})
+	if apierrors.IsNotFound(err) {
+		c.record(ref, nil)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return err
+	}
+	// An object being deleted stays where it is until its syncers let
+	// it go.
+	if m.GetDeletionTimestamp() != nil || !c.world.applies(ref.cluster) {
+		c.record(ref, nil)
+		return nil
+	}
+	nsObj, err := c.cfg.Namespaces.Get(logicalcluster.WithCluster(genericapirequest.WithNamespace(ctx, ""), ref.cluster), ref.namespace,
+		&metav1.GetOptions{ResourceVersion: "0"})
+	if apierrors.IsNotFound(err) {
+		c.record(ref, nil)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	ns, err := meta.Accessor(nsObj)
+	if err != nil {
+		return err
+	}
+	s := c.world.scope(ref.cluster)
+	policy := engine.Choose(s.policies, labels.Set(ns.GetLabels()), ref.resource)
+	if policy == nil {
+		c.record(ref, nil)
+		return nil
+	}
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		return err
+	}
+	from := assignment{labels: m.GetLabels(), annotations: m.GetAnnotations()}
+	o := engine.Object{Cluster: ref.cluster, Namespace: ref.namespace, Name: ref.name, Resource: ref.resource, Requests: requests(u)}
+	if n, ok, _ := unstructured.NestedInt64(u, "spec", "replicas"); ok {
+		replicas := int32(n)
+		o.Replicas = &replicas
+	}
+	o.Current = from.shares(o.Replicas)
+	now := time.Now()
+	d := s.evaluation(policy, now).Decide(o)
+	if !d.RecheckAt.IsZero() {
+		c.objects.AddAfter(ref, d.RecheckAt.Sub(now))
+	}
+	selected := map[string]int32{}
+	for _, t := range d.Selected() {
+		selected[t.Key] = t.Replicas
+	}
+	out := assign(from, o.Replicas, selected, func(key string, replicas int32) bool {
+		return availableAt(m, res.HasStatus, key, replicas)
+	})
+	if out.changed {
+		if out.moving && !c.moves.Allow() {
+			c.objects.AddAfter(ref, time.Duration(float64(time.Second)/c.cfg.MovesPerSecond))
+			return nil
+		}
+		if err := c.write(ctx, ref, obj, out.assignment); err != nil {
+			if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
+				return nil
+			}
+			return err
+		}
+		klog.V(2).InfoS("Placed", "resource", ref.resource, "cluster", ref.cluster, "namespace", ref.namespace, "name", ref.name,
+			"placement", s.ids[policy].name, "targets", out.placed, "leaving", out.leaving, "message", d.Message)
+	}
+	c.record(ref, &record{placement: s.ids[policy], placed: out.placed})
+	return nil
+}
+
+// write updates obj to carry a, with obj's resourceVersion as a
+// precondition: nothing else of the object changes, and a change made
+// since it was read conflicts.
+func (c *Controller) write(ctx context.Context, ref objectRef, obj runtime.Object, a assignment) error {
+	updated := obj.DeepCopyObject()
+	m, err := meta.Accessor(updated)
+	if err != nil {
+		return err
+	}
+	m.SetLabels(a.labels)
+	m.SetAnnotations(a.annotations)
+	_, _, err = c.cfg.Resources[ref.resource].Store.Update(ctx, ref.name, rest.DefaultUpdatedObjectInfo(updated),
+		rest.ValidateAllObjectFunc, rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{})
+	return err
+}
+
+// requests are what one replica of obj requests, or obj as a whole if it
+// has no replicas: its pod's, as the scheduler counts them, the most of
+// the sum of its containers and of each init container; empty for an
+// object that runs no pods.
+func requests(obj map[string]any) corev1.ResourceList {
+	spec, ok := podspec.OfUnstructured(obj)
+	if !ok {
+		return nil
+	}
+	out := corev1.ResourceList{}
+	for _, ct := range spec.Containers {
+		for name, q := range ct.Resources.Requests {
+			sum := out[name]
+			sum.Add(q)
+			out[name] = sum
+		}
+	}
+	for _, ct := range spec.InitContainers {
+		for name, q := range ct.Resources.Requests {
+			if q.Cmp(out[name]) > 0 {
+				out[name] = q.DeepCopy()
+			}
+		}
+	}
+	return out
+}

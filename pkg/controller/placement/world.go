@@ -1,0 +1,316 @@
+package placement
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/klog/v2"
+
+	placementv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/placement/v1alpha1"
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	engine "github.com/canopy-dev/canopy/pkg/placement"
+)
+
+// placementID names a Placement.
+type placementID struct {
+	cluster logicalcluster.Name
+	name    string
+}
+
+// world is what decisions are made from besides the object: every
+// logical cluster's Placements, PlacementConstraints and SyncTargets, as
+// last listed and watched, and per logical cluster with objects to
+// place, its scope compiled from them. Each map holds only the logical
+// clusters that have some.
+type world struct {
+	mu          sync.RWMutex
+	placements  map[logicalcluster.Name]map[string]*placementv1alpha1.Placement
+	constraints map[logicalcluster.Name]map[string]*placementv1alpha1.PlacementConstraint
+	targets     map[logicalcluster.Name]map[string]engine.Target
+	scopes      map[logicalcluster.Name]*scope
+}
+
+func newWorld() *world {
+	return &world{
+		placements:  map[logicalcluster.Name]map[string]*placementv1alpha1.Placement{},
+		constraints: map[logicalcluster.Name]map[string]*placementv1alpha1.PlacementConstraint{},
+		targets:     map[logicalcluster.Name]map[string]engine.Target{},
+		scopes:      map[logicalcluster.Name]*scope{},
+	}
+}
+
+// scope is what places the objects of one logical cluster: the
+// placements that apply there compiled with the constraints of its
+// lineage, the SyncTargets of its lineage, and each policy's evaluation
+// while it holds.
+type scope struct {
+	policies []*engine.Policy
+	ids      map[*engine.Policy]placementID
+	// invalid are the applicable placements that do not compile, with
+	// why.
+	invalid map[placementID]error
+	targets []engine.Target
+
+	mu          sync.Mutex
+	evaluations map[*engine.Policy]*engine.Evaluation
+}
+
+// evaluation is policy's evaluation of the scope's targets at now: the
+// last one, unless time has changed its verdicts since.
+func (s *scope) evaluation(policy *engine.Policy, now time.Time) *engine.Evaluation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.evaluations[policy]
+	if e == nil || !e.RecheckAt().IsZero() && !now.Before(e.RecheckAt()) {
+		e = policy.Evaluate(s.targets, now)
+		s.evaluations[policy] = e
+	}
+	return e
+}
+
+// policy is the policy of placement id, nil if it does not apply here
+// or does not compile.
+func (s *scope) policy(id placementID) *engine.Policy {
+	for _, p := range s.policies {
+		if s.ids[p] == id {
+			return p
+		}
+	}
+	return nil
+}
+
+// within is whether cluster is root or one of its descendants.
+func within(cluster, root logicalcluster.Name) bool {
+	return cluster == root || strings.HasPrefix(string(cluster), string(root)+":")
+}
+
+// applies is whether any placement may place objects of cluster: one of
+// its own, or an inherited one of an ancestor.
+func (w *world) applies(cluster logicalcluster.Name) bool {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	if len(w.placements[cluster]) > 0 {
+		return true
+	}
+	for _, c := range engine.Lineage(cluster)[1:] {
+		for _, p := range w.placements[c] {
+			if p.Spec.Inheritance == placementv1alpha1.InheritanceDescendants {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// scope is the scope of cluster, compiled on first use after a change.
+func (w *world) scope(cluster logicalcluster.Name) *scope {
+	w.mu.RLock()
+	s := w.scopes[cluster]
+	w.mu.RUnlock()
+	if s != nil {
+		return s
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if s := w.scopes[cluster]; s != nil {
+		return s
+	}
+	s = w.compile(cluster)
+	w.scopes[cluster] = s
+	return s
+}
+
+// compile makes the scope of cluster; w.mu is held.
+func (w *world) compile(cluster logicalcluster.Name) *scope {
+	s := &scope{ids: map[*engine.Policy]placementID{}, invalid: map[placementID]error{}, evaluations: map[*engine.Policy]*engine.Evaluation{}}
+	lineage := engine.Lineage(cluster)
+	placements := make([][]*placementv1alpha1.Placement, len(lineage))
+	var constraints []engine.Constraint
+	for i, c := range lineage {
+		for _, name := range sortedKeys(w.placements[c]) {
+			placements[i] = append(placements[i], w.placements[c][name])
+		}
+		for _, name := range sortedKeys(w.constraints[c]) {
+			constraints = append(constraints, engine.Constraint{Cluster: c, PlacementConstraint: w.constraints[c][name]})
+		}
+		for _, name := range sortedKeys(w.targets[c]) {
+			s.targets = append(s.targets, w.targets[c][name])
+		}
+	}
+	for _, p := range engine.Applicable(placements) {
+		from, err := logicalcluster.FromObject(p)
+		if err != nil {
+			klog.ErrorS(err, "A stored Placement has no logical cluster", "placement", p.Name)
+			continue
+		}
+		id := placementID{from, p.Name}
+		policy, err := engine.Compile(p, constraints)
+		if err != nil {
+			s.invalid[id] = err
+			continue
+		}
+		s.policies = append(s.policies, policy)
+		s.ids[policy] = id
+	}
+	return s
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// forget drops the scopes of root and its descendants, or of root alone,
+// for a change that only concerns it; w.mu is held.
+func (w *world) forget(root logicalcluster.Name, descendants bool) {
+	for c := range w.scopes {
+		if c == root || descendants && within(c, root) {
+			delete(w.scopes, c)
+		}
+	}
+}
+
+// setPlacement records a change of Placement p in cluster, and says
+// whether it changes what is placed and whether the descendants of
+// cluster are concerned too: when the placement is, or was, inherited.
+// A status written changes nothing.
+func (w *world) setPlacement(cluster logicalcluster.Name, p *placementv1alpha1.Placement, deleted bool) (changed, descendants bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	was := w.placements[cluster][p.Name]
+	changed = was == nil || deleted || was.Generation != p.Generation
+	descendants = inherited(was) || inherited(p)
+	set(w.placements, cluster, p.Name, p, deleted)
+	if changed {
+		w.forget(cluster, descendants)
+	}
+	return changed, descendants
+}
+
+func inherited(p *placementv1alpha1.Placement) bool {
+	return p != nil && p.Spec.Inheritance == placementv1alpha1.InheritanceDescendants
+}
+
+// setConstraint records a change of PlacementConstraint pc in cluster,
+// and says whether it changes what is allowed.
+func (w *world) setConstraint(cluster logicalcluster.Name, pc *placementv1alpha1.PlacementConstraint, deleted bool) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	was := w.constraints[cluster][pc.Name]
+	changed := was == nil || deleted || !equality.Semantic.DeepEqual(was.Spec, pc.Spec)
+	set(w.constraints, cluster, pc.Name, pc, deleted)
+	if changed {
+		w.forget(cluster, true)
+	}
+	return changed
+}
+
+// setTarget records a change of SyncTarget t in cluster, and says
+// whether it changes anything placement reads: a heartbeat alone does
+// not.
+func (w *world) setTarget(cluster logicalcluster.Name, t engine.Target, deleted bool) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	was, ok := w.targets[cluster][t.Name]
+	if ok && !deleted && sameTarget(was, t) {
+		return false
+	}
+	set(w.targets, cluster, t.Name, t, deleted)
+	w.forget(cluster, true)
+	return true
+}
+
+func sameTarget(a, b engine.Target) bool {
+	return a.Key == b.Key && a.Ready == b.Ready && a.NotReadySince.Equal(b.NotReadySince) && a.Unschedulable == b.Unschedulable &&
+		equality.Semantic.DeepEqual(a.Labels, b.Labels) && equality.Semantic.DeepEqual(a.Taints, b.Taints) &&
+		equality.Semantic.DeepEqual(a.Resources, b.Resources) && equality.Semantic.DeepEqual(a.Allocatable, b.Allocatable)
+}
+
+func set[V any](m map[logicalcluster.Name]map[string]V, cluster logicalcluster.Name, name string, v V, deleted bool) {
+	if deleted {
+		delete(m[cluster], name)
+		if len(m[cluster]) == 0 {
+			delete(m, cluster)
+		}
+		return
+	}
+	if m[cluster] == nil {
+		m[cluster] = map[string]V{}
+	}
+	m[cluster][name] = v
+}
+
+// replacePlacements, replaceConstraints and replaceTargets replace what
+// w holds with a complete list, at the start or after a watch broke.
+func (w *world) replacePlacements(items []*placementv1alpha1.Placement) {
+	replace(w, &w.placements, items)
+}
+
+func (w *world) replaceConstraints(items []*placementv1alpha1.PlacementConstraint) {
+	replace(w, &w.constraints, items)
+}
+
+func (w *world) replaceTargets(items []*workloadv1alpha1.SyncTarget) {
+	targets := make([]engine.Target, 0, len(items))
+	for _, st := range items {
+		t, err := engine.TargetFrom(st)
+		if err != nil {
+			klog.ErrorS(err, "A stored SyncTarget cannot be placed on")
+			continue
+		}
+		targets = append(targets, t)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.targets = map[logicalcluster.Name]map[string]engine.Target{}
+	for _, t := range targets {
+		set(w.targets, t.Cluster, t.Name, t, false)
+	}
+	w.scopes = map[logicalcluster.Name]*scope{}
+}
+
+func replace[V metav1.Object](w *world, m *map[logicalcluster.Name]map[string]V, items []V) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	*m = map[logicalcluster.Name]map[string]V{}
+	for _, item := range items {
+		cluster, err := logicalcluster.FromObject(item)
+		if err != nil {
+			klog.ErrorS(err, "A stored object has no logical cluster", "name", item.GetName())
+			continue
+		}
+		set(*m, cluster, item.GetName(), item, false)
+	}
+	w.scopes = map[logicalcluster.Name]*scope{}
+}
+
+// placement is placement id as last watched, nil if there is none.
+func (w *world) placement(id placementID) *placementv1alpha1.Placement {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return w.placements[id.cluster][id.name]
+}
+
+// placementsWithin are the placements of root and its descendants.
+func (w *world) placementsWithin(root logicalcluster.Name) []placementID {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	var ids []placementID
+	for c, byName := range w.placements {
+		if within(c, root) {
+			for name := range byName {
+				ids = append(ids, placementID{c, name})
+			}
+		}
+	}
+	return ids
+}
