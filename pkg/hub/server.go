@@ -74,6 +74,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/otlp"
 	"github.com/canopy-dev/canopy/pkg/registry"
+	apiextensionsregistry "github.com/canopy-dev/canopy/pkg/registry/apiextensions"
 	"github.com/canopy-dev/canopy/pkg/registry/apps"
 	authenticationregistry "github.com/canopy-dev/canopy/pkg/registry/authentication"
 	authorizationregistry "github.com/canopy-dev/canopy/pkg/registry/authorization"
@@ -190,6 +191,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	scheme := runtime.NewScheme()
 	addToScheme := []func(*runtime.Scheme) error{
 		core.AddToScheme, tenancy.AddToScheme, rbacregistry.AddToScheme, authenticationregistry.AddToScheme, authorizationregistry.AddToScheme,
+		apiextensionsregistry.AddToScheme,
 	}
 	for _, g := range storedGroups {
 		addToScheme = append(addToScheme, g.addToScheme)
