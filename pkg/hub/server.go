@@ -32,6 +32,7 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -230,6 +231,13 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// Definitions are checked against the scheme: complete, it names the
+	// groups the hub serves itself.
+	definitions, err := apiextensionsregistry.NewStorage(factory, scheme)
+	if err != nil {
+		return err
+	}
+	groups = append(groups, storedGroup{apiextensionsv1.SchemeGroupVersion, definitions})
 	namespaces := defaultNamespaces(coreGroup.Storage["namespaces"].(rest.Creater))
 	setUp := func(ctx context.Context, cluster logicalcluster.Name) error {
 		var rbacErr error
