@@ -110,3 +110,38 @@ func TestCRDDefinitions(t *testing.T) {
 		t.Errorf("after root:a's deletion root:b has %q", got)
 	}
 }
+
+// gizmosAsWidgets is a definition of gizmos.example.com whose objects are
+// of kind Widget, which root:a's widgets.example.com has.
+var gizmosAsWidgets = strings.NewReplacer("name: widgets.", "name: gizmos.", "plural: widgets", "plural: gizmos", "singular: widget", "singular: gizmo",
+	"shortNames: [wd]", "shortNames: [gz]").Replace(widgetsCRD("v1", sizeSchema))
+
+// A definition's names are decided among those of its own logical
+// cluster: a kind taken in root:a is free in root:b, and freed in root:a
+// when its definition goes.
+func TestCRDConditions(t *testing.T) {
+	_, k, _ := startHubWith(t, "a", "b")
+	k.apply("a", widgetsCRD("v1", sizeSchema))
+	k.must("--context", "a", "wait", "--for=condition=Established", "crd/widgets.example.com", "--timeout=10s")
+	if got := k.must("--context", "a", "get", "crd", "widgets.example.com", "-o",
+		`jsonpath={range .status.conditions[*]}{.type}={.status}/{.reason};{end} {.status.acceptedNames.kind} {.status.acceptedNames.shortNames}`); got != `NamesAccepted=True/NoConflicts;Established=True/InitialNamesAccepted; Widget ["wd"]` {
+		t.Errorf("root:a's widgets: %s", got)
+	}
+
+	k.apply("a", gizmosAsWidgets)
+	k.apply("b", gizmosAsWidgets)
+	k.must("--context", "a", "wait", "--for=condition=NamesAccepted=False", "crd/gizmos.example.com", "--timeout=10s")
+	// As upstream, the last name in conflict gives the reason.
+	if got := k.must("--context", "a", "get", "crd", "gizmos.example.com", "-o",
+		`jsonpath={.status.conditions[?(@.type=="NamesAccepted")].reason}: {.status.conditions[?(@.type=="NamesAccepted")].message}; `+
+			`{.status.conditions[?(@.type=="Established")].status}/{.status.conditions[?(@.type=="Established")].reason}`); got != `ListKindConflict: "WidgetList" is already in use; False/NotAccepted` {
+		t.Errorf("root:a's gizmos: %s", got)
+	}
+	k.must("--context", "b", "wait", "--for=condition=Established", "crd/gizmos.example.com", "--timeout=10s")
+
+	k.must("--context", "a", "delete", "crd", "widgets.example.com")
+	k.must("--context", "a", "wait", "--for=condition=Established", "crd/gizmos.example.com", "--timeout=10s")
+	if got := k.must("--context", "a", "get", "crd", "gizmos.example.com", "-o", "jsonpath={.status.acceptedNames.kind}"); got != "Widget" {
+		t.Errorf("root:a's gizmos were granted kind %q once widgets had gone", got)
+	}
+}

@@ -66,6 +66,7 @@ import (
 	rbacauthorizer "github.com/canopy-dev/canopy/pkg/authorization/rbac"
 	wildcardauthorizer "github.com/canopy-dev/canopy/pkg/authorization/wildcard"
 	"github.com/canopy-dev/canopy/pkg/controller/clusterroleaggregation"
+	crdcontroller "github.com/canopy-dev/canopy/pkg/controller/crd"
 	gccontroller "github.com/canopy-dev/canopy/pkg/controller/garbagecollector"
 	lccontroller "github.com/canopy-dev/canopy/pkg/controller/logicalcluster"
 	nscontroller "github.com/canopy-dev/canopy/pkg/controller/namespace"
@@ -375,6 +376,8 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		"synctarget-heartbeat": synctarget.New(syncTargets.Storage["synctargets"].(*registry.Served).Store,
 			syncTargets.Storage["synctargets/status"].(rest.Updater), heartbeatTimeout),
 		"status-aggregation": statusaggregation.New(aggregated),
+		"crd-names": crdcontroller.New(definitions.Storage["customresourcedefinitions"].(*registry.Served).Store,
+			definitions.Storage["customresourcedefinitions/status"].(rest.Updater)),
 	} {
 		if err := server.AddPostStartHook("canopy-"+name+"-controller", func(hookCtx genericapiserver.PostStartHookContext) error {
 			go c.Run(hookCtx)
