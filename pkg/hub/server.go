@@ -72,6 +72,7 @@ import (
 	nscontroller "github.com/canopy-dev/canopy/pkg/controller/namespace"
 	"github.com/canopy-dev/canopy/pkg/controller/statusaggregation"
 	"github.com/canopy-dev/canopy/pkg/controller/synctarget"
+	"github.com/canopy-dev/canopy/pkg/customresource"
 	generatedopenapi "github.com/canopy-dev/canopy/pkg/generated/openapi"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/otlp"
@@ -239,6 +240,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		return err
 	}
 	groups = append(groups, storedGroup{apiextensionsv1.SchemeGroupVersion, definitions})
+	definitionStore := definitions.Stores[0]
 	namespaces := defaultNamespaces(coreGroup.Storage["namespaces"].(rest.Creater))
 	setUp := func(ctx context.Context, cluster logicalcluster.Name) error {
 		var rbacErr error
@@ -306,6 +308,21 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 			return err
 		}
 	}
+	// The custom resources of each logical cluster's definitions are
+	// served under /apis/ wherever no built-in group is.
+	customResources, err := customresource.New(customresource.Config{
+		Definitions:         definitionStore,
+		Factory:             factory,
+		Codecs:              codecs,
+		Admission:           cfg.AdmissionControl,
+		Authorizer:          authz,
+		MinRequestTimeout:   time.Duration(cfg.MinRequestTimeout) * time.Second,
+		MaxRequestBodyBytes: cfg.MaxRequestBodyBytes,
+	})
+	if err != nil {
+		return err
+	}
+	server.Handler.NonGoRestfulMux.HandlePrefix("/apis/", customResources)
 	// Root has no LogicalCluster to be set up by; every other logical
 	// cluster is set up by the controller when its LogicalCluster is
 	// created.
@@ -375,9 +392,10 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		"garbage-collector":       garbageCollector,
 		"synctarget-heartbeat": synctarget.New(syncTargets.Storage["synctargets"].(*registry.Served).Store,
 			syncTargets.Storage["synctargets/status"].(rest.Updater), heartbeatTimeout),
-		"status-aggregation": statusaggregation.New(aggregated),
-		"crd-names": crdcontroller.New(definitions.Storage["customresourcedefinitions"].(*registry.Served).Store,
-			definitions.Storage["customresourcedefinitions/status"].(rest.Updater)),
+		"status-aggregation":     statusaggregation.New(aggregated),
+		"customresource-catalog": customResources,
+		"crd-names":              crdcontroller.New(definitionStore, definitions.Storage["customresourcedefinitions/status"].(rest.Updater)),
+		"crd-finalizer":          crdcontroller.NewFinalizer(definitionStore, definitions.Storage["customresourcedefinitions/status"].(rest.Updater), customResources),
 	} {
 		if err := server.AddPostStartHook("canopy-"+name+"-controller", func(hookCtx genericapiserver.PostStartHookContext) error {
 			go c.Run(hookCtx)

@@ -61,17 +61,26 @@ func (c *Controller) Run(ctx context.Context) { c.loop.Run(ctx) }
 // keys is the group of a changed definition, deleted ones included: a
 // deletion frees names others may be waiting for.
 func keys(obj runtime.Object, _ bool) []group {
+	crd, cluster, ok := definitionOf(obj)
+	if !ok {
+		return nil
+	}
+	return []group{{cluster, crd.Spec.Group}}
+}
+
+// definitionOf is the definition a watch sent, and its logical cluster.
+func definitionOf(obj runtime.Object) (*apiextensions.CustomResourceDefinition, logicalcluster.Name, bool) {
 	crd, ok := obj.(*apiextensions.CustomResourceDefinition)
 	if !ok {
 		klog.ErrorS(nil, "The CustomResourceDefinition watch sent something else", "type", fmt.Sprintf("%T", obj))
-		return nil
+		return nil, "", false
 	}
 	cluster, err := logicalcluster.FromObject(crd)
 	if err != nil {
 		klog.ErrorS(err, "A stored CustomResourceDefinition has no logical cluster", "name", crd.Name)
-		return nil
+		return nil, "", false
 	}
-	return []group{{cluster, crd.Spec.Group}}
+	return crd, cluster, true
 }
 
 // process decides the names of the definitions of group k, the oldest

@@ -8,6 +8,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
 	crdtable "k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition/tableconvertor"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
@@ -33,12 +34,30 @@ func NewStorage(f *registry.Factory, scheme *runtime.Scheme) (registry.Group, er
 		New:      func() runtime.Object { return &apiextensions.CustomResourceDefinition{} },
 		NewList:  func() runtime.Object { return &apiextensions.CustomResourceDefinitionList{} },
 		Strategy: s,
-		Status:   customresourcedefinition.NewStatusStrategy(scheme),
 		Configure: func(store *genericregistry.Store) {
 			store.PredicateFunc = customresourcedefinition.MatchCustomResourceDefinition
 			store.TableConvertor = crdtable.New()
 		},
+		Serve: func(main *registry.Served) map[string]rest.Storage {
+			return map[string]rest.Storage{
+				Resource.Resource:             definitions{main, &customresourcedefinition.REST{Store: main.Store}},
+				Resource.Resource + "/status": registry.NewStatus(main.Store, customresourcedefinition.NewStatusStrategy(scheme)),
+			}
+		},
 	})
+}
+
+// definitions are served as any store, but deleted as upstream deletes
+// them: a deletion marks a definition Terminating and holds it by the
+// customresourcecleanup.apiextensions.k8s.io finalizer until its objects
+// are gone.
+type definitions struct {
+	*registry.Served
+	upstream *customresourcedefinition.REST
+}
+
+func (d definitions) Delete(ctx context.Context, name string, deleteValidation rest.ValidateObjectFunc, options *metav1.DeleteOptions) (runtime.Object, bool, error) {
+	return d.upstream.Delete(ctx, name, deleteValidation, options)
 }
 
 // upstreamStrategy is what upstream's definition strategy is to a store.
