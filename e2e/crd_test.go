@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -476,4 +478,87 @@ func TestCRDVersions(t *testing.T) {
 	if got := k.must("--context", "a", "get", "crd", "gadgets.example.com", "-o", "jsonpath={.status.storedVersions}"); got != `["v1"]` {
 		t.Errorf("stored versions %s", got)
 	}
+}
+
+// discovered is the groups /apis lists in cluster, aggregated or not, and
+// the aggregated list's ETag.
+func (c crClient) discovered(cluster string, aggregated bool) (groups []string, etag string) {
+	c.t.Helper()
+	accept := "application/json"
+	if aggregated {
+		accept = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
+	}
+	req, err := http.NewRequest(http.MethodGet, fmt.Sprintf("https://127.0.0.1:%d/clusters/%s/apis", c.port, cluster), nil)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	req.Header.Set("Accept", accept)
+	resp, err := c.client.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var list struct {
+		Groups []struct{ Name string }
+		Items  []struct{ Metadata struct{ Name string } }
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil {
+		c.t.Fatal(err)
+	}
+	for _, g := range list.Groups {
+		groups = append(groups, g.Name)
+	}
+	for _, g := range list.Items {
+		groups = append(groups, g.Metadata.Name)
+	}
+	return groups, resp.Header.Get("ETag")
+}
+
+// Discovery in a logical cluster lists its established definitions after
+// the hub's groups, so that kubectl uses custom resources by kind and
+// short name there, and only there.
+func TestCRDDiscovery(t *testing.T) {
+	h, k, pki := startHubWith(t, "a", "b")
+	client, err := adminClient(pki)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := crClient{t, client, h.port}
+	_, before := c.discovered("root:a", true)
+	k.apply("a", widgetsCRD("v1", sizeSchema))
+	k.must("--context", "a", "wait", "--for=condition=Established", "crd/widgets.example.com", "--timeout=10s")
+
+	for _, aggregated := range []bool{false, true} {
+		a, etag := c.discovered("root:a", aggregated)
+		if len(a) == 0 || a[len(a)-1] != "example.com" {
+			t.Errorf("root:a discovers %v (aggregated: %t), want example.com last", a, aggregated)
+		}
+		if aggregated && (etag == "" || etag == before) {
+			t.Errorf("root:a's aggregated discovery has ETag %s, and had %s before its definition", etag, before)
+		}
+		if b, _ := c.discovered("root:b", aggregated); slices.Contains(b, "example.com") {
+			t.Errorf("root:b discovers %v (aggregated: %t)", b, aggregated)
+		}
+	}
+	if got := k.must("--context", "a", "api-resources", "--api-group", "example.com", "--no-headers"); !regexp.MustCompile(`^widgets\s+wd\s+example.com/v1\s+true\s+Widget\n$`).MatchString(got) {
+		t.Errorf("kubectl api-resources in root:a:\n%s", got)
+	}
+	if got := k.must("--context", "b", "api-resources", "--api-group", "example.com", "--no-headers"); got != "" {
+		t.Errorf("kubectl api-resources in root:b:\n%s", got)
+	}
+
+	// kubectl works with widgets by kind and short name.
+	k.apply("a", "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  namespace: default\nspec:\n  size: 3\n")
+	if got := k.must("--context", "a", "get", "wd"); !regexp.MustCompile(`^NAME\s+SIZE\nw\s+3\n$`).MatchString(got) {
+		t.Errorf("kubectl get wd in root:a:\n%s", got)
+	}
+	k.must("--context", "a", "scale", "widget/w", "--replicas=2")
+	k.must("--context", "a", "apply", "--server-side", "-f", writeFile(t, "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  namespace: default\nspec:\n  size: 4\n"))
+	if got := k.must("--context", "a", "get", "widget", "w", "-o", "jsonpath={.spec.size} {.spec.replicas}"); got != "4 2" {
+		t.Errorf("after kubectl scale and apply the widget has size and replicas %s", got)
+	}
+	if _, err := k.run("--context", "b", "get", "widgets"); err == nil || !strings.Contains(err.Error(), `the server doesn't have a resource type "widgets"`) {
+		t.Errorf("kubectl get widgets in root:b: %v", err)
+	}
+	k.must("--context", "a", "delete", "widget", "w")
 }

@@ -25,6 +25,12 @@
 // they are not defaulted or pruned again when read, as the cache is
 // shared by definitions whose schemas differ.
 //
+// Discovery of a logical cluster, /apis aggregated or not, /apis/<group>
+// and /apis/<group>/<version>, lists the groups of its established
+// definitions after the hub's own, made for each request from the
+// definitions' watch cache, so that kubectl and client-go's RESTMapper
+// find them by kind and short name there and nowhere else.
+//
 // Custom resources are served in their own logical cluster only, not
 // across all of them at /clusters/*.
 package customresource

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	apidiscoveryv2 "k8s.io/api/apidiscovery/v2"
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/conversion"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -59,6 +60,9 @@ type Handler struct {
 	codecs            runtime.NegotiatedSerializer
 	admission         admission.Interface
 	minRequestTimeout time.Duration
+
+	builtin           BuiltinDiscovery
+	builtinAggregated func() (*apidiscoveryv2.APIGroupDiscoveryList, error)
 }
 
 // New returns the handler of custom resources.
@@ -121,17 +125,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	gv := schema.GroupVersion{Group: info.APIGroup, Version: info.APIVersion}
-	gr := schema.GroupResource{Group: info.APIGroup, Resource: info.Resource}
-	if !info.IsResourceRequest {
-		h.fail(w, req, gv, &apierrors.StatusError{ErrStatus: metav1.Status{
-			Status: metav1.StatusFailure, Code: http.StatusNotFound, Reason: metav1.StatusReasonNotFound,
-			Message: fmt.Sprintf("the server could not find the requested resource: %s is no resource, and the hub serves no discovery of custom resources", req.URL.Path),
-		}})
-		return
-	}
 	if logicalcluster.IsWildcard(ctx) {
-		h.fail(w, req, gv, apierrors.NewBadRequest(fmt.Sprintf("%s are custom resources, served in their own logical cluster only: "+
-			"read them at %s<logical cluster>/…, not %s%s", gr, logicalcluster.PathPrefix, logicalcluster.PathPrefix, logicalcluster.Wildcard)))
+		h.fail(w, req, gv, apierrors.NewBadRequest(fmt.Sprintf("%s is of custom resources, served in their own logical cluster only: "+
+			"read them at %s<logical cluster>%s, not %s%s", info.Path, logicalcluster.PathPrefix, info.Path, logicalcluster.PathPrefix, logicalcluster.Wildcard)))
 		return
 	}
 	cluster, ok := logicalcluster.ClusterFrom(ctx)
@@ -139,12 +135,24 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		h.fail(w, req, gv, apierrors.NewInternalError(errors.New("no logical cluster in the request")))
 		return
 	}
-	crd, err := h.definition(ctx, gr)
-	if err != nil {
-		h.fail(w, req, gv, err)
+	if !info.IsResourceRequest {
+		if h.serveGroup(w, req, info.Path) {
+			return
+		}
+		h.fail(w, req, gv, &apierrors.StatusError{ErrStatus: metav1.Status{
+			Status: metav1.StatusFailure, Code: http.StatusNotFound, Reason: metav1.StatusReasonNotFound,
+			Message: fmt.Sprintf("the server could not find the requested resource: no CustomResourceDefinition of logical cluster %s serves %s", cluster, info.Path),
+		}})
 		return
 	}
-	if err := servable(crd, cluster, info); err != nil {
+	gr := schema.GroupResource{Group: info.APIGroup, Resource: info.Resource}
+	crd, err := h.servable(ctx, cluster, info, "0")
+	if apierrors.IsNotFound(err) {
+		// The watch cache may trail a write the client has seen, as
+		// its definition established: what is stored settles it.
+		crd, err = h.servable(ctx, cluster, info, "")
+	}
+	if err != nil {
 		h.fail(w, req, gv, err)
 		return
 	}
@@ -168,25 +176,24 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		metrics.CleanScope(info), metrics.APIServerComponent, len(v.warnings) > 0, "", serve)(w, req)
 }
 
-// definition is the CustomResourceDefinition of gr in the request's
-// logical cluster, from the watch cache: what the controllers that
-// established it saw there, so a client that waited for Established
-// finds it served.
-func (h *Handler) definition(ctx context.Context, gr schema.GroupResource) (*apiextensions.CustomResourceDefinition, error) {
-	cluster, _ := logicalcluster.ClusterFrom(ctx)
-	obj, err := h.definitions.Get(genericapirequest.WithNamespace(ctx, ""), gr.String(), &metav1.GetOptions{ResourceVersion: "0"})
+// servable is the CustomResourceDefinition of the resource of info in
+// cluster, read at resourceVersion, if it serves the request.
+func (h *Handler) servable(ctx context.Context, cluster logicalcluster.Name, info *genericapirequest.RequestInfo, resourceVersion string) (*apiextensions.CustomResourceDefinition, error) {
+	gr := schema.GroupResource{Group: info.APIGroup, Resource: info.Resource}
+	obj, err := h.definitions.Get(genericapirequest.WithNamespace(ctx, ""), gr.String(), &metav1.GetOptions{ResourceVersion: resourceVersion})
 	if apierrors.IsNotFound(err) {
 		return nil, notServed(gr, fmt.Sprintf("logical cluster %s has no CustomResourceDefinition %s", cluster, gr))
 	}
 	if err != nil {
 		return nil, err
 	}
-	return obj.(*apiextensions.CustomResourceDefinition), nil
+	crd := obj.(*apiextensions.CustomResourceDefinition)
+	return crd, serves(crd, cluster, info)
 }
 
-// servable is nil if crd serves the request info: its scope, version and
+// serves is nil if crd serves the request info: its scope, version and
 // names, which must be accepted.
-func servable(crd *apiextensions.CustomResourceDefinition, cluster logicalcluster.Name, info *genericapirequest.RequestInfo) error {
+func serves(crd *apiextensions.CustomResourceDefinition, cluster logicalcluster.Name, info *genericapirequest.RequestInfo) error {
 	gr := schema.GroupResource{Group: info.APIGroup, Resource: info.Resource}
 	namespaced := crd.Spec.Scope == apiextensions.NamespaceScoped
 	switch {

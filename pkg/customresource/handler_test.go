@@ -9,7 +9,7 @@ import (
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 )
 
-func TestServable(t *testing.T) {
+func TestServes(t *testing.T) {
 	established := func(crd *apiextensions.CustomResourceDefinition) *apiextensions.CustomResourceDefinition {
 		apiextensions.SetCRDCondition(crd, apiextensions.CustomResourceDefinitionCondition{Type: apiextensions.Established, Status: apiextensions.ConditionTrue})
 		return crd
@@ -43,7 +43,7 @@ func TestServable(t *testing.T) {
 		{"no such subresource", established(widgets("1", "integer")), request("get", "default", "v1", "status"),
 			"widgets.example.com have no status subresource at v1 in logical cluster root:a"},
 	} {
-		err := servable(tc.crd, "root:a", tc.info)
+		err := serves(tc.crd, "root:a", tc.info)
 		if tc.want == "" {
 			if err != nil {
 				t.Errorf("%s: %v", tc.name, err)

@@ -274,10 +274,36 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		syncerscope.NewAdmission(),
 	)
 	cfg.TracerProvider = tracerProvider
-	server, err := cfg.Complete(nil).New("canopy-hub", genericapiserver.NewEmptyDelegate())
+	// The custom resources of each logical cluster's definitions are
+	// served under /apis/ wherever no built-in group is, and discovered
+	// after the built-in groups.
+	customResources, err := customresource.New(customresource.Config{
+		Definitions:         definitionStore,
+		Factory:             factory,
+		Codecs:              codecs,
+		Admission:           cfg.AdmissionControl,
+		Authorizer:          authz,
+		MinRequestTimeout:   time.Duration(cfg.MinRequestTimeout) * time.Second,
+		MaxRequestBodyBytes: cfg.MaxRequestBodyBytes,
+	})
 	if err != nil {
 		return err
 	}
+	chain := cfg.BuildHandlerChainFunc
+	cfg.BuildHandlerChainFunc = func(apiHandler http.Handler, c *genericapiserver.Config) http.Handler {
+		return chain(customResources.WithDiscovery(apiHandler), c)
+	}
+	completed := cfg.Complete(nil)
+	server, err := completed.New("canopy-hub", genericapiserver.NewEmptyDelegate())
+	if err != nil {
+		return err
+	}
+	server.Handler.NonGoRestfulMux.HandlePrefix("/apis/", customResources)
+	customResources.SetBuiltinDiscovery(customresource.BuiltinDiscovery{
+		Addresses:  completed.DiscoveryAddresses,
+		Groups:     server.DiscoveryGroupManager,
+		Aggregated: server.AggregatedDiscoveryGroupManager,
+	})
 	coreAPI := genericapiserver.NewDefaultAPIGroupInfo(corev1.GroupName, scheme, runtime.NewParameterCodec(scheme), codecs)
 	coreAPI.VersionedResourcesStorageMap[corev1.SchemeGroupVersion.Version] = coreGroup.Storage
 	if err := server.InstallLegacyAPIGroup(genericapiserver.DefaultLegacyAPIPrefix, &coreAPI); err != nil {
@@ -308,21 +334,6 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 			return err
 		}
 	}
-	// The custom resources of each logical cluster's definitions are
-	// served under /apis/ wherever no built-in group is.
-	customResources, err := customresource.New(customresource.Config{
-		Definitions:         definitionStore,
-		Factory:             factory,
-		Codecs:              codecs,
-		Admission:           cfg.AdmissionControl,
-		Authorizer:          authz,
-		MinRequestTimeout:   time.Duration(cfg.MinRequestTimeout) * time.Second,
-		MaxRequestBodyBytes: cfg.MaxRequestBodyBytes,
-	})
-	if err != nil {
-		return err
-	}
-	server.Handler.NonGoRestfulMux.HandlePrefix("/apis/", customResources)
 	// Root has no LogicalCluster to be set up by; every other logical
 	// cluster is set up by the controller when its LogicalCluster is
 	// created.
