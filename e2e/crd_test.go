@@ -562,3 +562,58 @@ func TestCRDDiscovery(t *testing.T) {
 	}
 	k.must("--context", "a", "delete", "widget", "w")
 }
+
+// OpenAPI v3 in each logical cluster describes the custom resources of
+// its own definitions, for kubectl explain.
+func TestCRDOpenAPI(t *testing.T) {
+	h, k, pki := startHubWith(t, "a", "b")
+	k.apply("a", widgetsCRD("v1", sizeSchema))
+	k.apply("b", widgetsCRD("v1", nameSchema))
+	for _, context := range []string{"a", "b"} {
+		k.must("--context", context, "wait", "--for=condition=Established", "crd/widgets.example.com", "--timeout=10s")
+	}
+	for context, want := range map[string]string{"a": "FIELD: size <integer>", "b": "FIELD: size <string>"} {
+		if got := k.must("--context", context, "explain", "widgets.spec.size"); !strings.Contains(got, want) {
+			t.Errorf("kubectl explain widgets.spec.size in root:%s:\n%s", context, got)
+		}
+	}
+	if got := k.must("--context", "b", "explain", "widgets.spec"); !strings.Contains(got, "color\t<string>") {
+		t.Errorf("kubectl explain widgets.spec in root:b:\n%s", got)
+	}
+	if _, err := k.run("--context", "root", "explain", "widgets"); err == nil {
+		t.Error("kubectl explain widgets in root, which has no definition, succeeded")
+	}
+
+	// The same definition elsewhere is the same document, by its hash.
+	client, err := adminClient(pki)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := crClient{t, client, h.port}
+	url := func(cluster string) string {
+		var paths struct {
+			Paths map[string]struct{ ServerRelativeURL string }
+		}
+		if err := json.Unmarshal([]byte(k.must("get", "--raw", "/clusters/"+cluster+"/openapi/v3")), &paths); err != nil {
+			t.Fatal(err)
+		}
+		return paths.Paths["apis/example.com/v1"].ServerRelativeURL
+	}
+	a, b := url("root:a"), url("root:b")
+	if a == "" || a == b {
+		t.Errorf("root:a's widgets at %q, root:b's at %q", a, b)
+	}
+	k.createLogicalCluster("root", "c")
+	k.must("--server", fmt.Sprintf("https://127.0.0.1:%d/clusters/root:c", h.port), "apply", "-f", writeFile(t, widgetsCRD("v1", sizeSchema)))
+	k.must("--server", fmt.Sprintf("https://127.0.0.1:%d/clusters/root:c", h.port), "wait", "--for=condition=Established", "crd/widgets.example.com", "--timeout=10s")
+	if got := url("root:c"); got != a {
+		t.Errorf("root:c's widgets, defined as root:a's, at %q, root:a's at %q", got, a)
+	}
+	code, doc := c.do(http.MethodGet, "root:a", a, "", "application/json", "")
+	if code != http.StatusOK || !strings.Contains(doc, `"com.example.v1.Widget"`) {
+		t.Errorf("root:a's document: %d %.300s", code, doc)
+	}
+	if code, doc := c.do(http.MethodGet, "root:a", a, "", "application/com.github.proto-openapi.spec.v3.v1.0+protobuf", ""); code != http.StatusOK || !strings.Contains(doc, "com.example.v1.Widget") {
+		t.Errorf("root:a's document in protobuf: %d", code)
+	}
+}

@@ -92,6 +92,7 @@ func (c *catalog) served(cluster logicalcluster.Name, crd *apiextensions.CustomR
 		if s, err = c.build.newServed(v1); err != nil {
 			return nil, err
 		}
+		s.hash = hash
 		c.mu.Lock()
 		c.byContent[hash] = weak.Make(s)
 		c.mu.Unlock()

@@ -153,28 +153,47 @@ func groupsOf(crds []apiextensions.CustomResourceDefinition) []apiGroup {
 }
 
 // discover is the discovery of the definitions of the request's logical
-// cluster. Its list is a consistent read: a client that saw a definition
-// established, and asks what it may now use, finds it.
+// cluster.
 func (h *Handler) discover(ctx context.Context) ([]apiGroup, error) {
+	crds, err := h.definitionsOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return groupsOf(crds), nil
+}
+
+// definitionsOf are the definitions of the request's logical cluster, by
+// a consistent read: a client that saw a definition established, and
+// asks what it may now use, finds it.
+func (h *Handler) definitionsOf(ctx context.Context) ([]apiextensions.CustomResourceDefinition, error) {
 	list, err := h.definitions.List(genericapirequest.WithNamespace(ctx, ""), &metainternalversion.ListOptions{})
 	if err != nil {
 		return nil, err
 	}
-	return groupsOf(list.(*apiextensions.CustomResourceDefinitionList).Items), nil
+	return list.(*apiextensions.CustomResourceDefinitionList).Items, nil
 }
 
 type groupsKey struct{}
 
-// WithDiscovery serves /apis, in a logical cluster with established
-// definitions, as the hub's groups and then theirs, aggregated or not as
-// the client asks; anything else it leaves to next. Wrap the hub's API
-// handler in it, and give it the hub's discovery with
+// WithDiscovery serves /apis and /openapi/v3, in a logical cluster with
+// established definitions, as the hub's groups and then theirs, /apis
+// aggregated or not as the client asks; anything else it leaves to next.
+// Wrap the hub's API handler in it, and give it the hub's discovery with
 // SetBuiltinDiscovery before serving.
 func (h *Handler) WithDiscovery(next http.Handler) http.Handler {
 	both := aggregated.WrapAggregatedDiscoveryToHandler(http.HandlerFunc(h.serveGroupList), http.HandlerFunc(h.serveGroupDiscoveryList), nil)
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		ctx := req.Context()
-		if (req.URL.Path != "/apis" && req.URL.Path != "/apis/") || logicalcluster.IsWildcard(ctx) {
+		path := req.URL.Path
+		if logicalcluster.IsWildcard(ctx) || req.Method != http.MethodGet {
+			next.ServeHTTP(w, req)
+			return
+		}
+		if path == openAPIV3 || strings.HasPrefix(path, openAPIV3+"/apis/") {
+			h.serveOpenAPI(w, req, next)
+			return
+		}
+		if path != "/apis" && path != "/apis/" {
 			next.ServeHTTP(w, req)
 			return
 		}

@@ -29,7 +29,13 @@
 // and /apis/<group>/<version>, lists the groups of its established
 // definitions after the hub's own, made for each request from the
 // definitions' watch cache, so that kubectl and client-go's RESTMapper
-// find them by kind and short name there and nowhere else.
+// find them by kind and short name there and nowhere else. Its OpenAPI v3
+// adds the documents of their group versions, for kubectl explain and
+// client-side validation: each merged per request from the documents of
+// its definitions, which are made once per distinct definition, and named
+// by the hash of their contents, so that equal definitions in different
+// logical clusters are one document to clients' caches too. OpenAPI v2
+// does not describe custom resources.
 //
 // Custom resources are served in their own logical cluster only, not
 // across all of them at /clusters/*.

@@ -1,6 +1,7 @@
 package customresource
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"sort"
 	"strings"
@@ -39,7 +40,12 @@ import (
 type served struct {
 	versions       map[string]*servedVersion
 	storageVersion string
-	namespaced     bool
+	// openAPI are the OpenAPI v3 documents of the versions, which
+	// describe them to clients and to server-side apply.
+	openAPI map[string]*spec3.OpenAPI
+	// hash is the hash of the definition's content, which all served
+	// is made of.
+	hash [sha256.Size]byte
 }
 
 // servedVersion is one version of a definition, served or stored.
@@ -106,9 +112,9 @@ func (b build) newServed(crd *apiextensionsv1.CustomResourceDefinition) (*served
 	if err != nil {
 		return nil, err
 	}
-	typeConverter, err := typeConverterFor(crd)
+	openAPI, typeConverter, err := openAPIOf(crd)
 	if err != nil {
-		return nil, errServing(crd, "schemas for server-side apply", err)
+		return nil, errServing(crd, "OpenAPI schemas", err)
 	}
 	safeConverter, unsafeConverter, err := b.converters.NewConverter(crd)
 	if err != nil {
@@ -149,7 +155,7 @@ func (b build) newServed(crd *apiextensionsv1.CustomResourceDefinition) (*served
 		}
 	}
 
-	s := &served{versions: map[string]*servedVersion{}, storageVersion: storageVersion, namespaced: crd.Spec.Scope == apiextensionsv1.NamespaceScoped}
+	s := &served{versions: map[string]*servedVersion{}, storageVersion: storageVersion, openAPI: openAPI}
 	for _, v := range crd.Spec.Versions {
 		if !v.Served && !v.Storage {
 			continue
@@ -341,22 +347,26 @@ func structuralSchemas(crd *apiextensionsv1.CustomResourceDefinition) (schemas, 
 	return s, nil
 }
 
-// typeConverterFor is what server-side apply knows of crd's objects: the
-// OpenAPI models of all its versions, which bring ObjectMeta's along.
-func typeConverterFor(crd *apiextensionsv1.CustomResourceDefinition) (managedfields.TypeConverter, error) {
+// openAPIOf are the OpenAPI v3 documents of crd's versions, and what
+// server-side apply knows of its objects: the models of all of them,
+// which bring ObjectMeta's along.
+func openAPIOf(crd *apiextensionsv1.CustomResourceDefinition) (map[string]*spec3.OpenAPI, managedfields.TypeConverter, error) {
+	docs := map[string]*spec3.OpenAPI{}
 	var specs []*spec3.OpenAPI
 	for _, v := range crd.Spec.Versions {
 		s, err := builder.BuildOpenAPIV3(crd, v.Name, builder.Options{})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		docs[v.Name] = s
 		specs = append(specs, s)
 	}
 	merged, err := builder.MergeSpecsV3(specs...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return managedfields.NewTypeConverter(merged.Components.Schemas, crd.Spec.PreserveUnknownFields)
+	typeConverter, err := managedfields.NewTypeConverter(merged.Components.Schemas, crd.Spec.PreserveUnknownFields)
+	return docs, typeConverter, err
 }
 
 func withFieldManager(typeConverter managedfields.TypeConverter, scope handlers.RequestScope, resetFields map[fieldpath.APIVersion]*fieldpath.Set, subresource string) (handlers.RequestScope, error) {
