@@ -32,6 +32,7 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -65,16 +66,19 @@ import (
 	rbacauthorizer "github.com/canopy-dev/canopy/pkg/authorization/rbac"
 	wildcardauthorizer "github.com/canopy-dev/canopy/pkg/authorization/wildcard"
 	"github.com/canopy-dev/canopy/pkg/controller/clusterroleaggregation"
+	crdcontroller "github.com/canopy-dev/canopy/pkg/controller/crd"
 	gccontroller "github.com/canopy-dev/canopy/pkg/controller/garbagecollector"
 	lccontroller "github.com/canopy-dev/canopy/pkg/controller/logicalcluster"
 	nscontroller "github.com/canopy-dev/canopy/pkg/controller/namespace"
 	placementcontroller "github.com/canopy-dev/canopy/pkg/controller/placement"
 	"github.com/canopy-dev/canopy/pkg/controller/statusaggregation"
 	"github.com/canopy-dev/canopy/pkg/controller/synctarget"
+	"github.com/canopy-dev/canopy/pkg/customresource"
 	generatedopenapi "github.com/canopy-dev/canopy/pkg/generated/openapi"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/otlp"
 	"github.com/canopy-dev/canopy/pkg/registry"
+	apiextensionsregistry "github.com/canopy-dev/canopy/pkg/registry/apiextensions"
 	"github.com/canopy-dev/canopy/pkg/registry/apps"
 	authenticationregistry "github.com/canopy-dev/canopy/pkg/registry/authentication"
 	authorizationregistry "github.com/canopy-dev/canopy/pkg/registry/authorization"
@@ -195,6 +199,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	scheme := runtime.NewScheme()
 	addToScheme := []func(*runtime.Scheme) error{
 		core.AddToScheme, tenancy.AddToScheme, rbacregistry.AddToScheme, authenticationregistry.AddToScheme, authorizationregistry.AddToScheme,
+		apiextensionsregistry.AddToScheme,
 	}
 	for _, g := range storedGroups {
 		addToScheme = append(addToScheme, g.addToScheme)
@@ -233,6 +238,14 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// Definitions are checked against the scheme: complete, it names the
+	// groups the hub serves itself.
+	definitions, err := apiextensionsregistry.NewStorage(factory, scheme)
+	if err != nil {
+		return err
+	}
+	groups = append(groups, storedGroup{apiextensionsv1.SchemeGroupVersion, definitions})
+	definitionStore := definitions.Stores[0]
 	namespaces := defaultNamespaces(coreGroup.Storage["namespaces"].(rest.Creater))
 	setUp := func(ctx context.Context, cluster logicalcluster.Name) error {
 		var rbacErr error
@@ -266,10 +279,36 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		syncerscope.NewAdmission(),
 	)
 	cfg.TracerProvider = tracerProvider
-	server, err := cfg.Complete(nil).New("canopy-hub", genericapiserver.NewEmptyDelegate())
+	// The custom resources of each logical cluster's definitions are
+	// served under /apis/ wherever no built-in group is, and discovered
+	// after the built-in groups.
+	customResources, err := customresource.New(customresource.Config{
+		Definitions:         definitionStore,
+		Factory:             factory,
+		Codecs:              codecs,
+		Admission:           cfg.AdmissionControl,
+		Authorizer:          authz,
+		MinRequestTimeout:   time.Duration(cfg.MinRequestTimeout) * time.Second,
+		MaxRequestBodyBytes: cfg.MaxRequestBodyBytes,
+	})
 	if err != nil {
 		return err
 	}
+	chain := cfg.BuildHandlerChainFunc
+	cfg.BuildHandlerChainFunc = func(apiHandler http.Handler, c *genericapiserver.Config) http.Handler {
+		return chain(customResources.WithDiscovery(apiHandler), c)
+	}
+	completed := cfg.Complete(nil)
+	server, err := completed.New("canopy-hub", genericapiserver.NewEmptyDelegate())
+	if err != nil {
+		return err
+	}
+	server.Handler.NonGoRestfulMux.HandlePrefix("/apis/", customResources)
+	customResources.SetBuiltinDiscovery(customresource.BuiltinDiscovery{
+		Addresses:  completed.DiscoveryAddresses,
+		Groups:     server.DiscoveryGroupManager,
+		Aggregated: server.AggregatedDiscoveryGroupManager,
+	})
 	coreAPI := genericapiserver.NewDefaultAPIGroupInfo(corev1.GroupName, scheme, runtime.NewParameterCodec(scheme), codecs)
 	coreAPI.VersionedResourcesStorageMap[corev1.SchemeGroupVersion.Version] = coreGroup.Storage
 	if err := server.InstallLegacyAPIGroup(genericapiserver.DefaultLegacyAPIPrefix, &coreAPI); err != nil {
@@ -382,6 +421,9 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 			Namespaces:      namespaceStore,
 			Resources:       placeableResources(coreGroup, groups),
 		}),
+		"customresource-catalog": customResources,
+		"crd-names":              crdcontroller.New(definitionStore, definitions.Storage["customresourcedefinitions/status"].(rest.Updater)),
+		"crd-finalizer":          crdcontroller.NewFinalizer(definitionStore, definitions.Storage["customresourcedefinitions/status"].(rest.Updater), customResources),
 	} {
 		if err := server.AddPostStartHook("canopy-"+name+"-controller", func(hookCtx genericapiserver.PostStartHookContext) error {
 			go c.Run(hookCtx)

@@ -15,5 +15,8 @@
 //
 // Each resource has one watch cache for all logical clusters: a logical
 // cluster costs nothing until it has objects, and a list or watch in one
-// logical cluster is a prefix of the shared cache.
+// logical cluster is a prefix of the shared cache. Custom resources too:
+// the unstructured storage of a group resource serves every definition of
+// it, in any logical cluster, whose stores upstream completes and Adopt
+// gives Canopy's keys.
 package registry

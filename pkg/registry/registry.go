@@ -47,10 +47,8 @@ func (f *Factory) Complete(s *genericregistry.Store, storageVersion schema.Group
 	}
 	gr := s.DefaultQualifiedResource
 	resourcePrefix := resourcePrefix(gr)
-	k := keys{prefix: "/" + resourcePrefix, namespaced: s.CreateStrategy.NamespaceScoped()}
-	s.KeyRootFunc, s.KeyFunc = k.root, k.object
-	s.BeginCreate = stampOnCreate(s.BeginCreate)
-	s.BeginUpdate = stampOnUpdate(s.BeginUpdate)
+	k := keysOf(s)
+	k.own(s)
 
 	mediaType := f.StorageMediaType
 	if mediaType == "" {
@@ -70,7 +68,7 @@ func (f *Factory) Complete(s *genericregistry.Store, storageVersion schema.Group
 			Config:        storagebackend.Config{Prefix: keyPrefix, Codec: codec, EncodeVersioner: encodeVersioner},
 			GroupResource: gr,
 		},
-		Decorator:               f.decorator(k, sharing(s.CreateStrategy)),
+		Decorator:               f.decorator(k.fromObject, sharing(s.CreateStrategy)),
 		ResourcePrefix:          resourcePrefix,
 		DeleteCollectionWorkers: 1,
 		// The hub's garbage collector finalizes what a delete's
@@ -97,10 +95,24 @@ func sharing(s rest.RESTCreateStrategy) func(runtime.Object) {
 	return nil
 }
 
-// decorator puts a watch cache keyed by k in front of the SQL store. It
+// keysOf are the keys of the objects of s, whose CreateStrategy decides
+// whether they are namespaced.
+func keysOf(s *genericregistry.Store) keys {
+	return keys{prefix: "/" + resourcePrefix(s.DefaultQualifiedResource), namespaced: s.CreateStrategy.NamespaceScoped()}
+}
+
+// own makes s keep its objects under k in the cluster of the request, and
+// record that cluster on every object it writes.
+func (k keys) own(s *genericregistry.Store) {
+	s.KeyRootFunc, s.KeyFunc = k.root, k.object
+	s.BeginCreate = stampOnCreate(s.BeginCreate)
+	s.BeginUpdate = stampOnUpdate(s.BeginUpdate)
+}
+
+// decorator puts a watch cache keyed by keyOf in front of the SQL store. It
 // ignores the key function the registry offers, which knows no cluster.
 // share is given the objects the watch cache keeps.
-func (f *Factory) decorator(k keys, share func(runtime.Object)) generic.StorageDecorator {
+func (f *Factory) decorator(keyOf func(runtime.Object) (string, error), share func(runtime.Object)) generic.StorageDecorator {
 	return func(config *storagebackend.ConfigForResource, resourcePrefix string, _ func(runtime.Object) (string, error),
 		newFunc, newListFunc func() runtime.Object, getAttrs storage.AttrFunc, triggers storage.IndexerFuncs, indexers *cache.Indexers,
 	) (storage.Interface, factory.DestroyFunc, error) {
@@ -116,7 +128,7 @@ func (f *Factory) decorator(k keys, share func(runtime.Object)) generic.StorageD
 			GroupResource:       config.GroupResource,
 			EventsHistoryWindow: cacher.DefaultEventFreshDuration,
 			ResourcePrefix:      resourcePrefix,
-			KeyFunc:             k.fromObject,
+			KeyFunc:             keyOf,
 			GetAttrsFunc:        getAttrs,
 			IndexerFuncs:        triggers,
 			Indexers:            indexers,

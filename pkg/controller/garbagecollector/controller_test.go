@@ -2,7 +2,6 @@ package garbagecollector
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -17,10 +16,10 @@ import (
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
 
+	"github.com/canopy-dev/canopy/internal/sqlitetest"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/registry"
 	"github.com/canopy-dev/canopy/pkg/registry/core"
-	"github.com/canopy-dev/canopy/pkg/sqlstorage"
 )
 
 // hub is the core stores over a real SQLite datastore, with a running
@@ -35,11 +34,7 @@ type hub struct {
 func start(t *testing.T) *hub {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	backend, err := sqlstorage.Open(ctx, "sqlite://"+filepath.Join(t.TempDir(), "canopy.db"), sqlstorage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = backend.Close() })
+	backend := sqlitetest.Open(t)
 	scheme := runtime.NewScheme()
 	if err := core.AddToScheme(scheme); err != nil {
 		t.Fatal(err)

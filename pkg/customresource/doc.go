@@ -1,0 +1,42 @@
+// Package customresource serves the custom resources of each logical
+// cluster's CustomResourceDefinitions, at /apis/<group>/<version>/… of
+// the groups the hub does not serve itself, with upstream's storage
+// (apiextensions-apiserver's customresource.NewStorage) and request
+// handlers (k8s.io/apiserver's endpoints/handlers): validation by the
+// schema and its CEL rules, pruning, defaulting, the status and scale
+// subresources, printer columns, server-side apply and watches, and, for
+// several versions, conversion None.
+//
+// A request is served by the definition of its resource in its own
+// logical cluster, read from the definitions' watch cache: a logical
+// cluster without one answers 404 saying so, and two logical clusters may
+// define the same resource differently. What serves a definition (its
+// structural schemas, CEL programs, server-side apply type converter,
+// stores and request scopes) depends on its spec and accepted names
+// alone, so installations of the same definition share it, held by the
+// hash of their content: memory grows with the distinct definitions, not
+// with the logical clusters that install them.
+//
+// Every definition of a group resource, in any logical cluster, shares
+// one storage and one watch cache, under Canopy's keys, in which each
+// object is stored as written to it: at its definition's storage version,
+// pruned by its schema. Objects are converted to the version a client
+// asks for, and pruned by its schema, as they are sent; unlike upstream,
+// they are not defaulted or pruned again when read, as the cache is
+// shared by definitions whose schemas differ.
+//
+// Discovery of a logical cluster, /apis aggregated or not, /apis/<group>
+// and /apis/<group>/<version>, lists the groups of its established
+// definitions after the hub's own, made for each request from the
+// definitions' watch cache, so that kubectl and client-go's RESTMapper
+// find them by kind and short name there and nowhere else. Its OpenAPI v3
+// adds the documents of their group versions, for kubectl explain and
+// client-side validation: each merged per request from the documents of
+// its definitions, which are made once per distinct definition, and named
+// by the hash of their contents, so that equal definitions in different
+// logical clusters are one document to clients' caches too. OpenAPI v2
+// does not describe custom resources.
+//
+// Custom resources are served in their own logical cluster only, not
+// across all of them at /clusters/*.
+package customresource
