@@ -180,15 +180,16 @@ func Choose(policies []*Policy, ns labels.Set, gr workloadv1alpha1.GroupResource
 // Applicable are the placements of the objects of a logical cluster,
 // given the placements of each logical cluster of its Lineage, its own
 // first: its own, if it has any, or else those with inheritance
-// Descendants of its nearest ancestor that has some.
-func Applicable(lineage [][]*placementv1alpha1.Placement) []*placementv1alpha1.Placement {
+// Descendants of its nearest ancestor that has some; with the index in
+// lineage of the logical cluster they are in.
+func Applicable(lineage [][]*placementv1alpha1.Placement) (int, []*placementv1alpha1.Placement) {
 	if len(lineage) == 0 {
-		return nil
+		return 0, nil
 	}
 	if len(lineage[0]) > 0 {
-		return lineage[0]
+		return 0, lineage[0]
 	}
-	for _, placements := range lineage[1:] {
+	for i, placements := range lineage[1:] {
 		var inherited []*placementv1alpha1.Placement
 		for _, p := range placements {
 			if p.Spec.Inheritance == placementv1alpha1.InheritanceDescendants {
@@ -196,10 +197,10 @@ func Applicable(lineage [][]*placementv1alpha1.Placement) []*placementv1alpha1.P
 			}
 		}
 		if len(inherited) > 0 {
-			return inherited
+			return i + 1, inherited
 		}
 	}
-	return nil
+	return 0, nil
 }
 
 // weightOf is target t's weight under p's Divide strategy: its share of

@@ -111,16 +111,17 @@ func TestApplicable(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		lineage [][]*placementv1alpha1.Placement
+		level   int
 		want    []*placementv1alpha1.Placement
 	}{
-		{"its own", [][]*placementv1alpha1.Placement{{own}, {orgDefault}, {platform}}, []*placementv1alpha1.Placement{own}},
-		{"the nearest default", [][]*placementv1alpha1.Placement{nil, {orgOnly, orgDefault}, {platform}}, []*placementv1alpha1.Placement{orgDefault}},
-		{"past ancestors without a default", [][]*placementv1alpha1.Placement{nil, {orgOnly}, {platform}}, []*placementv1alpha1.Placement{platform}},
-		{"none", [][]*placementv1alpha1.Placement{nil, {orgOnly}, nil}, nil},
+		{"its own", [][]*placementv1alpha1.Placement{{own}, {orgDefault}, {platform}}, 0, []*placementv1alpha1.Placement{own}},
+		{"the nearest default", [][]*placementv1alpha1.Placement{nil, {orgOnly, orgDefault}, {platform}}, 1, []*placementv1alpha1.Placement{orgDefault}},
+		{"past ancestors without a default", [][]*placementv1alpha1.Placement{nil, {orgOnly}, {platform}}, 2, []*placementv1alpha1.Placement{platform}},
+		{"none", [][]*placementv1alpha1.Placement{nil, {orgOnly}, nil}, 0, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := Applicable(tc.lineage); fmt.Sprint(got) != fmt.Sprint(tc.want) {
-				t.Errorf("got %v, want %v", got, tc.want)
+			if level, got := Applicable(tc.lineage); level != tc.level || fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("got %v from level %d, want %v from %d", got, level, tc.want, tc.level)
 			}
 		})
 	}

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	engine "github.com/canopy-dev/canopy/pkg/placement"
 )
 
 // assignment is the metadata of a hub object that says where it runs:
@@ -21,31 +22,12 @@ type assignment struct {
 
 // placed are the keys of the targets whose assignment label placement
 // set and that the object still carries.
-func (a assignment) placed() sets.Set[string] {
-	out := sets.New[string]()
-	for _, key := range strings.Split(a.annotations[workloadv1alpha1.PlacedAnnotation], ",") {
-		if key != "" && a.labels[workloadv1alpha1.StateLabel(key)] == workloadv1alpha1.StateSync {
-			out.Insert(key)
-		}
-	}
-	return out
-}
+func (a assignment) placed() sets.Set[string] { return engine.Placed(a.labels, a.annotations) }
 
 // shares are the targets placement put the object on, with the replicas
-// each runs: its share where placement divided them, else all of
-// replicas; 0 for an object without replicas.
+// each runs.
 func (a assignment) shares(replicas *int32) map[string]int32 {
-	out := map[string]int32{}
-	for key := range a.placed() {
-		out[key] = 0
-		if replicas != nil {
-			out[key] = *replicas
-		}
-		if n, err := strconv.ParseInt(a.annotations[workloadv1alpha1.ReplicasAnnotation(key)], 10, 32); err == nil && n >= 0 {
-			out[key] = int32(n)
-		}
-	}
-	return out
+	return engine.Shares(a.labels, a.annotations, replicas)
 }
 
 // outcome is an assignment carrying out a decision, as far as it may be

@@ -4,11 +4,9 @@ import (
 	"context"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
@@ -17,7 +15,6 @@ import (
 
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	engine "github.com/canopy-dev/canopy/pkg/placement"
-	"github.com/canopy-dev/canopy/pkg/podspec"
 )
 
 // place decides where the object of ref goes and writes the decision on
@@ -60,7 +57,7 @@ func (c *Controller) place(ctx context.Context, ref objectRef) error {
 		return err
 	}
 	s := c.world.scope(ref.cluster)
-	policy := engine.Choose(s.policies, labels.Set(ns.GetLabels()), ref.resource)
+	policy := engine.Choose(s.Policies, labels.Set(ns.GetLabels()), ref.resource)
 	if policy == nil {
 		c.record(ref, nil)
 		return nil
@@ -70,12 +67,7 @@ func (c *Controller) place(ctx context.Context, ref objectRef) error {
 		return err
 	}
 	from := assignment{labels: m.GetLabels(), annotations: m.GetAnnotations()}
-	o := engine.Object{Cluster: ref.cluster, Namespace: ref.namespace, Name: ref.name, Resource: ref.resource, Requests: requests(u)}
-	if n, ok, _ := unstructured.NestedInt64(u, "spec", "replicas"); ok {
-		replicas := int32(n)
-		o.Replicas = &replicas
-	}
-	o.Current = from.shares(o.Replicas)
+	o := engine.ObjectFrom(ref.cluster, ref.resource, u)
 	now := time.Now()
 	d := s.evaluation(policy, now).Decide(o)
 	if !d.RecheckAt.IsZero() {
@@ -100,9 +92,9 @@ func (c *Controller) place(ctx context.Context, ref objectRef) error {
 			return err
 		}
 		klog.V(2).InfoS("Placed", "resource", ref.resource, "cluster", ref.cluster, "namespace", ref.namespace, "name", ref.name,
-			"placement", s.ids[policy].name, "targets", out.placed, "leaving", out.leaving, "message", d.Message)
+			"placement", s.id(policy).name, "targets", out.placed, "leaving", out.leaving, "message", d.Message)
 	}
-	c.record(ref, &record{placement: s.ids[policy], placed: out.placed})
+	c.record(ref, &record{placement: s.id(policy), placed: out.placed})
 	return nil
 }
 
@@ -120,31 +112,4 @@ func (c *Controller) write(ctx context.Context, ref objectRef, obj runtime.Objec
 	_, _, err = c.cfg.Resources[ref.resource].Store.Update(ctx, ref.name, rest.DefaultUpdatedObjectInfo(updated),
 		rest.ValidateAllObjectFunc, rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{})
 	return err
-}
-
-// requests are what one replica of obj requests, or obj as a whole if it
-// has no replicas: its pod's, as the scheduler counts them, the most of
-// the sum of its containers and of each init container; empty for an
-// object that runs no pods.
-func requests(obj map[string]any) corev1.ResourceList {
-	spec, ok := podspec.OfUnstructured(obj)
-	if !ok {
-		return nil
-	}
-	out := corev1.ResourceList{}
-	for _, ct := range spec.Containers {
-		for name, q := range ct.Resources.Requests {
-			sum := out[name]
-			sum.Add(q)
-			out[name] = sum
-		}
-	}
-	for _, ct := range spec.InitContainers {
-		for name, q := range ct.Resources.Requests {
-			if q.Cmp(out[name]) > 0 {
-				out[name] = q.DeepCopy()
-			}
-		}
-	}
-	return out
 }

@@ -44,7 +44,7 @@ func (c *Controller) writeStatus(ctx context.Context, id placementID) error {
 	status := placementv1alpha1.PlacementStatus{ObservedGeneration: p.Generation, Conditions: append([]metav1.Condition(nil), stored.Status.Conditions...)}
 	s := c.world.scope(id.cluster)
 	condition := metav1.Condition{Type: placementv1alpha1.ConditionSchedulable, Status: metav1.ConditionFalse, Reason: ReasonInvalid}
-	if err, invalid := s.invalid[id]; invalid {
+	if err, invalid := s.invalid(id); invalid {
 		condition.Message = err.Error()
 	} else if policy := s.policy(id); policy != nil {
 		now := time.Now()

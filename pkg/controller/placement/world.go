@@ -44,17 +44,10 @@ func newWorld() *world {
 	}
 }
 
-// scope is what places the objects of one logical cluster: the
-// placements that apply there compiled with the constraints of its
-// lineage, the SyncTargets of its lineage, and each policy's evaluation
-// while it holds.
+// scope is the engine's scope of one logical cluster, with each
+// policy's evaluation while it holds.
 type scope struct {
-	policies []*engine.Policy
-	ids      map[*engine.Policy]placementID
-	// invalid are the applicable placements that do not compile, with
-	// why.
-	invalid map[placementID]error
-	targets []engine.Target
+	*engine.Scope
 
 	mu          sync.Mutex
 	evaluations map[*engine.Policy]*engine.Evaluation
@@ -67,21 +60,36 @@ func (s *scope) evaluation(policy *engine.Policy, now time.Time) *engine.Evaluat
 	defer s.mu.Unlock()
 	e := s.evaluations[policy]
 	if e == nil || !e.RecheckAt().IsZero() && !now.Before(e.RecheckAt()) {
-		e = policy.Evaluate(s.targets, now)
+		e = policy.Evaluate(s.Targets, now)
 		s.evaluations[policy] = e
 	}
 	return e
 }
 
+// id names the placement of policy.
+func (s *scope) id(policy *engine.Policy) placementID {
+	return placementID{s.From, policy.Name}
+}
+
 // policy is the policy of placement id, nil if it does not apply here
 // or does not compile.
 func (s *scope) policy(id placementID) *engine.Policy {
-	for _, p := range s.policies {
-		if s.ids[p] == id {
+	for _, p := range s.Policies {
+		if s.id(p) == id {
 			return p
 		}
 	}
 	return nil
+}
+
+// invalid is why placement id does not compile, if it applies here and
+// does not.
+func (s *scope) invalid(id placementID) (error, bool) {
+	if id.cluster != s.From {
+		return nil, false
+	}
+	err, ok := s.Invalid[id.name]
+	return err, ok
 }
 
 // within is whether cluster is root or one of its descendants.
@@ -127,37 +135,21 @@ func (w *world) scope(cluster logicalcluster.Name) *scope {
 
 // compile makes the scope of cluster; w.mu is held.
 func (w *world) compile(cluster logicalcluster.Name) *scope {
-	s := &scope{ids: map[*engine.Policy]placementID{}, invalid: map[placementID]error{}, evaluations: map[*engine.Policy]*engine.Evaluation{}}
 	lineage := engine.Lineage(cluster)
-	placements := make([][]*placementv1alpha1.Placement, len(lineage))
-	var constraints []engine.Constraint
+	levels := make([]engine.Level, len(lineage))
 	for i, c := range lineage {
+		levels[i].Cluster = c
 		for _, name := range sortedKeys(w.placements[c]) {
-			placements[i] = append(placements[i], w.placements[c][name])
+			levels[i].Placements = append(levels[i].Placements, w.placements[c][name])
 		}
 		for _, name := range sortedKeys(w.constraints[c]) {
-			constraints = append(constraints, engine.Constraint{Cluster: c, PlacementConstraint: w.constraints[c][name]})
+			levels[i].Constraints = append(levels[i].Constraints, w.constraints[c][name])
 		}
 		for _, name := range sortedKeys(w.targets[c]) {
-			s.targets = append(s.targets, w.targets[c][name])
+			levels[i].Targets = append(levels[i].Targets, w.targets[c][name])
 		}
 	}
-	for _, p := range engine.Applicable(placements) {
-		from, err := logicalcluster.FromObject(p)
-		if err != nil {
-			klog.ErrorS(err, "A stored Placement has no logical cluster", "placement", p.Name)
-			continue
-		}
-		id := placementID{from, p.Name}
-		policy, err := engine.Compile(p, constraints)
-		if err != nil {
-			s.invalid[id] = err
-			continue
-		}
-		s.policies = append(s.policies, policy)
-		s.ids[policy] = id
-	}
-	return s
+	return &scope{Scope: engine.NewScope(levels), evaluations: map[*engine.Policy]*engine.Evaluation{}}
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -84,8 +84,8 @@ func TestWorldScopes(t *testing.T) {
 		}
 		s := w.scope(tc.cluster)
 		var ids []placementID
-		for _, p := range s.policies {
-			ids = append(ids, s.ids[p])
+		for _, p := range s.Policies {
+			ids = append(ids, s.id(p))
 		}
 		if len(ids) != len(tc.placements) {
 			t.Fatalf("%s: placements %v, want %v", tc.cluster, ids, tc.placements)
@@ -96,7 +96,7 @@ func TestWorldScopes(t *testing.T) {
 			}
 		}
 		var names []string
-		for _, target := range s.targets {
+		for _, target := range s.Targets {
 			names = append(names, target.Name)
 		}
 		if len(names) != len(tc.targets) || names[0] != tc.targets[0] {
@@ -111,7 +111,7 @@ func TestWorldScopes(t *testing.T) {
 	if w.applies("root:org") {
 		t.Error("root:org has a placement after root's inherited one went")
 	}
-	if len(w.scope("root:org").policies) != 0 {
+	if len(w.scope("root:org").Policies) != 0 {
 		t.Error("root:org's scope kept the deleted placement")
 	}
 }
@@ -160,27 +160,5 @@ func TestWorldChanges(t *testing.T) {
 	}
 	if w.scope("root:org:team") != team {
 		t.Error("root:org:team's scope was dropped for a placement it does not inherit")
-	}
-}
-
-func TestRequests(t *testing.T) {
-	obj := map[string]any{"spec": map[string]any{"template": map[string]any{"spec": map[string]any{
-		"containers": []any{
-			map[string]any{"name": "a", "resources": map[string]any{"requests": map[string]any{"cpu": "100m", "memory": "64Mi"}}},
-			map[string]any{"name": "b", "resources": map[string]any{"requests": map[string]any{"cpu": "200m"}}},
-		},
-		"initContainers": []any{
-			map[string]any{"name": "i", "resources": map[string]any{"requests": map[string]any{"cpu": "1", "memory": "1Mi"}}},
-		},
-	}}}}
-	got := requests(obj)
-	if cpu := got[corev1.ResourceCPU]; cpu.Cmp(resource.MustParse("1")) != 0 {
-		t.Errorf("cpu %s, want the init container's 1", cpu.String())
-	}
-	if mem := got[corev1.ResourceMemory]; mem.Cmp(resource.MustParse("64Mi")) != 0 {
-		t.Errorf("memory %s, want the containers' 64Mi", mem.String())
-	}
-	if got := requests(map[string]any{"data": map[string]any{}}); got != nil {
-		t.Errorf("a ConfigMap requests %v", got)
 	}
 }
