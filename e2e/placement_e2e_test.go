@@ -50,15 +50,7 @@ func TestPlacement(t *testing.T) {
 		t.Fatal(err)
 	}
 	syncerBin := buildSyncer(t)
-	h := &hub{bin: buildHub(t), dataDir: t.TempDir(), port: freePort(t), flags: []string{"--sync-target-heartbeat-timeout", placementHeartbeatTimeout.String()}}
-	h.start(t)
-	admin := kubectl{t: t, kubeconfig: filepath.Join(h.dataDir, "admin.kubeconfig"), home: t.TempDir()}
-	pki := filepath.Join(h.dataDir, "pki")
-	admin.addContexts(h, pki, "admin")
-	admin.createLogicalCluster("root", "org")
-	admin.addContext(h, pki, "org", "root:org")
-	admin.createLogicalCluster("org", "team")
-	admin.addContext(h, pki, "team", "root:org:team")
+	h, admin, pki := startTeamHub(t, placementHeartbeatTimeout)
 
 	regions := map[string]string{"pc1": "eu", "pc2": "eu", "pc3": "us"}
 	clusters := startClusters(t, "pc1", "pc2", "pc3")
@@ -79,15 +71,7 @@ func TestPlacement(t *testing.T) {
 	p := placed{t: t, admin: admin, keys: keys}
 
 	// 1. Division.
-	admin.apply("team", fmt.Sprintf(`apiVersion: placement.canopy.dev/v1alpha1
-kind: Placement
-metadata: {name: eu}
-spec:
-  resources: [{group: apps, resource: deployments}]
-  targets: {labelSelector: {matchLabels: {region: eu}}}
-  strategy: {type: Divide}
-  failover: {gracePeriod: %s}
-`, placementGrace))
+	admin.apply("team", euPlacement)
 	admin.apply("team", "apiVersion: v1\nkind: Namespace\nmetadata: {name: shop}\n---\n"+placedDeployment("web", "shop", 6))
 	p.waitShares("team", "shop", "web", map[string]string{"pc1": "3", "pc2": "3"})
 	shop := workloadv1alpha1.DownstreamNamespace("root:org:team", "shop")
@@ -110,25 +94,8 @@ spec:
 	})
 
 	// 2. Residency.
-	admin.apply("org", `apiVersion: placement.canopy.dev/v1alpha1
-kind: PlacementConstraint
-metadata: {name: eu-only}
-spec:
-  allowedTargets: {labelSelector: {matchLabels: {region: eu}}}
-`)
-	admin.apply("team", `apiVersion: placement.canopy.dev/v1alpha1
-kind: Placement
-metadata: {name: us}
-spec:
-  priority: 10
-  namespaceSelector: {matchLabels: {residency: us}}
-  targets: {labelSelector: {matchLabels: {region: us}}}
----
-apiVersion: v1
-kind: Namespace
-metadata: {name: usns, labels: {residency: us}}
----
-`+placedDeployment("api", "usns", 2))
+	admin.apply("org", euOnlyConstraint)
+	admin.apply("team", usPlacement+"---\n"+placedDeployment("api", "usns", 2))
 	waitFor(t, 30*time.Second, "placement us's status", func() (bool, string) {
 		got := admin.must("--context", "team", "get", "placement", "us", "-o",
 			`jsonpath={.status.conditions[0].status} {.status.conditions[0].reason} {range .status.targets[*]}{.name}:{.reason} {end}`)
@@ -248,6 +215,25 @@ spec:
 }
 
 // addContext adds a context name for logical cluster path, as the admin.
+// startTeamHub starts a hub whose SyncTargets turn NotReady heartbeat
+// after their last heartbeat, with logical clusters root:org and
+// root:org:team, and returns it with the admin's kubectl, which has
+// contexts org and team besides addContexts's, and the hub's pki
+// directory.
+func startTeamHub(t *testing.T, heartbeat time.Duration) (*hub, kubectl, string) {
+	t.Helper()
+	h := &hub{bin: buildHub(t), dataDir: t.TempDir(), port: freePort(t), flags: []string{"--sync-target-heartbeat-timeout", heartbeat.String()}}
+	h.start(t)
+	admin := kubectl{t: t, kubeconfig: filepath.Join(h.dataDir, "admin.kubeconfig"), home: t.TempDir()}
+	pki := filepath.Join(h.dataDir, "pki")
+	admin.addContexts(h, pki, "admin")
+	admin.createLogicalCluster("root", "org")
+	admin.addContext(h, pki, "org", "root:org")
+	admin.createLogicalCluster("org", "team")
+	admin.addContext(h, pki, "team", "root:org:team")
+	return h, admin, pki
+}
+
 func (k kubectl) addContext(h *hub, pki, name, path string) {
 	k.t.Helper()
 	k.must("config", "set-cluster", name, "--server", "https://127.0.0.1:"+strconv.Itoa(h.port)+"/clusters/"+path,
@@ -294,6 +280,42 @@ func startClusters(t *testing.T, names ...string) map[string]*pcluster.Cluster {
 }
 
 // placedDeployment is a Deployment with no assignment of its own.
+// euPlacement is root:org:team's placement dividing the replicas of its
+// Deployments over region eu.
+var euPlacement = fmt.Sprintf(`apiVersion: placement.canopy.dev/v1alpha1
+kind: Placement
+metadata: {name: eu}
+spec:
+  resources: [{group: apps, resource: deployments}]
+  targets: {labelSelector: {matchLabels: {region: eu}}}
+  strategy: {type: Divide}
+  failover: {gracePeriod: %s}
+`, placementGrace)
+
+// euOnlyConstraint is root:org's PlacementConstraint allowing only region
+// eu, and usPlacement root:org:team's placement of namespace usns on
+// region us, which it forbids.
+const (
+	euOnlyConstraint = `apiVersion: placement.canopy.dev/v1alpha1
+kind: PlacementConstraint
+metadata: {name: eu-only}
+spec:
+  allowedTargets: {labelSelector: {matchLabels: {region: eu}}}
+`
+	usPlacement = `apiVersion: placement.canopy.dev/v1alpha1
+kind: Placement
+metadata: {name: us}
+spec:
+  priority: 10
+  namespaceSelector: {matchLabels: {residency: us}}
+  targets: {labelSelector: {matchLabels: {region: us}}}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: usns, labels: {residency: us}}
+`
+)
+
 func placedDeployment(name, namespace string, replicas int) string {
 	return fmt.Sprintf(`apiVersion: apps/v1
 kind: Deployment

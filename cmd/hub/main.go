@@ -29,7 +29,7 @@ func newRootCommand() *cobra.Command {
 		Use:   "hub",
 		Short: "Canopy's hub: one API server hosting many logical clusters",
 	}
-	root.AddCommand(newStartCommand(), newKubeconfigCommand("kubeconfig"), newSyncTargetCommand())
+	root.AddCommand(newStartCommand(), newKubeconfigCommand("kubeconfig"), newSyncTargetCommand(), newPlacementCommand())
 	return root
 }
 

@@ -19,7 +19,11 @@
 // allowed targets. Which placement places an object is Applicable (the
 // logical cluster's own placements, or the nearest inherited default)
 // then Choose (the highest priority selecting the object's namespace and
-// resource).
+// resource). NewScope does the first for a logical cluster, from what
+// each logical cluster of its lineage holds; ObjectFrom reads an object
+// as placement sees it, with the targets it is on now. The controller
+// and hub placement explain both resolve through them, so that a dry run
+// predicts what the controller does.
 //
 // # Decisions
 //
