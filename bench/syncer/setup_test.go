@@ -186,7 +186,10 @@ func startSyncer(ctx context.Context, b *testing.B, h *proc.Hub, hubBin, syncerB
 		b.Fatal(err)
 	}
 	p := proc.Start(b, filepath.Join(out, "syncer-"+pc.Name+".log"), syncerBin,
-		"--hub-kubeconfig", path, "--cluster-kubeconfig", pc.Kubeconfig, "--sync-target", "root:"+pc.Name)
+		"--hub-kubeconfig", path, "--cluster-kubeconfig", pc.Kubeconfig, "--sync-target", "root:"+pc.Name,
+		// Several syncers share this machine: each serves its metrics on
+		// a port of its own.
+		"--metrics-bind-address", "127.0.0.1:0")
 	return &syncerRun{Process: p, pc: pc}
 }
 
