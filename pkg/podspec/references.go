@@ -29,8 +29,12 @@ func OfUnstructured(obj map[string]any) (*corev1.PodSpec, bool) {
 	return nil, false
 }
 
+// ReferencedResources are the core resources whose objects a pod spec
+// refers to, which follow a workload downstream.
+var ReferencedResources = []string{"configmaps", "secrets", "serviceaccounts"}
+
 // Reference is an object that a pod spec refers to in its own namespace:
-// a ConfigMap, a Secret or a ServiceAccount, by resource and name.
+// one of ReferencedResources, by resource and name.
 type Reference struct {
 	Resource string
 	Name     string

@@ -18,11 +18,13 @@ import (
 // dependencyResources are the kinds of objects a pod template refers to
 // that follow a synced workload downstream; a dependencyKey names one by
 // its index here.
-var dependencyResources = []schema.GroupVersionResource{
-	corev1.SchemeGroupVersion.WithResource("configmaps"),
-	corev1.SchemeGroupVersion.WithResource("secrets"),
-	corev1.SchemeGroupVersion.WithResource("serviceaccounts"),
-}
+var dependencyResources = func() []schema.GroupVersionResource {
+	var gvrs []schema.GroupVersionResource
+	for _, r := range podspec.ReferencedResources {
+		gvrs = append(gvrs, corev1.SchemeGroupVersion.WithResource(r))
+	}
+	return gvrs
+}()
 
 // dependencyKey is a hub object that a synced workload may depend on, in
 // the dependency queue.

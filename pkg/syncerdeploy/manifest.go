@@ -3,6 +3,7 @@ package syncerdeploy
 import (
 	"bytes"
 
+	"github.com/canopy-dev/canopy/pkg/podspec"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -59,10 +60,6 @@ func Manifest(t Target, image string, hubKubeconfig []byte) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// dependencies are the kinds a pod template refers to, which follow a
-// workload downstream.
-var dependencies = []string{"configmaps", "secrets", "serviceaccounts"}
-
 // clusterRBAC is a ClusterRole of rules and a ClusterRoleBinding of it to
 // subject, both with m.
 func clusterRBAC(m metav1.ObjectMeta, rules []rbacv1.PolicyRule, subject rbacv1.Subject) []runtime.Object {
@@ -94,7 +91,7 @@ func (t Target) downstreamRules() []rbacv1.PolicyRule {
 			Verbs: []string{"get", "list", "watch", "create", "update", "patch", "delete"}})
 	}
 	return append(rules,
-		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: dependencies, Verbs: []string{"get", "list", "watch", "create", "update", "patch", "delete"}},
+		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: podspec.ReferencedResources, Verbs: []string{"get", "list", "watch", "create", "update", "patch", "delete"}},
 		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"pods", "events"}, Verbs: []string{"list", "watch"}},
 		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"namespaces"}, Verbs: []string{"get", "list", "watch", "create", "delete"}},
 		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"nodes"}, Verbs: []string{"list", "watch"}},

@@ -28,7 +28,13 @@ var (
 	selfReviews = []schema.GroupResource{{Group: "authentication.k8s.io", Resource: "selfsubjectreviews"}, {Group: "authorization.k8s.io", Resource: "selfsubjectaccessreviews"}}
 	// dependencies are the kinds a pod template refers to, which follow
 	// a workload downstream.
-	dependencies = []schema.GroupResource{corev1.Resource("configmaps"), corev1.Resource("secrets"), corev1.Resource("serviceaccounts")}
+	dependencies = func() []schema.GroupResource {
+		var grs []schema.GroupResource
+		for _, r := range podspec.ReferencedResources {
+			grs = append(grs, corev1.Resource(r))
+		}
+		return grs
+	}()
 )
 
 // Authorizer decides every request of a syncer as the package
