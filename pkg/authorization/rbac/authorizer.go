@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/apiserver/pkg/authentication/serviceaccount"
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/apiserver/pkg/authorization/authorizer"
 
@@ -59,9 +62,57 @@ func (a *Authorizer) Authorize(ctx context.Context, attrs authorizer.Attributes)
 	if errors.Is(err, errAllowed) {
 		return authorizer.DecisionAllow, reason, nil
 	}
+	if err == nil {
+		// Asking the wrong logical cluster is a usual mistake, and its
+		// refusal should say so.
+		member, err := a.IsMember(ctx, cluster, u)
+		if err == nil && !member {
+			reason = fmt.Sprintf("%q has no role in logical cluster %s: an admin there grants one with a RoleBinding or ClusterRoleBinding", u.GetName(), cluster)
+		}
+	}
 	// Errors reading some bindings make no denial: a rule read fine may
 	// still allow, and an authorizer after this one may too.
-	return authorizer.DecisionNoOpinion, "", err
+	return authorizer.DecisionNoOpinion, reason, err
+}
+
+// forEveryone are the ClusterRoleBindings, by the names Kubernetes gives
+// them, that every logical cluster has for all authenticated users:
+// discovery and reviewing one's own access. They make no one a member.
+var forEveryone = map[string]bool{"system:discovery": true, "system:basic-user": true}
+
+// IsMember reports whether u is one of cluster's users: in system:masters,
+// a ServiceAccount, which authenticates only in its own logical cluster,
+// or named, by name or group, by a binding of cluster in any namespace
+// other than the ones every logical cluster has for everyone. A hub
+// credential is valid in every logical cluster; what one holds beyond the
+// hub's own APIs, such as its custom resources' definitions, it shows
+// only to its members.
+func (a *Authorizer) IsMember(ctx context.Context, cluster logicalcluster.Name, u user.Info) (bool, error) {
+	if slices.Contains(u.GetGroups(), user.SystemPrivilegedGroup) {
+		return true, nil
+	}
+	if _, _, err := serviceaccount.SplitUsername(u.GetName()); err == nil {
+		return true, nil
+	}
+	crbs, err := a.source.ClusterRoleBindings(ctx, cluster)
+	if err != nil {
+		return false, err
+	}
+	for _, b := range crbs {
+		if _, ok := appliesTo(u, b.Subjects, ""); ok && !forEveryone[b.Name] {
+			return true, nil
+		}
+	}
+	rbs, err := a.source.RoleBindings(ctx, cluster, metav1.NamespaceAll)
+	if err != nil {
+		return false, err
+	}
+	for _, b := range rbs {
+		if _, ok := appliesTo(u, b.Subjects, b.Namespace); ok {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // ConditionsAwareAuthorize: RBAC has no conditions, so this is Authorize.

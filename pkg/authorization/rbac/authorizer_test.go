@@ -2,6 +2,7 @@ package rbac
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -39,7 +40,7 @@ func (o objects) ClusterRoleBindings(_ context.Context, c logicalcluster.Name) (
 func (o objects) RoleBindings(_ context.Context, c logicalcluster.Name, ns string) ([]*rbacv1.RoleBinding, error) {
 	var out []*rbacv1.RoleBinding
 	for _, obj := range o.in(c) {
-		if b, ok := obj.(*rbacv1.RoleBinding); ok && b.Namespace == ns {
+		if b, ok := obj.(*rbacv1.RoleBinding); ok && (ns == metav1.NamespaceAll || b.Namespace == ns) {
 			out = append(out, b)
 		}
 	}
@@ -123,5 +124,76 @@ func TestAuthorizerIsolatesLogicalClusters(t *testing.T) {
 	rules, err = a.RulesFor(t.Context(), "root:a", &user.DefaultInfo{Name: "bob"}, "ns1")
 	if err != nil || len(rules) != 1 {
 		t.Errorf("bob's rules in root:a/ns1: %v, %v", rules, err)
+	}
+}
+
+// TestMembers: a logical cluster's members are the users and groups its
+// bindings name, in any namespace, but not through the bindings every
+// logical cluster has for everyone, its ServiceAccounts, and
+// system:masters; a refusal tells a non-member so.
+func TestMembers(t *testing.T) {
+	ref := func(name string) rbacv1.RoleRef {
+		return rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: name}
+	}
+	subject := func(kind, name string) []rbacv1.Subject {
+		return []rbacv1.Subject{{Kind: kind, APIGroup: rbacv1.GroupName, Name: name}}
+	}
+	discovery := []rbacv1.PolicyRule{{Verbs: []string{"get"}, NonResourceURLs: []string{"/api", "/apis", "/apis/*"}}}
+	readCM := []rbacv1.PolicyRule{{Verbs: []string{"get"}, APIGroups: []string{""}, Resources: []string{"configmaps"}}}
+	var objs objects
+	for _, c := range []logicalcluster.Name{"root:a", "root:b", "root:public"} {
+		objs = append(objs,
+			&rbacv1.ClusterRole{ObjectMeta: meta(c, "", "system:discovery"), Rules: discovery},
+			&rbacv1.ClusterRoleBinding{ObjectMeta: meta(c, "", "system:discovery"), RoleRef: ref("system:discovery"), Subjects: subject(rbacv1.GroupKind, user.AllAuthenticated)},
+			&rbacv1.ClusterRole{ObjectMeta: meta(c, "", "read-cm"), Rules: readCM},
+		)
+	}
+	objs = append(objs,
+		// root:a: alice cluster-wide, bob in namespace ns1 only, and
+		// the team group in ns2.
+		&rbacv1.ClusterRoleBinding{ObjectMeta: meta("root:a", "", "alice"), RoleRef: ref("read-cm"), Subjects: subject(rbacv1.UserKind, "alice")},
+		&rbacv1.RoleBinding{ObjectMeta: meta("root:a", "ns1", "bob"), RoleRef: ref("read-cm"), Subjects: subject(rbacv1.UserKind, "bob")},
+		&rbacv1.RoleBinding{ObjectMeta: meta("root:a", "ns2", "team"), RoleRef: ref("read-cm"), Subjects: subject(rbacv1.GroupKind, "team")},
+		// root:public opens configmaps to everyone, on purpose.
+		&rbacv1.ClusterRoleBinding{ObjectMeta: meta("root:public", "", "everyone"), RoleRef: ref("read-cm"), Subjects: subject(rbacv1.GroupKind, user.AllAuthenticated)},
+	)
+	a := New(objs)
+	authenticated := func(name string, groups ...string) user.Info {
+		return &user.DefaultInfo{Name: name, Groups: append(groups, user.AllAuthenticated)}
+	}
+	for _, tc := range []struct {
+		who     user.Info
+		cluster logicalcluster.Name
+		want    bool
+	}{
+		{authenticated("alice"), "root:a", true},
+		{authenticated("bob"), "root:a", true},
+		{authenticated("carol", "team"), "root:a", true},
+		{authenticated("system:serviceaccount:default:bot", "system:serviceaccounts"), "root:b", true},
+		{authenticated("admin", user.SystemPrivilegedGroup), "root:b", true},
+		{authenticated("eve"), "root:public", true},
+		{authenticated("alice"), "root:b", false},
+		{authenticated("bob"), "root:b", false},
+		{authenticated("carol", "team"), "root:b", false},
+		{authenticated("eve"), "root:a", false},
+	} {
+		got, err := a.IsMember(t.Context(), tc.cluster, tc.who)
+		if err != nil || got != tc.want {
+			t.Errorf("%s a member of %s: %v, %v; want %v", tc.who.GetName(), tc.cluster, got, err, tc.want)
+		}
+		// Everyone may discover the hub's own APIs, as in Kubernetes.
+		ctx := logicalcluster.WithCluster(t.Context(), tc.cluster)
+		if d, reason, err := a.Authorize(ctx, authorizer.AttributesRecord{User: tc.who, Verb: "get", Path: "/apis"}); d != authorizer.DecisionAllow {
+			t.Errorf("%s reading /apis in %s: %v (%s, %v)", tc.who.GetName(), tc.cluster, d, reason, err)
+		}
+		attrs := resource("delete", "", "configmaps", "ns1", "x")
+		attrs.User = tc.who
+		d, reason, err := a.Authorize(ctx, attrs)
+		if d == authorizer.DecisionAllow || err != nil {
+			t.Fatalf("%s deleting a configmap in %s: %v, %v", tc.who.GetName(), tc.cluster, d, err)
+		}
+		if told := strings.Contains(reason, "has no role in logical cluster "+tc.cluster.String()); told == tc.want {
+			t.Errorf("%s refused in %s with reason %q", tc.who.GetName(), tc.cluster, reason)
+		}
 	}
 }

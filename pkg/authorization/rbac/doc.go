@@ -9,6 +9,10 @@
 // a Source, which the hub backs with the registry's shared watch caches,
 // so a logical cluster costs no goroutine, informer or index of its own.
 //
+// A request it does not allow from a user who is no member of the logical
+// cluster (IsMember) is refused with a reason saying so: asking the wrong
+// logical cluster is the usual mistake.
+//
 // The rules match as Kubernetes' do (k8s.io/kubernetes cannot be
 // imported, so they are written out here): "*" for any verb, API group or
 // resource, "resource/subresource" and "*/subresource", resource names,
