@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -239,12 +240,46 @@ func testIsolation(t *testing.T, h *hub, admin kubectl) {
 		}
 	}
 
+	// Nor do root:b's and root's discovery and OpenAPI tell her which
+	// custom resources they define, or their schemas: the hub's own APIs,
+	// the same in every logical cluster, are all they show her, as a
+	// logical cluster's definitions are its members' to know. root:b
+	// defines widgets.
+	admin.apply("b", widgetsCRD("v1", sizeSchema))
+	waitFor(t, 30*time.Second, "root:b's discovery to list example.com", func() (bool, string) {
+		_, _, raw := send(t, adminHTTP, http.MethodGet, server+"/clusters/root:b/apis", "")
+		return strings.Contains(string(raw), `"example.com"`), string(raw)
+	})
+	for _, cluster := range []string{"root:b", "root"} {
+		for _, path := range []string{"/apis", "/openapi/v3", "/openapi/v2"} {
+			requests++
+			_, code, raw := send(t, aliceHTTP, http.MethodGet, server+"/clusters/"+cluster+path, "")
+			if code != http.StatusOK || !strings.Contains(string(raw), "apps") {
+				t.Errorf("alice: GET %s in %s: %d; want the hub's own APIs", path, cluster, code)
+			}
+			if strings.Contains(string(raw), `"example.com"`) || strings.Contains(string(raw), "com.example.v1.Widget") || strings.Contains(string(raw), "widgets.example.com") {
+				t.Errorf("alice: GET %s in %s leaked root:b's definitions: %s", path, cluster, raw)
+			}
+		}
+		for _, path := range []string{"/apis/example.com", "/apis/example.com/v1", "/openapi/v3/apis/example.com/v1"} {
+			requests++
+			_, code, raw := send(t, aliceHTTP, http.MethodGet, server+"/clusters/"+cluster+path, "")
+			if code == http.StatusOK && len(raw) > 0 || strings.Contains(string(raw), "com.example.v1.Widget") || strings.Contains(string(raw), `"widgets"`) {
+				t.Errorf("alice: GET %s in %s: %d %s; want nothing", path, cluster, code, raw)
+			}
+		}
+	}
 	// A review of alice's own access in root:b tells her she has none.
 	_, code, raw := send(t, aliceHTTP, http.MethodPost, server+"/clusters/root:b/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
 		`{"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectAccessReview","spec":{"resourceAttributes":{"verb":"list","resource":"configmaps"}}}`)
 	var review struct{ Status struct{ Allowed bool } }
 	if err := json.Unmarshal(raw, &review); err != nil || code != http.StatusCreated || review.Status.Allowed {
 		t.Errorf("alice's SelfSubjectAccessReview in root:b: %d %s", code, raw)
+	}
+	// And a refusal tells her why.
+	if status, code, raw := send(t, aliceHTTP, http.MethodGet, server+"/clusters/root:b/api/v1/namespaces/default/configmaps", ""); code != http.StatusForbidden ||
+		!strings.Contains(status.Message, `"alice" has no role in logical cluster root:b`) {
+		t.Errorf("alice lists configmaps in root:b: %d %s; want a 403 saying she has no role there", code, raw)
 	}
 
 	// The same with kubectl, for a few representative requests.

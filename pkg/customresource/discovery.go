@@ -164,8 +164,18 @@ func (h *Handler) discover(ctx context.Context) ([]apiGroup, error) {
 
 // definitionsOf are the definitions of the request's logical cluster, by
 // a consistent read: a client that saw a definition established, and
-// asks what it may now use, finds it.
+// asks what it may now use, finds it. To a requester who is not one of
+// its members, a logical cluster has none: discovery and OpenAPI show
+// them the hub's own APIs only.
 func (h *Handler) definitionsOf(ctx context.Context) ([]apiextensions.CustomResourceDefinition, error) {
+	cluster, ok := logicalcluster.ClusterFrom(ctx)
+	u, known := genericapirequest.UserFrom(ctx)
+	if !ok || !known {
+		return nil, nil
+	}
+	if member, err := h.members.IsMember(ctx, cluster, u); err != nil || !member {
+		return nil, err
+	}
 	list, err := h.definitions.List(genericapirequest.WithNamespace(ctx, ""), &metainternalversion.ListOptions{})
 	if err != nil {
 		return nil, err

@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apiserver/pkg/admission"
+	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/apiserver/pkg/authorization/authorizer"
 	"k8s.io/apiserver/pkg/endpoints/handlers"
 	"k8s.io/apiserver/pkg/endpoints/handlers/responsewriters"
@@ -46,16 +47,29 @@ type Config struct {
 	// Admission and Authorizer are the hub's.
 	Admission  admission.Interface
 	Authorizer authorizer.Authorizer
+	// Members tells who may learn which definitions a logical cluster
+	// has, through its discovery and OpenAPI.
+	Members Members
 	// MinRequestTimeout is the least a watch lasts, as for built-in
 	// resources.
 	MinRequestTimeout   time.Duration
 	MaxRequestBodyBytes int64
 }
 
+// Members tells whether a user is one of a logical cluster's users.
+// Kubernetes lets every authenticated user read discovery and OpenAPI,
+// and the hub's own APIs are the same in every logical cluster; a
+// logical cluster's definitions are its own, though, and a credential of
+// the hub is valid in all of them.
+type Members interface {
+	IsMember(ctx context.Context, cluster logicalcluster.Name, u user.Info) (bool, error)
+}
+
 // Handler serves /apis/<group>/<version>/… for the groups of the
 // CustomResourceDefinitions of the request's logical cluster.
 type Handler struct {
 	definitions       *genericregistry.Store
+	members           Members
 	catalog           *catalog
 	codecs            runtime.NegotiatedSerializer
 	admission         admission.Interface
@@ -74,6 +88,7 @@ func New(c Config) (*Handler, error) {
 	b := build{converters: converters, authorizer: c.Authorizer, maxRequestBodyBytes: c.MaxRequestBodyBytes}
 	return &Handler{
 		definitions:       c.Definitions,
+		members:           c.Members,
 		catalog:           newCatalog(b, c.Factory),
 		codecs:            c.Codecs,
 		admission:         c.Admission,

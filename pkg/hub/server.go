@@ -288,6 +288,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		Codecs:              codecs,
 		Admission:           cfg.AdmissionControl,
 		Authorizer:          authz,
+		Members:             rbacAuthorizer,
 		MinRequestTimeout:   time.Duration(cfg.MinRequestTimeout) * time.Second,
 		MaxRequestBodyBytes: cfg.MaxRequestBodyBytes,
 	})
