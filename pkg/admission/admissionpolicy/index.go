@@ -1,0 +1,203 @@
+package admissionpolicy
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	"k8s.io/apiserver/pkg/admission/plugin/policy/validating"
+
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+)
+
+// InheritLabel on a binding set to InheritDescendants makes it, with its
+// policy, apply in every logical cluster below its own as well as in its
+// own. Both objects stay in the ancestor, where those who administer a
+// descendant have no rights unless granted there, so they can neither
+// remove nor change them; and whatever the descendant sets itself only
+// adds to them, since any policy that denies a request denies it.
+const (
+	InheritLabel       = "admission.canopy.dev/inherit"
+	InheritDescendants = "descendants"
+)
+
+type (
+	policy  = admissionregistrationv1.ValidatingAdmissionPolicy
+	binding = admissionregistrationv1.ValidatingAdmissionPolicyBinding
+	hook    = validating.PolicyHook
+)
+
+// index holds the policies and bindings of every logical cluster that has
+// any, and what each evaluates: a logical cluster without them has no
+// entry, so that its requests cost a map lookup.
+type index struct {
+	evaluators *evaluators
+
+	mu       sync.RWMutex
+	clusters map[logicalcluster.Name]*clusterPolicies
+	// inheriting counts the clusters with bindings for their
+	// descendants; while it is zero no request looks at its ancestors.
+	inheriting int
+}
+
+// clusterPolicies are the policies and bindings of one logical cluster;
+// own and inherited are rebuilt on each change of either, never changed
+// in place, so that requests may keep them.
+type clusterPolicies struct {
+	policies map[string]compiledPolicy
+	bindings map[string]*binding
+	// own are the hooks of the cluster's requests; inherited those that
+	// also apply below it: its policies with only their inherited
+	// bindings.
+	own, inherited []hook
+}
+
+type compiledPolicy struct {
+	policy    *policy
+	key       specKey
+	validator validating.Validator
+}
+
+func newIndex() *index {
+	return &index{evaluators: newEvaluators(), clusters: map[logicalcluster.Name]*clusterPolicies{}}
+}
+
+// hooksFor returns what applies to a request in cluster: the hooks its
+// ancestors' inherited bindings call for, nearest last, then its own.
+// The caller must not change the slice.
+func (x *index) hooksFor(cluster logicalcluster.Name) []hook {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	var own []hook
+	if c := x.clusters[cluster]; c != nil {
+		own = c.own
+	}
+	if x.inheriting == 0 {
+		return own
+	}
+	var hooks []hook
+	for p, ok := cluster.Parent(); ok; p, ok = p.Parent() {
+		if c := x.clusters[p]; c != nil && len(c.inherited) > 0 {
+			hooks = append(slices.Clip(c.inherited), hooks...)
+		}
+	}
+	if hooks == nil {
+		return own
+	}
+	return append(hooks, own...)
+}
+
+// cluster returns the entry of name, making it; callers hold mu.
+func (x *index) cluster(name logicalcluster.Name) *clusterPolicies {
+	c := x.clusters[name]
+	if c == nil {
+		c = &clusterPolicies{policies: map[string]compiledPolicy{}, bindings: map[string]*binding{}}
+		x.clusters[name] = c
+	}
+	return c
+}
+
+// setPolicy adds or replaces a policy of cluster.
+func (x *index) setPolicy(cluster logicalcluster.Name, p *policy) {
+	key, v := x.evaluators.acquire(p)
+	x.mu.Lock()
+	c := x.cluster(cluster)
+	old, had := c.policies[p.Name]
+	c.policies[p.Name] = compiledPolicy{policy: p, key: key, validator: v}
+	x.rebuild(cluster, c)
+	x.mu.Unlock()
+	if had {
+		x.evaluators.release(old.key)
+	}
+}
+
+// deletePolicy removes a policy of cluster.
+func (x *index) deletePolicy(cluster logicalcluster.Name, name string) {
+	x.mu.Lock()
+	c := x.clusters[cluster]
+	if c == nil {
+		x.mu.Unlock()
+		return
+	}
+	old, had := c.policies[name]
+	delete(c.policies, name)
+	x.rebuild(cluster, c)
+	x.mu.Unlock()
+	if had {
+		x.evaluators.release(old.key)
+	}
+}
+
+// setBinding adds or replaces a binding of cluster.
+func (x *index) setBinding(cluster logicalcluster.Name, b *binding) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	c := x.cluster(cluster)
+	c.bindings[b.Name] = b
+	x.rebuild(cluster, c)
+}
+
+// deleteBinding removes a binding of cluster.
+func (x *index) deleteBinding(cluster logicalcluster.Name, name string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if c := x.clusters[cluster]; c != nil {
+		delete(c.bindings, name)
+		x.rebuild(cluster, c)
+	}
+}
+
+// names are the names of the policies (or bindings) of every cluster.
+func (x *index) names(ofBindings bool) map[logicalcluster.Name][]string {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	out := map[logicalcluster.Name][]string{}
+	for name, c := range x.clusters {
+		if ofBindings {
+			for n := range c.bindings {
+				out[name] = append(out[name], n)
+			}
+		} else {
+			for n := range c.policies {
+				out[name] = append(out[name], n)
+			}
+		}
+	}
+	return out
+}
+
+// rebuild recomputes the hooks of c, and drops it once it holds nothing;
+// callers hold mu.
+func (x *index) rebuild(name logicalcluster.Name, c *clusterPolicies) {
+	if len(c.inherited) > 0 {
+		x.inheriting--
+	}
+	c.own, c.inherited = nil, nil
+	if len(c.policies) == 0 && len(c.bindings) == 0 {
+		delete(x.clusters, name)
+		return
+	}
+	byPolicy := map[string][]*binding{}
+	for _, b := range c.bindings {
+		byPolicy[b.Spec.PolicyName] = append(byPolicy[b.Spec.PolicyName], b)
+	}
+	// Sorted, so that the first denial reported is the same each time.
+	for _, policyName := range slices.Sorted(maps.Keys(c.policies)) {
+		bindings := byPolicy[policyName]
+		if len(bindings) == 0 {
+			continue
+		}
+		slices.SortFunc(bindings, func(a, b *binding) int { return strings.Compare(a.Name, b.Name) })
+		p := c.policies[policyName]
+		c.own = append(c.own, hook{Policy: p.policy, Bindings: bindings, Evaluator: p.validator})
+		inherited := slices.DeleteFunc(slices.Clone(bindings), func(b *binding) bool { return b.Labels[InheritLabel] != InheritDescendants })
+		if len(inherited) > 0 {
+			c.inherited = append(c.inherited, hook{Policy: p.policy, Bindings: inherited, Evaluator: p.validator})
+		}
+	}
+	if len(c.inherited) > 0 {
+		x.inheriting++
+	}
+}

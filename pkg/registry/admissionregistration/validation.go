@@ -1,0 +1,227 @@
+package admissionregistration
+
+import (
+	"strings"
+
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/canopy-dev/canopy/pkg/admission/admissionpolicy"
+	"github.com/canopy-dev/canopy/pkg/registry/core"
+)
+
+var (
+	failurePolicies = []admissionregistrationv1.FailurePolicyType{admissionregistrationv1.Fail, admissionregistrationv1.Ignore}
+	matchPolicies   = []admissionregistrationv1.MatchPolicyType{admissionregistrationv1.Exact, admissionregistrationv1.Equivalent}
+	scopes          = []admissionregistrationv1.ScopeType{admissionregistrationv1.AllScopes, admissionregistrationv1.ClusterScope, admissionregistrationv1.NamespacedScope}
+	operations      = []admissionregistrationv1.OperationType{admissionregistrationv1.OperationAll, admissionregistrationv1.Create, admissionregistrationv1.Update, admissionregistrationv1.Delete, admissionregistrationv1.Connect}
+	actions         = []admissionregistrationv1.ValidationAction{admissionregistrationv1.Deny, admissionregistrationv1.Warn, admissionregistrationv1.Audit}
+	reasons         = []metav1.StatusReason{metav1.StatusReasonUnauthorized, metav1.StatusReasonForbidden, metav1.StatusReasonInvalid, metav1.StatusReasonRequestEntityTooLarge}
+)
+
+// maxMatchConditions is Kubernetes' limit on a policy's matchConditions.
+const maxMatchConditions = 64
+
+// errNoParams is why paramKind and paramRef are refused: the hub does
+// not yet read params for its policies, and a policy silently evaluated
+// without them would not mean what its author wrote.
+const errNoParams = "params are not supported by this hub yet; write the values into the policy's expressions or variables"
+
+// validatePolicy checks a ValidatingAdmissionPolicy as kube-apiserver
+// does, compiling every expression.
+func validatePolicy(p *admissionregistrationv1.ValidatingAdmissionPolicy) field.ErrorList {
+	spec := field.NewPath("spec")
+	var errs field.ErrorList
+	if p.Spec.ParamKind != nil {
+		errs = append(errs, field.Forbidden(spec.Child("paramKind"), errNoParams))
+	}
+	if p.Spec.MatchConstraints == nil {
+		errs = append(errs, field.Required(spec.Child("matchConstraints"), "the resources the policy applies to"))
+	} else {
+		errs = append(errs, validateMatchResources(p.Spec.MatchConstraints, true, spec.Child("matchConstraints"))...)
+	}
+	if p.Spec.FailurePolicy == nil {
+		errs = append(errs, field.Required(spec.Child("failurePolicy"), ""))
+	} else {
+		errs = append(errs, core.ValidateEnum(*p.Spec.FailurePolicy, false, failurePolicies, spec.Child("failurePolicy"))...)
+	}
+	if len(p.Spec.Validations) == 0 && len(p.Spec.AuditAnnotations) == 0 {
+		errs = append(errs, field.Required(spec.Child("validations"), "validations or auditAnnotations must contain at least one item"))
+	}
+	for i, v := range p.Spec.Validations {
+		path := spec.Child("validations").Index(i)
+		if strings.TrimSpace(v.Expression) == "" {
+			errs = append(errs, field.Required(path.Child("expression"), "a CEL expression that is true for valid requests"))
+		}
+		if strings.ContainsAny(v.Message, "\r\n") {
+			errs = append(errs, field.Invalid(path.Child("message"), v.Message, "must not contain line breaks"))
+		}
+		if v.Reason != nil {
+			errs = append(errs, core.ValidateEnum(*v.Reason, false, reasons, path.Child("reason"))...)
+		}
+	}
+	errs = append(errs, validateVariables(p.Spec.Variables, spec.Child("variables"))...)
+	errs = append(errs, validateMatchConditions(p.Spec.MatchConditions, spec.Child("matchConditions"))...)
+	keys := sets.New[string]()
+	for i, a := range p.Spec.AuditAnnotations {
+		path := spec.Child("auditAnnotations").Index(i)
+		switch {
+		case a.Key == "":
+			errs = append(errs, field.Required(path.Child("key"), ""))
+		case keys.Has(a.Key):
+			errs = append(errs, field.Duplicate(path.Child("key"), a.Key))
+		default:
+			keys.Insert(a.Key)
+			for _, msg := range validation.IsQualifiedName(p.Name + "/" + a.Key) {
+				errs = append(errs, field.Invalid(path.Child("key"), a.Key, "policy name and key joined with '/' must be a qualified name: "+msg))
+			}
+		}
+		if strings.TrimSpace(a.ValueExpression) == "" {
+			errs = append(errs, field.Required(path.Child("valueExpression"), ""))
+		}
+	}
+	if len(errs) > 0 {
+		// Compiling malformed expressions would only repeat what is said.
+		return errs
+	}
+	return admissionpolicy.CompileErrors(&p.Spec, spec)
+}
+
+func validateVariables(vars []admissionregistrationv1.Variable, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	names := sets.New[string]()
+	for i, v := range vars {
+		p := path.Index(i)
+		switch {
+		case v.Name == "":
+			errs = append(errs, field.Required(p.Child("name"), ""))
+		case names.Has(v.Name):
+			errs = append(errs, field.Duplicate(p.Child("name"), v.Name))
+		default:
+			names.Insert(v.Name)
+			for _, msg := range validation.IsCIdentifier(v.Name) {
+				errs = append(errs, field.Invalid(p.Child("name"), v.Name, msg))
+			}
+		}
+		if strings.TrimSpace(v.Expression) == "" {
+			errs = append(errs, field.Required(p.Child("expression"), ""))
+		}
+	}
+	return errs
+}
+
+func validateMatchConditions(conditions []admissionregistrationv1.MatchCondition, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if len(conditions) > maxMatchConditions {
+		errs = append(errs, field.TooMany(path, len(conditions), maxMatchConditions))
+	}
+	names := sets.New[string]()
+	for i, c := range conditions {
+		p := path.Index(i)
+		switch {
+		case c.Name == "":
+			errs = append(errs, field.Required(p.Child("name"), ""))
+		case names.Has(c.Name):
+			errs = append(errs, field.Duplicate(p.Child("name"), c.Name))
+		default:
+			names.Insert(c.Name)
+			for _, msg := range validation.IsQualifiedName(c.Name) {
+				errs = append(errs, field.Invalid(p.Child("name"), c.Name, msg))
+			}
+		}
+		if strings.TrimSpace(c.Expression) == "" {
+			errs = append(errs, field.Required(p.Child("expression"), ""))
+		}
+	}
+	return errs
+}
+
+// validateMatchResources checks what a policy or binding matches; a
+// policy must name the resources it applies to.
+func validateMatchResources(m *admissionregistrationv1.MatchResources, isPolicy bool, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if m.MatchPolicy == nil {
+		errs = append(errs, field.Required(path.Child("matchPolicy"), ""))
+	} else {
+		errs = append(errs, core.ValidateEnum(*m.MatchPolicy, false, matchPolicies, path.Child("matchPolicy"))...)
+	}
+	opts := metav1validation.LabelSelectorValidationOptions{}
+	errs = append(errs, metav1validation.ValidateLabelSelector(m.NamespaceSelector, opts, path.Child("namespaceSelector"))...)
+	errs = append(errs, metav1validation.ValidateLabelSelector(m.ObjectSelector, opts, path.Child("objectSelector"))...)
+	if isPolicy && len(m.ResourceRules) == 0 {
+		errs = append(errs, field.Required(path.Child("resourceRules"), "the resources the policy applies to, by API group, version, resource and operation"))
+	}
+	errs = append(errs, validateRules(m.ResourceRules, path.Child("resourceRules"))...)
+	return append(errs, validateRules(m.ExcludeResourceRules, path.Child("excludeResourceRules"))...)
+}
+
+func validateRules(rules []admissionregistrationv1.NamedRuleWithOperations, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	for i, r := range rules {
+		p := path.Index(i)
+		for _, l := range []struct {
+			name string
+			list []string
+		}{{"apiGroups", r.APIGroups}, {"apiVersions", r.APIVersions}, {"resources", r.Resources}} {
+			if len(l.list) == 0 {
+				errs = append(errs, field.Required(p.Child(l.name), `list them, or "*" for all`))
+			}
+		}
+		if len(r.Operations) == 0 {
+			errs = append(errs, field.Required(p.Child("operations"), `list them, or "*" for all`))
+		}
+		for j, op := range r.Operations {
+			errs = append(errs, core.ValidateEnum(op, false, operations, p.Child("operations").Index(j))...)
+		}
+		for j, res := range r.Resources {
+			if res == "" || strings.Count(res, "/") > 1 {
+				errs = append(errs, field.Invalid(p.Child("resources").Index(j), res, `must be a resource, resource/subresource, or "*"`))
+			}
+		}
+		if r.Scope != nil {
+			errs = append(errs, core.ValidateEnum(*r.Scope, false, scopes, p.Child("scope"))...)
+		}
+	}
+	return errs
+}
+
+// validateBinding checks a ValidatingAdmissionPolicyBinding as
+// kube-apiserver does.
+func validateBinding(b *admissionregistrationv1.ValidatingAdmissionPolicyBinding) field.ErrorList {
+	spec := field.NewPath("spec")
+	var errs field.ErrorList
+	if b.Spec.PolicyName == "" {
+		errs = append(errs, field.Required(spec.Child("policyName"), "the name of a ValidatingAdmissionPolicy in this logical cluster"))
+	} else {
+		for _, msg := range validation.IsDNS1123Subdomain(b.Spec.PolicyName) {
+			errs = append(errs, field.Invalid(spec.Child("policyName"), b.Spec.PolicyName, msg))
+		}
+	}
+	if b.Spec.ParamRef != nil {
+		errs = append(errs, field.Forbidden(spec.Child("paramRef"), errNoParams))
+	}
+	if b.Spec.MatchResources != nil {
+		errs = append(errs, validateMatchResources(b.Spec.MatchResources, false, spec.Child("matchResources"))...)
+	}
+	path := spec.Child("validationActions")
+	if len(b.Spec.ValidationActions) == 0 {
+		errs = append(errs, field.Required(path, "Deny, Warn or Audit, or Warn and Audit"))
+	}
+	seen := sets.New[admissionregistrationv1.ValidationAction]()
+	for i, a := range b.Spec.ValidationActions {
+		if seen.Has(a) {
+			errs = append(errs, field.Duplicate(path.Index(i), a))
+			continue
+		}
+		seen.Insert(a)
+		errs = append(errs, core.ValidateEnum(a, false, actions, path.Index(i))...)
+	}
+	if seen.Has(admissionregistrationv1.Deny) && seen.Has(admissionregistrationv1.Warn) {
+		errs = append(errs, field.Invalid(path, b.Spec.ValidationActions, "must not contain both Deny and Warn, as a denied request has no warnings to show"))
+	}
+	return errs
+}
