@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"net/http"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -71,8 +72,14 @@ spec:
 // root:org applies in root:org:team too, where its cluster-admin can
 // neither remove nor escape it; and that the API refuses expressions that
 // do not compile, naming the field.
-func TestAdmissionPolicies(t *testing.T) {
-	h, admin, pki := startHubWith(t, "a", "b", "org")
+func TestAdmissionPolicies(t *testing.T) { onEachDatastore(t, testAdmissionPolicies) }
+
+func testAdmissionPolicies(t *testing.T, h *hub, admin kubectl) {
+	pki := filepath.Join(h.dataDir, "pki")
+	admin.addContexts(h, pki, "admin")
+	for _, name := range []string{"a", "b", "org"} {
+		admin.createLogicalCluster("root", name)
+	}
 
 	// A policy in root:a refuses a Deployment of 6 replicas there, and
 	// nowhere else.

@@ -3,14 +3,11 @@ package admissionpolicy
 import (
 	"context"
 	"fmt"
-	"reflect"
 
 	corev1 "k8s.io/api/core/v1"
 	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apiserver/pkg/admission"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/client-go/kubernetes"
@@ -97,28 +94,4 @@ func (g namespaceGetter) Get(_ context.Context, name string, _ metav1.GetOptions
 // bind returns the namespaces of the logical cluster of ctx.
 func bind(ctx context.Context, store NamespaceStore) clusterNamespaces {
 	return clusterNamespaces{ctx: genericapirequest.WithNamespace(ctx, ""), store: store}
-}
-
-// sameTypeConversion lets upstream's dispatcher hand policies the
-// objects of kinds whose internal version is their v1 Go type, as most of
-// the hub's are: it converts an object to the version a policy matched by
-// converting between Go types, which the scheme has no function for when
-// both are the same.
-type sameTypeConversion struct {
-	admission.ObjectInterfaces
-}
-
-func (o sameTypeConversion) GetObjectConvertor() runtime.ObjectConvertor {
-	return sameTypeConvertor{o.ObjectInterfaces.GetObjectConvertor()}
-}
-
-type sameTypeConvertor struct{ runtime.ObjectConvertor }
-
-func (c sameTypeConvertor) Convert(in, out, context any) error {
-	if reflect.TypeOf(in) == reflect.TypeOf(out) && reflect.TypeOf(in).Kind() == reflect.Pointer {
-		// Policies only read the object: a shallow copy is enough.
-		reflect.ValueOf(out).Elem().Set(reflect.ValueOf(in).Elem())
-		return nil
-	}
-	return c.ObjectConvertor.Convert(in, out, context)
 }

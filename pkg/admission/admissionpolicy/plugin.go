@@ -33,7 +33,7 @@ type Plugin struct {
 	*admission.Handler
 	policies, bindings *genericregistry.Store
 	namespaces         NamespaceStore
-	authz              authorizer.Authorizer
+	authz              authorizer.UnconditionalAuthorizer
 	index              *index
 	// policiesRead and bindingsRead close once each has been listed.
 	policiesRead, bindingsRead chan struct{}
@@ -49,7 +49,7 @@ type Config struct {
 	// Namespaces is for namespaceSelectors and the namespace CEL sees.
 	Namespaces NamespaceStore
 	// Authorizer answers CEL's authorizer checks.
-	Authorizer authorizer.Authorizer
+	Authorizer authorizer.UnconditionalAuthorizer
 }
 
 // New returns the plugin. It enforces nothing, and refuses what it would
@@ -100,18 +100,29 @@ func (p *Plugin) Validate(ctx context.Context, a admission.Attributes, o admissi
 	// allocations, only where policies apply.
 	namespaces := bind(ctx, p.namespaces)
 	d := validating.NewDispatcher(p.authz, generic.NewPolicyMatcher(matching.NewMatcher(namespaces, namespaceClient{namespaces: namespaces})))
-	return d.Dispatch(ctx, a, sameTypeConversion{o}, hooks)
+	return d.Dispatch(ctx, a, o, hooks)
 }
 
+// waitRead waits until the policies and bindings have been read, for
+// readyWait at most. Once they have, it costs two channel reads.
 func (p *Plugin) waitRead(ctx context.Context) error {
-	timer := time.NewTimer(readyWait)
-	defer timer.Stop()
+	var timeout <-chan time.Time
 	for _, ch := range []chan struct{}{p.policiesRead, p.bindingsRead} {
+		select {
+		case <-ch:
+			continue
+		default:
+		}
+		if timeout == nil {
+			timer := time.NewTimer(readyWait)
+			defer timer.Stop()
+			timeout = timer.C
+		}
 		select {
 		case <-ch:
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-timer.C:
+		case <-timeout:
 			return errors.New("not yet ready to handle request: admission policies are still being read")
 		}
 	}
