@@ -43,7 +43,9 @@ func TestValidatePolicy(t *testing.T) {
 		}, "spec.matchConstraints.resourceRules[0].operations[0]"},
 		{"failure policy", func(p *policy) { p.Spec.FailurePolicy = ptr.To[admissionregistrationv1.FailurePolicyType]("Sometimes") }, "spec.failurePolicy"},
 		{"nothing to check", func(p *policy) { p.Spec.Validations = nil }, "spec.validations"},
-		{"params", func(p *policy) { p.Spec.ParamKind = &admissionregistrationv1.ParamKind{APIVersion: "v1", Kind: "ConfigMap"} }, "spec.paramKind"},
+		{"params", func(p *policy) {
+			p.Spec.ParamKind = &admissionregistrationv1.ParamKind{APIVersion: "v1", Kind: "ConfigMap"}
+		}, "spec.paramKind"},
 		{"duplicate variable", func(p *policy) { p.Spec.Variables = append(p.Spec.Variables, p.Spec.Variables[0]) }, "spec.variables[1].name"},
 		{"reason", func(p *policy) { p.Spec.Validations[0].Reason = ptr.To[metav1.StatusReason]("Because") }, "spec.validations[0].reason"},
 		{"expression does not compile", func(p *policy) { p.Spec.Validations[0].Expression = "object.spec.replicas <=" }, "spec.validations[0].expression"},
