@@ -92,26 +92,7 @@ func validatePolicy(p *admissionregistrationv1.ValidatingAdmissionPolicy) field.
 }
 
 func validateVariables(vars []admissionregistrationv1.Variable, path *field.Path) field.ErrorList {
-	var errs field.ErrorList
-	names := sets.New[string]()
-	for i, v := range vars {
-		p := path.Index(i)
-		switch {
-		case v.Name == "":
-			errs = append(errs, field.Required(p.Child("name"), ""))
-		case names.Has(v.Name):
-			errs = append(errs, field.Duplicate(p.Child("name"), v.Name))
-		default:
-			names.Insert(v.Name)
-			for _, msg := range validation.IsCIdentifier(v.Name) {
-				errs = append(errs, field.Invalid(p.Child("name"), v.Name, msg))
-			}
-		}
-		if strings.TrimSpace(v.Expression) == "" {
-			errs = append(errs, field.Required(p.Child("expression"), ""))
-		}
-	}
-	return errs
+	return validateNamedExpressions(len(vars), func(i int) (string, string) { return vars[i].Name, vars[i].Expression }, validation.IsCIdentifier, path)
 }
 
 func validateMatchConditions(conditions []admissionregistrationv1.MatchCondition, path *field.Path) field.ErrorList {
@@ -119,21 +100,32 @@ func validateMatchConditions(conditions []admissionregistrationv1.MatchCondition
 	if len(conditions) > maxMatchConditions {
 		errs = append(errs, field.TooMany(path, len(conditions), maxMatchConditions))
 	}
+	return append(errs, validateNamedExpressions(len(conditions), func(i int) (string, string) {
+		return conditions[i].Name, conditions[i].Expression
+	}, validation.IsQualifiedName, path)...)
+}
+
+// validateNamedExpressions checks the n named expressions at path, each
+// given by at: every name given, unique and valid by validName, every
+// expression given.
+func validateNamedExpressions(n int, at func(i int) (name, expr string), validName func(string) []string, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
 	names := sets.New[string]()
-	for i, c := range conditions {
+	for i := range n {
 		p := path.Index(i)
+		name, expr := at(i)
 		switch {
-		case c.Name == "":
+		case name == "":
 			errs = append(errs, field.Required(p.Child("name"), ""))
-		case names.Has(c.Name):
-			errs = append(errs, field.Duplicate(p.Child("name"), c.Name))
+		case names.Has(name):
+			errs = append(errs, field.Duplicate(p.Child("name"), name))
 		default:
-			names.Insert(c.Name)
-			for _, msg := range validation.IsQualifiedName(c.Name) {
-				errs = append(errs, field.Invalid(p.Child("name"), c.Name, msg))
+			names.Insert(name)
+			for _, msg := range validName(name) {
+				errs = append(errs, field.Invalid(p.Child("name"), name, msg))
 			}
 		}
-		if strings.TrimSpace(c.Expression) == "" {
+		if strings.TrimSpace(expr) == "" {
 			errs = append(errs, field.Required(p.Child("expression"), ""))
 		}
 	}
