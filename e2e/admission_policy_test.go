@@ -37,6 +37,39 @@ spec:
   validationActions: ["Deny"]
 `
 
+// replicaLimit refuses Deployments of more replicas than the ConfigMap
+// replica-limit of their namespace allows, and all of them while there
+// is none.
+const replicaLimit = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: replica-limit
+spec:
+  paramKind:
+    apiVersion: v1
+    kind: ConfigMap
+  matchConstraints:
+    resourceRules:
+    - apiGroups: ["apps"]
+      apiVersions: ["v1"]
+      operations: ["CREATE", "UPDATE"]
+      resources: ["deployments"]
+  validations:
+  - expression: "object.spec.replicas <= int(params.data.max)"
+    messageExpression: "'replicas is ' + string(object.spec.replicas) + ', at most ' + params.data.max + ' are allowed'"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: replica-limit
+spec:
+  policyName: replica-limit
+  paramRef:
+    name: replica-limit
+    parameterNotFoundAction: Deny
+  validationActions: ["Deny"]
+`
+
 // noLoadBalancers is a platform policy: no Service of type LoadBalancer,
 // bound for the logical cluster it is in and all below it.
 const noLoadBalancers = `apiVersion: admissionregistration.k8s.io/v1
@@ -115,6 +148,16 @@ func testAdmissionPolicies(t *testing.T, h *hub, admin kubectl) {
 	// Deleted, the policy no longer applies.
 	admin.must("--context", "a", "delete", "validatingadmissionpolicy", "max-replicas")
 	admin.eventually("--context", "a", "create", "deployment", "web", "--image", "nginx", "--replicas", "6")
+
+	// A policy may read its limit from params, a ConfigMap of its logical
+	// cluster, as they are when each request comes.
+	admin.apply("a", replicaLimit)
+	admin.refusedEventually("ValidatingAdmissionPolicy 'replica-limit' with binding 'replica-limit' denied request: failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction",
+		"--context", "a", "create", "deployment", "web2", "--image", "nginx", "--replicas", "5")
+	admin.must("--context", "a", "create", "configmap", "replica-limit", "--from-literal", "max=4")
+	admin.refusedEventually("denied request: replicas is 5, at most 4 are allowed", "--context", "a", "create", "deployment", "web2", "--image", "nginx", "--replicas", "5")
+	admin.must("--context", "a", "patch", "configmap", "replica-limit", "-p", `{"data":{"max":"8"}}`)
+	admin.eventually("--context", "a", "create", "deployment", "web2", "--image", "nginx", "--replicas", "5")
 
 	// A platform admin sets a policy on root:org for it and every logical
 	// cluster below; dave is cluster-admin of root:org:team only.

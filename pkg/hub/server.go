@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -276,7 +277,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	policies, err := admissionPolicies(groups, coreGroup, authz)
+	policies, err := admissionPolicies(groups, coreGroup, authz, scheme)
 	if err != nil {
 		return err
 	}
@@ -603,17 +604,23 @@ func buildStoredGroups(f *registry.Factory, typer runtime.ObjectTyper) ([]stored
 
 // admissionPolicies is the admission plugin of every logical cluster's
 // ValidatingAdmissionPolicies.
-func admissionPolicies(groups []storedGroup, core registry.Group, authz authorizer.Authorizer) (*admissionpolicy.Plugin, error) {
+func admissionPolicies(groups []storedGroup, core registry.Group, authz authorizer.Authorizer, typer runtime.ObjectTyper) (*admissionpolicy.Plugin, error) {
 	g, err := groupOf(groups, admissionregistrationv1.SchemeGroupVersion)
 	if err != nil {
 		return nil, err
 	}
+	params := slices.Clone(core.Stores)
+	for _, g := range groups {
+		params = append(params, g.Stores...)
+	}
 	return admissionpolicy.New(admissionpolicy.Config{
-		Policies:   g.Storage["validatingadmissionpolicies"].(*registry.Served).Store,
-		Bindings:   g.Storage["validatingadmissionpolicybindings"].(*registry.Served).Store,
-		Namespaces: core.Storage["namespaces"].(admissionpolicy.NamespaceStore),
-		Authorizer: authz,
-	}), nil
+		Policies:    g.Storage["validatingadmissionpolicies"].(*registry.Served).Store,
+		Bindings:    g.Storage["validatingadmissionpolicybindings"].(*registry.Served).Store,
+		Namespaces:  core.Storage["namespaces"].(admissionpolicy.NamespaceStore),
+		Authorizer:  authz,
+		ParamStores: params,
+		Typer:       typer,
+	})
 }
 
 // aggregatedResources are the workload resources whose objects placement

@@ -99,8 +99,12 @@ func (allowAll) Authorize(context.Context, authorizer.Attributes) (authorizer.De
 
 // newPlugin returns a plugin that has read its policies, from the index
 // the test fills.
-func newPlugin(namespaces namespaceStore) *Plugin {
-	p := New(Config{Namespaces: namespaces, Authorizer: allowAll{}})
+func newPlugin(tb testing.TB, namespaces namespaceStore) *Plugin {
+	tb.Helper()
+	p, err := New(Config{Namespaces: namespaces, Authorizer: allowAll{}})
+	if err != nil {
+		tb.Fatal(err)
+	}
 	close(p.policiesRead)
 	close(p.bindingsRead)
 	return p
@@ -122,7 +126,7 @@ func create(t *testing.T, p *Plugin, cluster logicalcluster.Name, replicas int32
 
 func TestSameNamedPoliciesOfTwoClustersDoNotMix(t *testing.T) {
 	ns := namespaceStore{"root:a": {"default": namespace("default", nil)}, "root:b": {"default": namespace("default", nil)}}
-	p := newPlugin(ns)
+	p := newPlugin(t, ns)
 	p.index.setPolicy("root:a", maxReplicas("limit", "5", nil))
 	p.index.setBinding("root:a", bindingOf("limit", "limit", false))
 	p.index.setPolicy("root:b", maxReplicas("limit", "10", nil))
@@ -147,7 +151,7 @@ func TestNamespaceSelectorReadsTheRequestsCluster(t *testing.T) {
 		"root:org":     {"default": namespace("default", map[string]string{"env": "prod"})},
 		"root:org:dev": {"default": namespace("default", map[string]string{"env": "dev"})},
 	}
-	p := newPlugin(ns)
+	p := newPlugin(t, ns)
 	p.index.setPolicy("root:org", maxReplicas("prod-limit", "5", map[string]string{"env": "prod"}))
 	p.index.setBinding("root:org", bindingOf("prod-limit", "prod-limit", true))
 	if err := create(t, p, "root:org", 6); err == nil {
@@ -159,7 +163,7 @@ func TestNamespaceSelectorReadsTheRequestsCluster(t *testing.T) {
 }
 
 func TestInheritance(t *testing.T) {
-	x := newIndex()
+	x := newIndex(nil)
 	x.setPolicy("root:org", maxReplicas("platform", "5", nil))
 	x.setBinding("root:org", bindingOf("platform", "platform", true))
 	x.setBinding("root:org", bindingOf("platform-here", "platform", false))
@@ -199,7 +203,7 @@ func TestInheritance(t *testing.T) {
 }
 
 func TestEvaluatorsAreSharedAndReleased(t *testing.T) {
-	x := newIndex()
+	x := newIndex(nil)
 	for _, c := range []logicalcluster.Name{"root:a", "root:b", "root:c"} {
 		x.setPolicy(c, maxReplicas("limit", "5", nil))
 	}
@@ -225,7 +229,7 @@ func TestEvaluatorsAreSharedAndReleased(t *testing.T) {
 // allocation.
 func BenchmarkValidate(b *testing.B) {
 	ns := namespaceStore{"root:a": {"default": namespace("default", nil)}}
-	p := newPlugin(ns)
+	p := newPlugin(b, ns)
 	for i := range 1000 {
 		c := logicalcluster.Name("root:team" + strconv.Itoa(i))
 		p.index.setPolicy(c, maxReplicas("limit", "5", nil))

@@ -9,6 +9,7 @@
 //
 // A binding labelled admission.canopy.dev/inherit=descendants applies,
 // with its policy, in its own logical cluster and every one below it,
-// which can neither remove nor weaken it. Params (paramKind, paramRef)
-// are not supported; the API refuses them.
+// which can neither remove nor weaken it. Params are objects of a
+// built-in kind the hub serves, read in the logical cluster of the
+// policy's bindings when each request comes.
 package admissionpolicy

@@ -34,6 +34,7 @@ type (
 // entry, so that its requests cost a map lookup.
 type index struct {
 	evaluators *evaluators
+	params     paramStores
 
 	mu       sync.RWMutex
 	clusters map[logicalcluster.Name]*clusterPolicies
@@ -60,8 +61,8 @@ type compiledPolicy struct {
 	validator validating.Validator
 }
 
-func newIndex() *index {
-	return &index{evaluators: newEvaluators(), clusters: map[logicalcluster.Name]*clusterPolicies{}}
+func newIndex(params paramStores) *index {
+	return &index{evaluators: newEvaluators(), params: params, clusters: map[logicalcluster.Name]*clusterPolicies{}}
 }
 
 // hooksFor returns what applies to a request in cluster: the hooks its
@@ -191,10 +192,14 @@ func (x *index) rebuild(name logicalcluster.Name, c *clusterPolicies) {
 		}
 		slices.SortFunc(bindings, func(a, b *binding) int { return strings.Compare(a.Name, b.Name) })
 		p := c.policies[policyName]
-		c.own = append(c.own, hook{Policy: p.policy, Bindings: bindings, Evaluator: p.validator})
-		inherited := slices.DeleteFunc(slices.Clone(bindings), func(b *binding) bool { return b.Labels[InheritLabel] != InheritDescendants })
-		if len(inherited) > 0 {
-			c.inherited = append(c.inherited, hook{Policy: p.policy, Bindings: inherited, Evaluator: p.validator})
+		h := hook{Policy: p.policy, Bindings: bindings, Evaluator: p.validator}
+		if kind := p.policy.Spec.ParamKind; kind != nil {
+			h.ParamInformer, h.ParamScope, h.ConfigurationError = x.params.paramsOf(name, kind)
+		}
+		c.own = append(c.own, h)
+		h.Bindings = slices.DeleteFunc(slices.Clone(bindings), func(b *binding) bool { return b.Labels[InheritLabel] != InheritDescendants })
+		if len(h.Bindings) > 0 {
+			c.inherited = append(c.inherited, h)
 		}
 	}
 	if len(c.inherited) > 0 {

@@ -50,21 +50,29 @@ type Config struct {
 	Namespaces NamespaceStore
 	// Authorizer answers CEL's authorizer checks.
 	Authorizer authorizer.UnconditionalAuthorizer
+	// ParamStores are the stores of the kinds policies may take params
+	// of, each kind known by Typer.
+	ParamStores []*genericregistry.Store
+	Typer       runtime.ObjectTyper
 }
 
 // New returns the plugin. It enforces nothing, and refuses what it would
 // judge, until Run has read the policies and bindings.
-func New(c Config) *Plugin {
+func New(c Config) (*Plugin, error) {
+	params, err := newParamStores(c.ParamStores, c.Typer)
+	if err != nil {
+		return nil, err
+	}
 	return &Plugin{
 		Handler:      admission.NewHandler(admission.Connect, admission.Create, admission.Delete, admission.Update),
 		policies:     c.Policies,
 		bindings:     c.Bindings,
 		namespaces:   c.Namespaces,
 		authz:        c.Authorizer,
-		index:        newIndex(),
+		index:        newIndex(params),
 		policiesRead: make(chan struct{}),
 		bindingsRead: make(chan struct{}),
-	}
+	}, nil
 }
 
 // exempt are the resources no policy applies to, as in kube-apiserver:

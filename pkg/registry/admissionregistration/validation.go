@@ -6,6 +6,7 @@ import (
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -20,24 +21,26 @@ var (
 	scopes          = []admissionregistrationv1.ScopeType{admissionregistrationv1.AllScopes, admissionregistrationv1.ClusterScope, admissionregistrationv1.NamespacedScope}
 	operations      = []admissionregistrationv1.OperationType{admissionregistrationv1.OperationAll, admissionregistrationv1.Create, admissionregistrationv1.Update, admissionregistrationv1.Delete, admissionregistrationv1.Connect}
 	actions         = []admissionregistrationv1.ValidationAction{admissionregistrationv1.Deny, admissionregistrationv1.Warn, admissionregistrationv1.Audit}
+	notFound        = []admissionregistrationv1.ParameterNotFoundActionType{admissionregistrationv1.AllowAction, admissionregistrationv1.DenyAction}
 	reasons         = []metav1.StatusReason{metav1.StatusReasonUnauthorized, metav1.StatusReasonForbidden, metav1.StatusReasonInvalid, metav1.StatusReasonRequestEntityTooLarge}
 )
 
 // maxMatchConditions is Kubernetes' limit on a policy's matchConditions.
 const maxMatchConditions = 64
 
-// errNoParams is why paramKind and paramRef are refused: the hub does
-// not yet read params for its policies, and a policy silently evaluated
-// without them would not mean what its author wrote.
-const errNoParams = "params are not supported by this hub yet; write the values into the policy's expressions or variables"
-
 // validatePolicy checks a ValidatingAdmissionPolicy as kube-apiserver
 // does, compiling every expression.
 func validatePolicy(p *admissionregistrationv1.ValidatingAdmissionPolicy) field.ErrorList {
 	spec := field.NewPath("spec")
 	var errs field.ErrorList
-	if p.Spec.ParamKind != nil {
-		errs = append(errs, field.Forbidden(spec.Child("paramKind"), errNoParams))
+	if k := p.Spec.ParamKind; k != nil {
+		path := spec.Child("paramKind")
+		if _, err := schema.ParseGroupVersion(k.APIVersion); err != nil || k.APIVersion == "" {
+			errs = append(errs, field.Invalid(path.Child("apiVersion"), k.APIVersion, "must be a group and version, as apps/v1, or a core version, as v1"))
+		}
+		if k.Kind == "" {
+			errs = append(errs, field.Required(path.Child("kind"), "the kind of the objects that hold the params"))
+		}
 	}
 	if p.Spec.MatchConstraints == nil {
 		errs = append(errs, field.Required(spec.Child("matchConstraints"), "the resources the policy applies to"))
@@ -193,8 +196,8 @@ func validateBinding(b *admissionregistrationv1.ValidatingAdmissionPolicyBinding
 			errs = append(errs, field.Invalid(spec.Child("policyName"), b.Spec.PolicyName, msg))
 		}
 	}
-	if b.Spec.ParamRef != nil {
-		errs = append(errs, field.Forbidden(spec.Child("paramRef"), errNoParams))
+	if r := b.Spec.ParamRef; r != nil {
+		errs = append(errs, validateParamRef(r, spec.Child("paramRef"))...)
 	}
 	if b.Spec.MatchResources != nil {
 		errs = append(errs, validateMatchResources(b.Spec.MatchResources, false, spec.Child("matchResources"))...)
@@ -214,6 +217,35 @@ func validateBinding(b *admissionregistrationv1.ValidatingAdmissionPolicyBinding
 	}
 	if seen.Has(admissionregistrationv1.Deny) && seen.Has(admissionregistrationv1.Warn) {
 		errs = append(errs, field.Invalid(path, b.Spec.ValidationActions, "must not contain both Deny and Warn, as a denied request has no warnings to show"))
+	}
+	return errs
+}
+
+// validateParamRef checks that a binding names its params by name or by
+// selector, and says what to do when there are none.
+func validateParamRef(r *admissionregistrationv1.ParamRef, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	switch {
+	case r.Name != "" && r.Selector != nil:
+		errs = append(errs, field.Forbidden(path.Child("name"), "name and selector are mutually exclusive"))
+	case r.Name == "" && r.Selector == nil:
+		errs = append(errs, field.Required(path, "one of name or selector"))
+	case r.Name != "":
+		for _, msg := range validation.IsDNS1123Subdomain(r.Name) {
+			errs = append(errs, field.Invalid(path.Child("name"), r.Name, msg))
+		}
+	default:
+		errs = append(errs, metav1validation.ValidateLabelSelector(r.Selector, metav1validation.LabelSelectorValidationOptions{}, path.Child("selector"))...)
+	}
+	if r.Namespace != "" {
+		for _, msg := range validation.IsDNS1123Label(r.Namespace) {
+			errs = append(errs, field.Invalid(path.Child("namespace"), r.Namespace, msg))
+		}
+	}
+	if r.ParameterNotFoundAction == nil {
+		errs = append(errs, field.Required(path.Child("parameterNotFoundAction"), "Allow or Deny, what to do when no params are found"))
+	} else {
+		errs = append(errs, core.ValidateEnum(*r.ParameterNotFoundAction, false, notFound, path.Child("parameterNotFoundAction"))...)
 	}
 	return errs
 }

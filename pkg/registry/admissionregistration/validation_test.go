@@ -45,7 +45,10 @@ func TestValidatePolicy(t *testing.T) {
 		{"nothing to check", func(p *policy) { p.Spec.Validations = nil }, "spec.validations"},
 		{"params", func(p *policy) {
 			p.Spec.ParamKind = &admissionregistrationv1.ParamKind{APIVersion: "v1", Kind: "ConfigMap"}
-		}, "spec.paramKind"},
+			p.Spec.Validations[0].Expression = "object.spec.replicas <= int(params.data.max)"
+		}, ""},
+		{"params without a kind", func(p *policy) { p.Spec.ParamKind = &admissionregistrationv1.ParamKind{APIVersion: "v1"} }, "spec.paramKind.kind"},
+		{"params without a policy to take them", func(p *policy) { p.Spec.Validations[0].Expression = "params.data.max == '5'" }, "spec.validations[0].expression"},
 		{"duplicate variable", func(p *policy) { p.Spec.Variables = append(p.Spec.Variables, p.Spec.Variables[0]) }, "spec.variables[1].name"},
 		{"reason", func(p *policy) { p.Spec.Validations[0].Reason = ptr.To[metav1.StatusReason]("Because") }, "spec.validations[0].reason"},
 		{"expression does not compile", func(p *policy) { p.Spec.Validations[0].Expression = "object.spec.replicas <=" }, "spec.validations[0].expression"},
@@ -80,7 +83,13 @@ func TestValidateBinding(t *testing.T) {
 		{"deny and warn", func(b *binding) {
 			b.Spec.ValidationActions = []admissionregistrationv1.ValidationAction{admissionregistrationv1.Deny, admissionregistrationv1.Warn}
 		}, "spec.validationActions"},
-		{"params", func(b *binding) { b.Spec.ParamRef = &admissionregistrationv1.ParamRef{Name: "limits"} }, "spec.paramRef"},
+		{"params", func(b *binding) {
+			b.Spec.ParamRef = &admissionregistrationv1.ParamRef{Name: "limits", ParameterNotFoundAction: ptr.To(admissionregistrationv1.DenyAction)}
+		}, ""},
+		{"params by name and selector", func(b *binding) {
+			b.Spec.ParamRef = &admissionregistrationv1.ParamRef{Name: "limits", Selector: &metav1.LabelSelector{}, ParameterNotFoundAction: ptr.To(admissionregistrationv1.DenyAction)}
+		}, "spec.paramRef.name"},
+		{"params without a not-found action", func(b *binding) { b.Spec.ParamRef = &admissionregistrationv1.ParamRef{Name: "limits"} }, "spec.paramRef.parameterNotFoundAction"},
 		{"selector", func(b *binding) {
 			b.Spec.MatchResources = &admissionregistrationv1.MatchResources{NamespaceSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"env": "a b"}}}
 			defaultMatchResources(b.Spec.MatchResources)
