@@ -2,6 +2,7 @@ package admissionpolicy
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"k8s.io/apiserver/pkg/admission"
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/apiserver/pkg/authorization/authorizer"
+	"k8s.io/apiserver/pkg/warning"
 	"k8s.io/utils/ptr"
 
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
@@ -114,6 +116,11 @@ func newPlugin(tb testing.TB, namespaces namespaceStore) *Plugin {
 // namespace default of cluster.
 func create(t *testing.T, p *Plugin, cluster logicalcluster.Name, replicas int32) error {
 	t.Helper()
+	return createIn(t, p, logicalcluster.WithCluster(context.Background(), cluster), replicas)
+}
+
+func createIn(t *testing.T, p *Plugin, ctx context.Context, replicas int32) error {
+	t.Helper()
 	scheme := runtime.NewScheme()
 	if err := apps.AddToScheme(scheme); err != nil {
 		t.Fatal(err)
@@ -121,7 +128,7 @@ func create(t *testing.T, p *Plugin, cluster logicalcluster.Name, replicas int32
 	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"}, Spec: appsv1.DeploymentSpec{Replicas: ptr.To(replicas)}}
 	a := admission.NewAttributesRecord(d, nil, appsv1.SchemeGroupVersion.WithKind("Deployment"), "default", "web",
 		appsv1.SchemeGroupVersion.WithResource("deployments"), "", admission.Create, &metav1.CreateOptions{}, false, &user.DefaultInfo{Name: "alice"})
-	return p.Validate(logicalcluster.WithCluster(context.Background(), cluster), a, admission.NewObjectInterfacesFromScheme(scheme))
+	return p.Validate(ctx, a, admission.NewObjectInterfacesFromScheme(scheme))
 }
 
 func TestSameNamedPoliciesOfTwoClustersDoNotMix(t *testing.T) {
@@ -141,6 +148,61 @@ func TestSameNamedPoliciesOfTwoClustersDoNotMix(t *testing.T) {
 	}
 	if err := create(t, p, "root:c", 60); err != nil {
 		t.Errorf("root:c has no policies: %v", err)
+	}
+}
+
+type warnings []string
+
+func (w *warnings) AddWarning(_, text string) { *w = append(*w, text) }
+
+func TestActionsAndFailurePolicy(t *testing.T) {
+	ns := namespaceStore{"root:a": {"default": namespace("default", nil)}}
+	for _, tc := range []struct {
+		name    string
+		change  func(*policy, *binding)
+		denied  string
+		warning string
+	}{
+		{"deny", func(*policy, *binding) {}, "at most 5 replicas", ""},
+		{"warn", func(_ *policy, b *binding) {
+			b.Spec.ValidationActions = []admissionregistrationv1.ValidationAction{admissionregistrationv1.Warn}
+		}, "", "Validation failed for ValidatingAdmissionPolicy 'limit' with binding 'limit': at most 5 replicas"},
+		{"audit only", func(_ *policy, b *binding) {
+			b.Spec.ValidationActions = []admissionregistrationv1.ValidationAction{admissionregistrationv1.Audit}
+		}, "", ""},
+		{"error fails closed", func(p *policy, _ *binding) { p.Spec.Validations[0].Expression = "object.spec.replicas / 0 <= 5" }, "division by zero", ""},
+		{"error ignored", func(p *policy, _ *binding) {
+			p.Spec.Validations[0].Expression = "object.spec.replicas / 0 <= 5"
+			p.Spec.FailurePolicy = ptr.To(admissionregistrationv1.Ignore)
+		}, "", ""},
+		{"match condition unmet", func(p *policy, _ *binding) {
+			p.Spec.MatchConditions = []admissionregistrationv1.MatchCondition{{Name: "not-web", Expression: "object.metadata.name != 'web'"}}
+		}, "", ""},
+		{"object selector unmet", func(_ *policy, b *binding) {
+			b.Spec.MatchResources = &admissionregistrationv1.MatchResources{
+				NamespaceSelector: &metav1.LabelSelector{},
+				ObjectSelector:    &metav1.LabelSelector{MatchLabels: map[string]string{"tier": "gold"}},
+			}
+		}, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newPlugin(t, ns)
+			pol, b := maxReplicas("limit", "5", nil), bindingOf("limit", "limit", false)
+			tc.change(pol, b)
+			p.index.setPolicy("root:a", pol)
+			p.index.setBinding("root:a", b)
+			var got warnings
+			err := createIn(t, p, warning.WithWarningRecorder(logicalcluster.WithCluster(context.Background(), "root:a"), &got), 6)
+			switch {
+			case tc.denied == "" && err != nil:
+				t.Errorf("denied: %v", err)
+			case tc.denied != "" && (err == nil || !strings.Contains(err.Error(), tc.denied)):
+				t.Errorf("got %v, want a denial saying %q", err, tc.denied)
+			}
+			if want := []string{tc.warning}; tc.warning == "" && len(got) > 0 || tc.warning != "" && !slices.Equal(got, want) {
+				t.Errorf("warnings %q, want %q", got, tc.warning)
+			}
+		})
 	}
 }
 
