@@ -133,6 +133,9 @@ func testAdmissionPolicies(t *testing.T, h *hub, admin kubectl) {
 		t.Errorf("updating a deployment past 5 replicas in root:a: %v", err)
 	}
 	admin.must("--context", "b", "create", "deployment", "web", "--image", "nginx", "--replicas", "6")
+	if got := admin.must("--context", "b", "explain", "validatingadmissionpolicy.spec.validations.messageExpression"); !strings.Contains(got, "FIELD: messageExpression <string>") {
+		t.Errorf("kubectl explain validatingadmissionpolicy.spec.validations.messageExpression:\n%s", got)
+	}
 	if got := admin.must("--context", "b", "get", "validatingadmissionpolicies", "-o", "name"); got != "" {
 		t.Errorf("root:b sees policies %q", got)
 	}

@@ -17,7 +17,10 @@ import (
 // own. Both objects stay in the ancestor, where those who administer a
 // descendant have no rights unless granted there, so they can neither
 // remove nor change them; and whatever the descendant sets itself only
-// adds to them, since any policy that denies a request denies it.
+// adds to them, since any policy that denies a request denies it. Its
+// selectors, though, read the labels of the descendant's namespaces and
+// objects, which the descendant sets: a policy that must hold whatever
+// the descendant does matches by resource rules and matchConditions.
 const (
 	InheritLabel       = "admission.canopy.dev/inherit"
 	InheritDescendants = "descendants"
