@@ -70,6 +70,32 @@ spec:
   validationActions: ["Deny"]
 `
 
+// labelConfigMaps is a MutatingAdmissionPolicy and its binding that label
+// every ConfigMap created with its owner.
+const labelConfigMaps = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata:
+  name: owner-label
+spec:
+  matchConstraints:
+    resourceRules:
+    - apiGroups: [""]
+      apiVersions: ["v1"]
+      operations: ["CREATE"]
+      resources: ["configmaps"]
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: "Object{metadata: Object.metadata{labels: {'owner': 'team-a'}}}"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata:
+  name: owner-label
+spec:
+  policyName: owner-label
+`
+
 // noLoadBalancers is a platform policy: no Service of type LoadBalancer,
 // bound for the logical cluster it is in and all below it.
 const noLoadBalancers = `apiVersion: admissionregistration.k8s.io/v1
@@ -151,6 +177,28 @@ func testAdmissionPolicies(t *testing.T, h *hub, admin kubectl) {
 	// Deleted, the policy no longer applies.
 	admin.must("--context", "a", "delete", "validatingadmissionpolicy", "max-replicas")
 	admin.eventually("--context", "a", "create", "deployment", "web", "--image", "nginx", "--replicas", "6")
+
+	// A MutatingAdmissionPolicy in root:a labels the ConfigMaps created
+	// there, and only there.
+	admin.apply("a", labelConfigMaps)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		out := admin.must("--context", "a", "create", "configmap", "probe", "--dry-run=server", "-o", "jsonpath={.metadata.labels.owner}")
+		if out == "team-a" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a ConfigMap created in root:a 10s after its MutatingAdmissionPolicy has owner label %q", out)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	admin.must("--context", "a", "create", "configmap", "settings", "--from-literal", "k=v")
+	admin.must("--context", "b", "create", "configmap", "settings", "--from-literal", "k=v")
+	for context, want := range map[string]string{"a": "team-a", "b": ""} {
+		if got := admin.must("--context", context, "get", "configmap", "settings", "-o", "jsonpath={.metadata.labels.owner}"); got != want {
+			t.Errorf("ConfigMap settings in %s has owner %q, want %q", context, got, want)
+		}
+	}
 
 	// A policy may read its limit from params, a ConfigMap of its logical
 	// cluster, as they are when each request comes.

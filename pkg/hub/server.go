@@ -59,6 +59,7 @@ import (
 	genericoptions "k8s.io/apiserver/pkg/server/options"
 	"k8s.io/apiserver/pkg/util/compatibility"
 	"k8s.io/klog/v2"
+	openapicommon "k8s.io/kube-openapi/pkg/common"
 
 	"github.com/canopy-dev/canopy/pkg/admission/admissionpolicy"
 	"github.com/canopy-dev/canopy/pkg/admission/namespacelifecycle"
@@ -277,7 +278,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	policies, err := admissionPolicies(groups, coreGroup, authz, scheme)
+	policies, err := admissionPolicies(groups, coreGroup, authz, scheme, cfg.OpenAPIV3Config)
 	if err != nil {
 		return err
 	}
@@ -603,23 +604,26 @@ func buildStoredGroups(f *registry.Factory, typer runtime.ObjectTyper) ([]stored
 }
 
 // admissionPolicies is the admission plugin of every logical cluster's
-// ValidatingAdmissionPolicies.
-func admissionPolicies(groups []storedGroup, core registry.Group, authz authorizer.Authorizer, typer runtime.ObjectTyper) (*admissionpolicy.Plugin, error) {
+// Validating- and MutatingAdmissionPolicies.
+func admissionPolicies(groups []storedGroup, core registry.Group, authz authorizer.Authorizer, typer runtime.ObjectTyper, openAPI *openapicommon.OpenAPIV3Config) (*admissionpolicy.Plugin, error) {
 	g, err := groupOf(groups, admissionregistrationv1.SchemeGroupVersion)
 	if err != nil {
 		return nil, err
 	}
-	params := slices.Clone(core.Stores)
+	stores := slices.Clone(core.Stores)
 	for _, g := range groups {
-		params = append(params, g.Stores...)
+		stores = append(stores, g.Stores...)
 	}
 	return admissionpolicy.New(admissionpolicy.Config{
-		Policies:    g.Storage["validatingadmissionpolicies"].(*registry.Served).Store,
-		Bindings:    g.Storage["validatingadmissionpolicybindings"].(*registry.Served).Store,
-		Namespaces:  core.Storage["namespaces"].(admissionpolicy.NamespaceStore),
-		Authorizer:  authz,
-		ParamStores: params,
-		Typer:       typer,
+		Policies:         g.Storage["validatingadmissionpolicies"].(*registry.Served).Store,
+		Bindings:         g.Storage["validatingadmissionpolicybindings"].(*registry.Served).Store,
+		MutatingPolicies: g.Storage["mutatingadmissionpolicies"].(*registry.Served).Store,
+		MutatingBindings: g.Storage["mutatingadmissionpolicybindings"].(*registry.Served).Store,
+		Namespaces:       core.Storage["namespaces"].(admissionpolicy.NamespaceStore),
+		Authorizer:       authz,
+		Stores:           stores,
+		Typer:            typer,
+		OpenAPI:          openAPI,
 	})
 }
 

@@ -15,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apiserver/pkg/admission"
+	"k8s.io/apiserver/pkg/admission/plugin/policy/validating"
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/apiserver/pkg/authorization/authorizer"
 	"k8s.io/apiserver/pkg/warning"
@@ -107,8 +108,9 @@ func newPlugin(tb testing.TB, namespaces namespaceStore) *Plugin {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	close(p.policiesRead)
-	close(p.bindingsRead)
+	for _, ch := range p.read {
+		close(ch)
+	}
 	return p
 }
 
@@ -134,10 +136,10 @@ func createIn(t *testing.T, p *Plugin, ctx context.Context, replicas int32) erro
 func TestSameNamedPoliciesOfTwoClustersDoNotMix(t *testing.T) {
 	ns := namespaceStore{"root:a": {"default": namespace("default", nil)}, "root:b": {"default": namespace("default", nil)}}
 	p := newPlugin(t, ns)
-	p.index.setPolicy("root:a", maxReplicas("limit", "5", nil))
-	p.index.setBinding("root:a", bindingOf("limit", "limit", false))
-	p.index.setPolicy("root:b", maxReplicas("limit", "10", nil))
-	p.index.setBinding("root:b", bindingOf("limit", "limit", false))
+	p.validating.setPolicy("root:a", maxReplicas("limit", "5", nil))
+	p.validating.setBinding("root:a", bindingOf("limit", "limit", false))
+	p.validating.setPolicy("root:b", maxReplicas("limit", "10", nil))
+	p.validating.setBinding("root:b", bindingOf("limit", "limit", false))
 
 	err := create(t, p, "root:a", 6)
 	if !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), "ValidatingAdmissionPolicy 'limit' with binding 'limit' denied request: at most 5 replicas") {
@@ -189,8 +191,8 @@ func TestActionsAndFailurePolicy(t *testing.T) {
 			p := newPlugin(t, ns)
 			pol, b := maxReplicas("limit", "5", nil), bindingOf("limit", "limit", false)
 			tc.change(pol, b)
-			p.index.setPolicy("root:a", pol)
-			p.index.setBinding("root:a", b)
+			p.validating.setPolicy("root:a", pol)
+			p.validating.setBinding("root:a", b)
 			var got warnings
 			err := createIn(t, p, warning.WithWarningRecorder(logicalcluster.WithCluster(context.Background(), "root:a"), &got), 6)
 			switch {
@@ -214,8 +216,8 @@ func TestNamespaceSelectorReadsTheRequestsCluster(t *testing.T) {
 		"root:org:dev": {"default": namespace("default", map[string]string{"env": "dev"})},
 	}
 	p := newPlugin(t, ns)
-	p.index.setPolicy("root:org", maxReplicas("prod-limit", "5", map[string]string{"env": "prod"}))
-	p.index.setBinding("root:org", bindingOf("prod-limit", "prod-limit", true))
+	p.validating.setPolicy("root:org", maxReplicas("prod-limit", "5", map[string]string{"env": "prod"}))
+	p.validating.setBinding("root:org", bindingOf("prod-limit", "prod-limit", true))
 	if err := create(t, p, "root:org", 6); err == nil {
 		t.Errorf("6 replicas in root:org's prod namespace were admitted")
 	}
@@ -225,14 +227,14 @@ func TestNamespaceSelectorReadsTheRequestsCluster(t *testing.T) {
 }
 
 func TestInheritance(t *testing.T) {
-	x := newIndex(nil)
+	x := newIndex(validatingKind, nil)
 	x.setPolicy("root:org", maxReplicas("platform", "5", nil))
 	x.setBinding("root:org", bindingOf("platform", "platform", true))
 	x.setBinding("root:org", bindingOf("platform-here", "platform", false))
 	x.setPolicy("root:org:team", maxReplicas("platform", "100", nil))
 	x.setBinding("root:org:team", bindingOf("platform", "platform", false))
 
-	describe := func(hooks []hook) []string {
+	describe := func(hooks []validating.PolicyHook) []string {
 		var out []string
 		for _, h := range hooks {
 			for _, b := range h.Bindings {
@@ -265,7 +267,7 @@ func TestInheritance(t *testing.T) {
 }
 
 func TestEvaluatorsAreSharedAndReleased(t *testing.T) {
-	x := newIndex(nil)
+	x := newIndex(validatingKind, nil)
 	for _, c := range []logicalcluster.Name{"root:a", "root:b", "root:c"} {
 		x.setPolicy(c, maxReplicas("limit", "5", nil))
 	}
@@ -294,11 +296,11 @@ func BenchmarkValidate(b *testing.B) {
 	p := newPlugin(b, ns)
 	for i := range 1000 {
 		c := logicalcluster.Name("root:team" + strconv.Itoa(i))
-		p.index.setPolicy(c, maxReplicas("limit", "5", nil))
-		p.index.setBinding(c, bindingOf("limit", "limit", false))
+		p.validating.setPolicy(c, maxReplicas("limit", "5", nil))
+		p.validating.setBinding(c, bindingOf("limit", "limit", false))
 	}
-	p.index.setPolicy("root:a", maxReplicas("limit", "5", nil))
-	p.index.setBinding("root:a", bindingOf("limit", "limit", false))
+	p.validating.setPolicy("root:a", maxReplicas("limit", "5", nil))
+	p.validating.setBinding("root:a", bindingOf("limit", "limit", false))
 	scheme := runtime.NewScheme()
 	if err := apps.AddToScheme(scheme); err != nil {
 		b.Fatal(err)

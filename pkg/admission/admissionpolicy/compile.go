@@ -1,13 +1,17 @@
 package admissionpolicy
 
 import (
+	"fmt"
 	"sync"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	plugincel "k8s.io/apiserver/pkg/admission/plugin/cel"
+	"k8s.io/apiserver/pkg/admission/plugin/policy/mutating"
+	"k8s.io/apiserver/pkg/admission/plugin/policy/mutating/patch"
 	"k8s.io/apiserver/pkg/admission/plugin/policy/validating"
 	"k8s.io/apiserver/pkg/admission/plugin/webhook/matchconditions"
+	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/environment"
 )
 
@@ -36,20 +40,7 @@ func compile(policy *admissionregistrationv1.ValidatingAdmissionPolicy) validati
 	if err != nil {
 		return validating.NewValidator(nil, nil, nil, nil, spec.FailurePolicy, err)
 	}
-	variables := make([]plugincel.NamedExpressionAccessor, len(spec.Variables))
-	for i, v := range spec.Variables {
-		variables[i] = &validating.Variable{Name: v.Name, Expression: v.Expression}
-	}
-	compiler.CompileAndStoreVariables(variables, exprs, environment.StoredExpressions)
-
-	var matcher matchconditions.Matcher
-	if len(spec.MatchConditions) > 0 {
-		conditions := make([]plugincel.ExpressionAccessor, len(spec.MatchConditions))
-		for i := range spec.MatchConditions {
-			conditions[i] = (*matchconditions.MatchCondition)(&spec.MatchConditions[i])
-		}
-		matcher = matchconditions.NewMatcher(compiler.CompileCondition(conditions, exprs, environment.StoredExpressions), spec.FailurePolicy, "policy", "validate", policy.Name)
-	}
+	compiler.CompileAndStoreVariables(variablesOf(spec.Variables), exprs, environment.StoredExpressions)
 	validations := make([]plugincel.ExpressionAccessor, len(spec.Validations))
 	messageExprs := make([]plugincel.ExpressionAccessor, len(spec.Validations))
 	for i, v := range spec.Validations {
@@ -64,7 +55,7 @@ func compile(policy *admissionregistrationv1.ValidatingAdmissionPolicy) validati
 	}
 	return validating.NewValidator(
 		compiler.CompileCondition(validations, exprs, environment.StoredExpressions),
-		matcher,
+		matchConditions(compiler, spec.MatchConditions, exprs, spec.FailurePolicy, policy.Name),
 		compiler.CompileCondition(annotations, exprs, environment.StoredExpressions),
 		compiler.CompileCondition(messageExprs, messages, environment.StoredExpressions),
 		spec.FailurePolicy,
@@ -78,37 +69,126 @@ func compile(policy *admissionregistrationv1.ValidatingAdmissionPolicy) validati
 // Variables are compiled in order, so that later expressions may use them.
 func CompileErrors(spec *admissionregistrationv1.ValidatingAdmissionPolicySpec, path *field.Path) field.ErrorList {
 	exprs, messages := declarations(spec)
-	compiler, err := plugincel.NewCompositedCompiler(baseEnv())
+	c, err := newChecker(spec.Variables, spec.MatchConditions, exprs, path)
 	if err != nil {
 		return field.ErrorList{field.InternalError(path, err)}
 	}
-	var errs field.ErrorList
-	check := func(r plugincel.CompilationResult, p *field.Path, expr string) {
-		if r.Error != nil {
-			errs = append(errs, field.Invalid(p, expr, r.Error.Detail))
-		}
-	}
-	for i, v := range spec.Variables {
-		check(compiler.CompileAndStoreVariable(&validating.Variable{Name: v.Name, Expression: v.Expression}, exprs, environment.NewExpressions),
-			path.Child("variables").Index(i).Child("expression"), v.Expression)
-	}
-	for i := range spec.MatchConditions {
-		c := &spec.MatchConditions[i]
-		check(compiler.CompileCELExpression((*matchconditions.MatchCondition)(c), exprs, environment.NewExpressions),
-			path.Child("matchConditions").Index(i).Child("expression"), c.Expression)
-	}
 	for i, v := range spec.Validations {
 		p := path.Child("validations").Index(i)
-		check(compiler.CompileCELExpression(&validating.ValidationCondition{Expression: v.Expression}, exprs, environment.NewExpressions),
-			p.Child("expression"), v.Expression)
+		c.check(&validating.ValidationCondition{Expression: v.Expression}, exprs, p.Child("expression"))
 		if v.MessageExpression != "" {
-			check(compiler.CompileCELExpression(&validating.MessageExpressionCondition{MessageExpression: v.MessageExpression}, messages, environment.NewExpressions),
-				p.Child("messageExpression"), v.MessageExpression)
+			c.check(&validating.MessageExpressionCondition{MessageExpression: v.MessageExpression}, messages, p.Child("messageExpression"))
 		}
 	}
 	for i, a := range spec.AuditAnnotations {
-		check(compiler.CompileCELExpression(&validating.AuditAnnotationCondition{Key: a.Key, ValueExpression: a.ValueExpression}, exprs, environment.NewExpressions),
-			path.Child("auditAnnotations").Index(i).Child("valueExpression"), a.ValueExpression)
+		c.check(&validating.AuditAnnotationCondition{Key: a.Key, ValueExpression: a.ValueExpression}, exprs, path.Child("auditAnnotations").Index(i).Child("valueExpression"))
 	}
-	return errs
+	return c.errs
+}
+
+// MutatingCompileErrors is CompileErrors for a MutatingAdmissionPolicy.
+func MutatingCompileErrors(spec *admissionregistrationv1.MutatingAdmissionPolicySpec, path *field.Path) field.ErrorList {
+	exprs := plugincel.OptionalVariableDeclarations{HasParams: spec.ParamKind != nil, HasAuthorizer: true}
+	c, err := newChecker(spec.Variables, spec.MatchConditions, exprs, path)
+	if err != nil {
+		return field.ErrorList{field.InternalError(path, err)}
+	}
+	patches := exprs
+	patches.HasPatchTypes = true
+	for i, m := range spec.Mutations {
+		p := path.Child("mutations").Index(i)
+		if m.JSONPatch != nil {
+			c.check(&patch.JSONPatchCondition{Expression: m.JSONPatch.Expression}, patches, p.Child("jsonPatch", "expression"))
+		}
+		if m.ApplyConfiguration != nil {
+			c.check(&patch.ApplyConfigurationCondition{Expression: m.ApplyConfiguration.Expression}, patches, p.Child("applyConfiguration", "expression"))
+		}
+	}
+	return c.errs
+}
+
+// checker compiles a policy's expressions one by one, collecting what
+// does not compile by field.
+type checker struct {
+	compiler *plugincel.CompositedCompiler
+	errs     field.ErrorList
+}
+
+// newChecker returns a checker that has compiled the variables and
+// matchConditions every kind of policy has.
+func newChecker(variables []admissionregistrationv1.Variable, conditions []admissionregistrationv1.MatchCondition, exprs plugincel.OptionalVariableDeclarations, path *field.Path) (*checker, error) {
+	compiler, err := plugincel.NewCompositedCompiler(baseEnv())
+	if err != nil {
+		return nil, err
+	}
+	c := &checker{compiler: compiler}
+	for i, v := range variables {
+		r := compiler.CompileAndStoreVariable(&validating.Variable{Name: v.Name, Expression: v.Expression}, exprs, environment.NewExpressions)
+		c.record(r, path.Child("variables").Index(i).Child("expression"), v.Expression)
+	}
+	for i := range conditions {
+		c.check((*matchconditions.MatchCondition)(&conditions[i]), exprs, path.Child("matchConditions").Index(i).Child("expression"))
+	}
+	return c, nil
+}
+
+func (c *checker) check(expr plugincel.ExpressionAccessor, decls plugincel.OptionalVariableDeclarations, path *field.Path) {
+	c.record(c.compiler.CompileCELExpression(expr, decls, environment.NewExpressions), path, expr.GetExpression())
+}
+
+func (c *checker) record(r plugincel.CompilationResult, path *field.Path, expr string) {
+	if r.Error != nil {
+		c.errs = append(c.errs, field.Invalid(path, expr, r.Error.Detail))
+	}
+}
+
+// compileMutating builds the evaluator of a MutatingAdmissionPolicy as
+// kube-apiserver's plugin does (its compilePolicy is unexported too).
+func compileMutating(policy *admissionregistrationv1.MutatingAdmissionPolicy) mutating.PolicyEvaluator {
+	spec := &policy.Spec
+	exprs := plugincel.OptionalVariableDeclarations{HasParams: spec.ParamKind != nil, HasAuthorizer: true}
+	compiler, err := plugincel.NewCompositedCompiler(baseEnv())
+	if err != nil {
+		return mutating.PolicyEvaluator{Error: &apiservercel.Error{Type: apiservercel.ErrorTypeInternal, Detail: fmt.Sprintf("failed to initialize CEL compiler: %v", err)}}
+	}
+	compiler.CompileAndStoreVariables(variablesOf(spec.Variables), exprs, environment.StoredExpressions)
+	patches := exprs
+	patches.HasPatchTypes = true
+	var patchers []patch.Patcher
+	for _, m := range spec.Mutations {
+		switch {
+		case m.PatchType == admissionregistrationv1.PatchTypeJSONPatch && m.JSONPatch != nil:
+			patchers = append(patchers, patch.NewJSONPatcher(compiler.CompileMutatingEvaluator(&patch.JSONPatchCondition{Expression: m.JSONPatch.Expression}, patches, environment.StoredExpressions)))
+		case m.PatchType == admissionregistrationv1.PatchTypeApplyConfiguration && m.ApplyConfiguration != nil:
+			patchers = append(patchers, patch.NewApplyConfigurationPatcher(compiler.CompileMutatingEvaluator(&patch.ApplyConfigurationCondition{Expression: m.ApplyConfiguration.Expression}, patches, environment.StoredExpressions)))
+		}
+	}
+	return mutating.PolicyEvaluator{
+		Matcher:            matchConditions(compiler, spec.MatchConditions, exprs, spec.FailurePolicy, policy.Name),
+		Mutators:           patchers,
+		CompositedCompiler: compiler,
+	}
+}
+
+func variablesOf(vars []admissionregistrationv1.Variable) []plugincel.NamedExpressionAccessor {
+	out := make([]plugincel.NamedExpressionAccessor, len(vars))
+	for i, v := range vars {
+		out[i] = &validating.Variable{Name: v.Name, Expression: v.Expression}
+	}
+	return out
+}
+
+// matchConditions compiles a policy's matchConditions, or is nil when it
+// has none.
+func matchConditions(compiler *plugincel.CompositedCompiler, conditions []admissionregistrationv1.MatchCondition, exprs plugincel.OptionalVariableDeclarations,
+	failurePolicy *admissionregistrationv1.FailurePolicyType, name string,
+) matchconditions.Matcher {
+	if len(conditions) == 0 {
+		return nil
+	}
+	accessors := make([]plugincel.ExpressionAccessor, len(conditions))
+	for i := range conditions {
+		accessors[i] = (*matchconditions.MatchCondition)(&conditions[i])
+	}
+	return matchconditions.NewMatcher(compiler.CompileCondition(accessors, exprs, environment.StoredExpressions), failurePolicy, "policy", "validate", name)
 }

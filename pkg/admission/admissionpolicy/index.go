@@ -6,8 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
-	"k8s.io/apiserver/pkg/admission/plugin/policy/validating"
+	"k8s.io/apiserver/pkg/admission/plugin/policy/generic"
 
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 )
@@ -26,21 +25,16 @@ const (
 	InheritDescendants = "descendants"
 )
 
-type (
-	policy  = admissionregistrationv1.ValidatingAdmissionPolicy
-	binding = admissionregistrationv1.ValidatingAdmissionPolicyBinding
-	hook    = validating.PolicyHook
-)
-
 // index holds the policies and bindings of every logical cluster that has
 // any, and what each evaluates: a logical cluster without them has no
 // entry, so that its requests cost a map lookup.
-type index struct {
-	evaluators *evaluators
+type index[P, B object, E any] struct {
+	kind       *kind[P, B, E]
+	evaluators *evaluators[P, B, E]
 	params     paramStores
 
 	mu       sync.RWMutex
-	clusters map[logicalcluster.Name]*clusterPolicies
+	clusters map[logicalcluster.Name]*clusterPolicies[P, B, E]
 	// inheriting counts the clusters with bindings for their
 	// descendants; while it is zero no request looks at its ancestors.
 	inheriting int
@@ -49,39 +43,39 @@ type index struct {
 // clusterPolicies are the policies and bindings of one logical cluster;
 // own and inherited are rebuilt on each change of either, never changed
 // in place, so that requests may keep them.
-type clusterPolicies struct {
-	policies map[string]compiledPolicy
-	bindings map[string]*binding
+type clusterPolicies[P, B object, E any] struct {
+	policies map[string]compiledPolicy[P, E]
+	bindings map[string]B
 	// own are the hooks of the cluster's requests; inherited those that
 	// also apply below it: its policies with only their inherited
 	// bindings.
-	own, inherited []hook
+	own, inherited []generic.PolicyHook[P, B, E]
 }
 
-type compiledPolicy struct {
-	policy    *policy
+type compiledPolicy[P object, E any] struct {
+	policy    P
 	key       specKey
-	validator validating.Validator
+	evaluator E
 }
 
-func newIndex(params paramStores) *index {
-	return &index{evaluators: newEvaluators(), params: params, clusters: map[logicalcluster.Name]*clusterPolicies{}}
+func newIndex[P, B object, E any](k *kind[P, B, E], params paramStores) *index[P, B, E] {
+	return &index[P, B, E]{kind: k, evaluators: newEvaluators(k), params: params, clusters: map[logicalcluster.Name]*clusterPolicies[P, B, E]{}}
 }
 
 // hooksFor returns what applies to a request in cluster: the hooks its
 // ancestors' inherited bindings call for, nearest last, then its own.
 // The caller must not change the slice.
-func (x *index) hooksFor(cluster logicalcluster.Name) []hook {
+func (x *index[P, B, E]) hooksFor(cluster logicalcluster.Name) []generic.PolicyHook[P, B, E] {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	var own []hook
+	var own []generic.PolicyHook[P, B, E]
 	if c := x.clusters[cluster]; c != nil {
 		own = c.own
 	}
 	if x.inheriting == 0 {
 		return own
 	}
-	var hooks []hook
+	var hooks []generic.PolicyHook[P, B, E]
 	for p, ok := cluster.Parent(); ok; p, ok = p.Parent() {
 		if c := x.clusters[p]; c != nil && len(c.inherited) > 0 {
 			hooks = append(slices.Clip(c.inherited), hooks...)
@@ -94,22 +88,22 @@ func (x *index) hooksFor(cluster logicalcluster.Name) []hook {
 }
 
 // cluster returns the entry of name, making it; callers hold mu.
-func (x *index) cluster(name logicalcluster.Name) *clusterPolicies {
+func (x *index[P, B, E]) cluster(name logicalcluster.Name) *clusterPolicies[P, B, E] {
 	c := x.clusters[name]
 	if c == nil {
-		c = &clusterPolicies{policies: map[string]compiledPolicy{}, bindings: map[string]*binding{}}
+		c = &clusterPolicies[P, B, E]{policies: map[string]compiledPolicy[P, E]{}, bindings: map[string]B{}}
 		x.clusters[name] = c
 	}
 	return c
 }
 
 // setPolicy adds or replaces a policy of cluster.
-func (x *index) setPolicy(cluster logicalcluster.Name, p *policy) {
+func (x *index[P, B, E]) setPolicy(cluster logicalcluster.Name, p P) {
 	key, v := x.evaluators.acquire(p)
 	x.mu.Lock()
 	c := x.cluster(cluster)
-	old, had := c.policies[p.Name]
-	c.policies[p.Name] = compiledPolicy{policy: p, key: key, validator: v}
+	old, had := c.policies[p.GetName()]
+	c.policies[p.GetName()] = compiledPolicy[P, E]{policy: p, key: key, evaluator: v}
 	x.rebuild(cluster, c)
 	x.mu.Unlock()
 	if had {
@@ -118,7 +112,7 @@ func (x *index) setPolicy(cluster logicalcluster.Name, p *policy) {
 }
 
 // deletePolicy removes a policy of cluster.
-func (x *index) deletePolicy(cluster logicalcluster.Name, name string) {
+func (x *index[P, B, E]) deletePolicy(cluster logicalcluster.Name, name string) {
 	x.mu.Lock()
 	c := x.clusters[cluster]
 	if c == nil {
@@ -135,16 +129,16 @@ func (x *index) deletePolicy(cluster logicalcluster.Name, name string) {
 }
 
 // setBinding adds or replaces a binding of cluster.
-func (x *index) setBinding(cluster logicalcluster.Name, b *binding) {
+func (x *index[P, B, E]) setBinding(cluster logicalcluster.Name, b B) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	c := x.cluster(cluster)
-	c.bindings[b.Name] = b
+	c.bindings[b.GetName()] = b
 	x.rebuild(cluster, c)
 }
 
 // deleteBinding removes a binding of cluster.
-func (x *index) deleteBinding(cluster logicalcluster.Name, name string) {
+func (x *index[P, B, E]) deleteBinding(cluster logicalcluster.Name, name string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if c := x.clusters[cluster]; c != nil {
@@ -154,7 +148,7 @@ func (x *index) deleteBinding(cluster logicalcluster.Name, name string) {
 }
 
 // names are the names of the policies (or bindings) of every cluster.
-func (x *index) names(ofBindings bool) map[logicalcluster.Name][]string {
+func (x *index[P, B, E]) names(ofBindings bool) map[logicalcluster.Name][]string {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	out := map[logicalcluster.Name][]string{}
@@ -174,7 +168,7 @@ func (x *index) names(ofBindings bool) map[logicalcluster.Name][]string {
 
 // rebuild recomputes the hooks of c, and drops it once it holds nothing;
 // callers hold mu.
-func (x *index) rebuild(name logicalcluster.Name, c *clusterPolicies) {
+func (x *index[P, B, E]) rebuild(name logicalcluster.Name, c *clusterPolicies[P, B, E]) {
 	if len(c.inherited) > 0 {
 		x.inheriting--
 	}
@@ -183,9 +177,10 @@ func (x *index) rebuild(name logicalcluster.Name, c *clusterPolicies) {
 		delete(x.clusters, name)
 		return
 	}
-	byPolicy := map[string][]*binding{}
+	byPolicy := map[string][]B{}
 	for _, b := range c.bindings {
-		byPolicy[b.Spec.PolicyName] = append(byPolicy[b.Spec.PolicyName], b)
+		n := x.kind.policyName(b)
+		byPolicy[n] = append(byPolicy[n], b)
 	}
 	// Sorted, so that the first denial reported is the same each time.
 	for _, policyName := range slices.Sorted(maps.Keys(c.policies)) {
@@ -193,14 +188,14 @@ func (x *index) rebuild(name logicalcluster.Name, c *clusterPolicies) {
 		if len(bindings) == 0 {
 			continue
 		}
-		slices.SortFunc(bindings, func(a, b *binding) int { return strings.Compare(a.Name, b.Name) })
+		slices.SortFunc(bindings, func(a, b B) int { return strings.Compare(a.GetName(), b.GetName()) })
 		p := c.policies[policyName]
-		h := hook{Policy: p.policy, Bindings: bindings, Evaluator: p.validator}
-		if kind := p.policy.Spec.ParamKind; kind != nil {
+		h := generic.PolicyHook[P, B, E]{Policy: p.policy, Bindings: bindings, Evaluator: p.evaluator}
+		if kind := x.kind.paramKind(p.policy); kind != nil {
 			h.ParamInformer, h.ParamScope, h.ConfigurationError = x.params.paramsOf(name, kind)
 		}
 		c.own = append(c.own, h)
-		h.Bindings = slices.DeleteFunc(slices.Clone(bindings), func(b *binding) bool { return b.Labels[InheritLabel] != InheritDescendants })
+		h.Bindings = slices.DeleteFunc(slices.Clone(bindings), func(b B) bool { return b.GetLabels()[InheritLabel] != InheritDescendants })
 		if len(h.Bindings) > 0 {
 			c.inherited = append(c.inherited, h)
 		}

@@ -11,13 +11,19 @@ import (
 	authorizationv1 "k8s.io/api/authorization/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/apiserver/pkg/admission"
 	"k8s.io/apiserver/pkg/admission/plugin/policy/generic"
 	"k8s.io/apiserver/pkg/admission/plugin/policy/matching"
+	"k8s.io/apiserver/pkg/admission/plugin/policy/mutating"
 	"k8s.io/apiserver/pkg/admission/plugin/policy/validating"
 	"k8s.io/apiserver/pkg/authorization/authorizer"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/klog/v2"
+	openapibuilder3 "k8s.io/kube-openapi/pkg/builder3"
+	openapicommon "k8s.io/kube-openapi/pkg/common"
+	openapiutil "k8s.io/kube-openapi/pkg/util"
 
 	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
@@ -27,52 +33,64 @@ import (
 // when the hub has just started, before it is refused.
 const readyWait = 10 * time.Second
 
-// Plugin enforces the ValidatingAdmissionPolicies of every logical
-// cluster on the requests there.
+// Plugin enforces the Validating- and MutatingAdmissionPolicies of every
+// logical cluster on the requests there.
 type Plugin struct {
 	*admission.Handler
-	policies, bindings *genericregistry.Store
-	namespaces         NamespaceStore
-	authz              authorizer.UnconditionalAuthorizer
-	index              *index
-	// policiesRead and bindingsRead close once each has been listed.
-	policiesRead, bindingsRead chan struct{}
+	config     Config
+	validating *index[*policy, *binding, validating.Validator]
+	mutating   *index[*mutatingPolicy, *mutatingBinding, mutating.PolicyEvaluator]
+	types      typeConverters
+	// read are closed once each store has been listed.
+	read []chan struct{}
 }
 
-var _ admission.ValidationInterface = &Plugin{}
+var (
+	_ admission.ValidationInterface = &Plugin{}
+	_ admission.MutationInterface   = &Plugin{}
+)
 
 // Config is what the plugin reads.
 type Config struct {
 	// Policies and Bindings are the registry stores of
-	// ValidatingAdmissionPolicies and their bindings.
-	Policies, Bindings *genericregistry.Store
+	// ValidatingAdmissionPolicies and their bindings, MutatingPolicies and
+	// MutatingBindings those of MutatingAdmissionPolicies and theirs.
+	Policies, Bindings, MutatingPolicies, MutatingBindings *genericregistry.Store
 	// Namespaces is for namespaceSelectors and the namespace CEL sees.
 	Namespaces NamespaceStore
 	// Authorizer answers CEL's authorizer checks.
 	Authorizer authorizer.UnconditionalAuthorizer
-	// ParamStores are the stores of the kinds policies may take params
-	// of, each kind known by Typer.
-	ParamStores []*genericregistry.Store
-	Typer       runtime.ObjectTyper
+	// Stores are the stores of the built-in kinds, each known by Typer:
+	// those policies may take params of, and mutate.
+	Stores []*genericregistry.Store
+	Typer  runtime.ObjectTyper
+	// OpenAPI defines the schemas of the kinds of Stores, by which
+	// MutatingAdmissionPolicies mutate as server-side apply does.
+	OpenAPI *openapicommon.OpenAPIV3Config
 }
 
 // New returns the plugin. It enforces nothing, and refuses what it would
 // judge, until Run has read the policies and bindings.
 func New(c Config) (*Plugin, error) {
-	params, err := newParamStores(c.ParamStores, c.Typer)
+	params, err := newParamStores(c.Stores, c.Typer)
 	if err != nil {
 		return nil, err
 	}
-	return &Plugin{
-		Handler:      admission.NewHandler(admission.Connect, admission.Create, admission.Delete, admission.Update),
-		policies:     c.Policies,
-		bindings:     c.Bindings,
-		namespaces:   c.Namespaces,
-		authz:        c.Authorizer,
-		index:        newIndex(params),
-		policiesRead: make(chan struct{}),
-		bindingsRead: make(chan struct{}),
-	}, nil
+	types, err := newTypeConverters(c.OpenAPI, c.Stores, c.Typer)
+	if err != nil {
+		return nil, err
+	}
+	p := &Plugin{
+		Handler:    admission.NewHandler(admission.Connect, admission.Create, admission.Delete, admission.Update),
+		config:     c,
+		types:      types,
+		validating: newIndex(validatingKind, params),
+		mutating:   newIndex(mutatingKind, params),
+	}
+	for range 4 {
+		p.read = append(p.read, make(chan struct{}))
+	}
+	return p, nil
 }
 
 // exempt are the resources no policy applies to, as in kube-apiserver:
@@ -84,38 +102,121 @@ var exempt = map[string]bool{
 	authorizationv1.GroupName:         true,
 }
 
-// Validate evaluates the policies bound in the request's logical cluster,
-// and those its ancestors bound for their descendants, with upstream's
-// dispatcher: matching, CEL evaluation, Deny, Warn and Audit, the failure
-// policy, and the denial's message and code.
-func (p *Plugin) Validate(ctx context.Context, a admission.Attributes, o admission.ObjectInterfaces) error {
+// cluster is the logical cluster of a request policies may apply to,
+// once they have been read.
+func (p *Plugin) cluster(ctx context.Context, a admission.Attributes) (logicalcluster.Name, bool, error) {
 	if exempt[a.GetResource().Group] {
-		return nil
+		return "", false, nil
 	}
 	cluster, ok := logicalcluster.ClusterFrom(ctx)
 	if !ok {
-		return nil
+		return "", false, nil
 	}
 	if err := p.waitRead(ctx); err != nil {
-		return admission.NewForbidden(a, err)
+		return "", false, admission.NewForbidden(a, err)
 	}
-	hooks := p.index.hooksFor(cluster)
+	return cluster, true, nil
+}
+
+// Validate evaluates the ValidatingAdmissionPolicies bound in the
+// request's logical cluster, and those its ancestors bound for their
+// descendants, with upstream's dispatcher: matching, CEL evaluation, Deny,
+// Warn and Audit, the failure policy, and the denial's message and code.
+func (p *Plugin) Validate(ctx context.Context, a admission.Attributes, o admission.ObjectInterfaces) error {
+	cluster, ok, err := p.cluster(ctx, a)
+	if !ok {
+		return err
+	}
+	hooks := p.validating.hooksFor(cluster)
 	if len(hooks) == 0 {
 		return nil
 	}
 	// The matcher reads namespaces through a lister without a context,
 	// so it is made for this request's logical cluster: a few small
 	// allocations, only where policies apply.
-	namespaces := bind(ctx, p.namespaces)
-	d := validating.NewDispatcher(p.authz, generic.NewPolicyMatcher(matching.NewMatcher(namespaces, namespaceClient{namespaces: namespaces})))
+	d := validating.NewDispatcher(p.config.Authorizer, generic.NewPolicyMatcher(p.matcher(ctx)))
 	return d.Dispatch(ctx, a, o, hooks)
 }
 
+// Admit applies the MutatingAdmissionPolicies bound in the request's
+// logical cluster, and those its ancestors bound for their descendants,
+// with upstream's dispatcher, as Validate does.
+func (p *Plugin) Admit(ctx context.Context, a admission.Attributes, o admission.ObjectInterfaces) error {
+	cluster, ok, err := p.cluster(ctx, a)
+	if !ok {
+		return err
+	}
+	hooks := p.mutating.hooksFor(cluster)
+	if len(hooks) == 0 {
+		return nil
+	}
+	d := mutating.NewDispatcher(p.config.Authorizer, p.matcher(ctx), p.types)
+	return d.Dispatch(ctx, a, o, hooks)
+}
+
+func (p *Plugin) matcher(ctx context.Context) *matching.Matcher {
+	namespaces := bind(ctx, p.config.Namespaces)
+	return matching.NewMatcher(namespaces, namespaceClient{namespaces: namespaces})
+}
+
+// typeConverters give mutations the schemas of the hub's built-in kinds;
+// custom resources have none here, so MutatingAdmissionPolicies cannot
+// mutate them.
+type typeConverters struct {
+	builtin managedfields.TypeConverter
+	kinds   map[schema.GroupVersionKind]bool
+}
+
+// newTypeConverters builds the schemas of the kinds of stores, as the
+// API server does for server-side apply; without definitions it has
+// none.
+func newTypeConverters(definitions *openapicommon.OpenAPIV3Config, stores []*genericregistry.Store, typer runtime.ObjectTyper) (typeConverters, error) {
+	t := typeConverters{kinds: map[schema.GroupVersionKind]bool{}}
+	if definitions == nil {
+		return t, nil
+	}
+	var names []string
+	for _, s := range stores {
+		obj := s.New()
+		kinds, _, err := typer.ObjectKinds(obj)
+		if err != nil {
+			return t, err
+		}
+		// A store of an internal type, as CustomResourceDefinitions',
+		// has no schema of its own Go type; its kind is left out.
+		served := false
+		for _, k := range kinds {
+			if k.Version != runtime.APIVersionInternal {
+				t.kinds[k], served = true, true
+			}
+		}
+		if served {
+			names = append(names, openapiutil.GetCanonicalTypeName(obj))
+		}
+	}
+	schemas, err := openapibuilder3.BuildOpenAPIDefinitionsForResources(definitions, names...)
+	if err != nil {
+		return t, err
+	}
+	t.builtin, err = managedfields.NewTypeConverter(schemas, false)
+	return t, err
+}
+
+func (t typeConverters) GetTypeConverter(gvk schema.GroupVersionKind) managedfields.TypeConverter {
+	if !t.kinds[gvk] {
+		return nil
+	}
+	return t.builtin
+}
+
+// Run does nothing: the schemas are the hub's, and never change.
+func (typeConverters) Run(context.Context) {}
+
 // waitRead waits until the policies and bindings have been read, for
-// readyWait at most. Once they have, it costs two channel reads.
+// readyWait at most. Once they have, it costs a channel read per store.
 func (p *Plugin) waitRead(ctx context.Context) error {
 	var timeout <-chan time.Time
-	for _, ch := range []chan struct{}{p.policiesRead, p.bindingsRead} {
+	for _, ch := range p.read {
 		select {
 		case <-ch:
 			continue
@@ -137,27 +238,35 @@ func (p *Plugin) waitRead(ctx context.Context) error {
 	return nil
 }
 
-// Run keeps the index of every logical cluster's policies and bindings up
-// to date, from one watch of each over all logical clusters, until ctx
-// ends.
+// Run keeps the indexes of every logical cluster's policies and bindings
+// up to date, from one watch of each kind over all logical clusters,
+// until ctx ends.
 func (p *Plugin) Run(ctx context.Context) {
 	var wg sync.WaitGroup
-	wg.Go(func() {
-		p.watch(ctx, "admission-policies", p.policies, p.policiesRead, false, func(c logicalcluster.Name, obj runtime.Object) {
-			p.index.setPolicy(c, obj.(*policy))
-		}, p.index.deletePolicy)
-	})
-	wg.Go(func() {
-		p.watch(ctx, "admission-policy-bindings", p.bindings, p.bindingsRead, true, func(c logicalcluster.Name, obj runtime.Object) {
-			p.index.setBinding(c, obj.(*binding))
-		}, p.index.deleteBinding)
-	})
+	for i, w := range []struct {
+		name string
+		s    *genericregistry.Store
+		list func() map[logicalcluster.Name][]string
+		set  func(logicalcluster.Name, runtime.Object)
+		del  func(logicalcluster.Name, string)
+	}{
+		{"validating-admission-policies", p.config.Policies, func() map[logicalcluster.Name][]string { return p.validating.names(false) },
+			func(c logicalcluster.Name, obj runtime.Object) { p.validating.setPolicy(c, obj.(*policy)) }, p.validating.deletePolicy},
+		{"validating-admission-policy-bindings", p.config.Bindings, func() map[logicalcluster.Name][]string { return p.validating.names(true) },
+			func(c logicalcluster.Name, obj runtime.Object) { p.validating.setBinding(c, obj.(*binding)) }, p.validating.deleteBinding},
+		{"mutating-admission-policies", p.config.MutatingPolicies, func() map[logicalcluster.Name][]string { return p.mutating.names(false) },
+			func(c logicalcluster.Name, obj runtime.Object) { p.mutating.setPolicy(c, obj.(*mutatingPolicy)) }, p.mutating.deletePolicy},
+		{"mutating-admission-policy-bindings", p.config.MutatingBindings, func() map[logicalcluster.Name][]string { return p.mutating.names(true) },
+			func(c logicalcluster.Name, obj runtime.Object) { p.mutating.setBinding(c, obj.(*mutatingBinding)) }, p.mutating.deleteBinding},
+	} {
+		wg.Go(func() { watch(ctx, w.name, w.s, p.read[i], w.list, w.set, w.del) })
+	}
 	wg.Wait()
 }
 
-// watch feeds the index from s: a list replaces what the index held of
+// watch feeds an index from s: a list replaces what the index held of
 // its kind, as after a broken watch it may have missed deletions.
-func (p *Plugin) watch(ctx context.Context, name string, s *genericregistry.Store, read chan struct{}, ofBindings bool,
+func watch(ctx context.Context, name string, s *genericregistry.Store, read chan struct{}, held func() map[logicalcluster.Name][]string,
 	set func(logicalcluster.Name, runtime.Object), del func(logicalcluster.Name, string),
 ) {
 	var once sync.Once
@@ -185,7 +294,7 @@ func (p *Plugin) watch(ctx context.Context, name string, s *genericregistry.Stor
 				set(c, obj)
 			}
 		}
-		for c, names := range p.index.names(ofBindings) {
+		for c, names := range held() {
 			for _, n := range names {
 				if !listed[c][n] {
 					del(c, n)

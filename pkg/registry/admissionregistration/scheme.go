@@ -20,6 +20,8 @@ func AddToScheme(s *runtime.Scheme) error {
 	s.AddKnownTypes(internalVersion,
 		&admissionregistrationv1.ValidatingAdmissionPolicy{}, &admissionregistrationv1.ValidatingAdmissionPolicyList{},
 		&admissionregistrationv1.ValidatingAdmissionPolicyBinding{}, &admissionregistrationv1.ValidatingAdmissionPolicyBindingList{},
+		&admissionregistrationv1.MutatingAdmissionPolicy{}, &admissionregistrationv1.MutatingAdmissionPolicyList{},
+		&admissionregistrationv1.MutatingAdmissionPolicyBinding{}, &admissionregistrationv1.MutatingAdmissionPolicyBindingList{},
 	)
 	if err := s.SetVersionPriority(admissionregistrationv1.SchemeGroupVersion); err != nil {
 		return err
@@ -32,7 +34,30 @@ func AddToScheme(s *runtime.Scheme) error {
 			defaultMatchResources(m)
 		}
 	})
+	s.AddTypeDefaultingFunc(&admissionregistrationv1.MutatingAdmissionPolicy{}, func(o any) {
+		defaultMutatingPolicy(o.(*admissionregistrationv1.MutatingAdmissionPolicy))
+	})
+	s.AddTypeDefaultingFunc(&admissionregistrationv1.MutatingAdmissionPolicyBinding{}, func(o any) {
+		if m := o.(*admissionregistrationv1.MutatingAdmissionPolicyBinding).Spec.MatchResources; m != nil {
+			defaultMatchResources(m)
+		}
+	})
 	return nil
+}
+
+// defaultMutatingPolicy sets what Kubernetes defaults in a mutating
+// policy: as in any policy, and it is not called again after other
+// mutations.
+func defaultMutatingPolicy(p *admissionregistrationv1.MutatingAdmissionPolicy) {
+	if p.Spec.FailurePolicy == nil {
+		p.Spec.FailurePolicy = ptr.To(admissionregistrationv1.Fail)
+	}
+	if p.Spec.ReinvocationPolicy == "" {
+		p.Spec.ReinvocationPolicy = admissionregistrationv1.NeverReinvocationPolicy
+	}
+	if p.Spec.MatchConstraints != nil {
+		defaultMatchResources(p.Spec.MatchConstraints)
+	}
 }
 
 // defaultPolicy sets what Kubernetes defaults in a policy: it fails

@@ -12,8 +12,10 @@ import (
 )
 
 type (
-	policy  = admissionregistrationv1.ValidatingAdmissionPolicy
-	binding = admissionregistrationv1.ValidatingAdmissionPolicyBinding
+	policy          = admissionregistrationv1.ValidatingAdmissionPolicy
+	binding         = admissionregistrationv1.ValidatingAdmissionPolicyBinding
+	mutatingPolicy  = admissionregistrationv1.MutatingAdmissionPolicy
+	mutatingBinding = admissionregistrationv1.MutatingAdmissionPolicyBinding
 )
 
 // NewStorage returns the admissionregistration.k8s.io/v1 resources.
@@ -53,6 +55,36 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 					actions[i] = string(a)
 				}
 				return []any{b.Spec.PolicyName, paramRef(b.Spec.ParamRef), strings.Join(actions, ",")}
+			},
+		},
+	}, registry.Resource{
+		Singular: "mutatingadmissionpolicy", Plural: "mutatingadmissionpolicies", Categories: []string{"api-extensions"},
+		New:      func() runtime.Object { return &mutatingPolicy{} },
+		NewList:  func() runtime.Object { return &admissionregistrationv1.MutatingAdmissionPolicyList{} },
+		Strategy: registry.Kind[*mutatingPolicy]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, ClusterScoped: true, Check: validateMutatingPolicy},
+		Table: registry.Table{
+			Columns: []metav1.TableColumnDefinition{
+				registry.Column("Mutations", "integer", admissionregistrationv1.MutatingAdmissionPolicySpec{}.SwaggerDoc()["mutations"]),
+				registry.Column("ParamKind", "string", admissionregistrationv1.MutatingAdmissionPolicySpec{}.SwaggerDoc()["paramKind"]),
+			},
+			Cells: func(o runtime.Object) []any {
+				p := o.(*mutatingPolicy)
+				return []any{int64(len(p.Spec.Mutations)), paramKind(p.Spec.ParamKind)}
+			},
+		},
+	}, registry.Resource{
+		Singular: "mutatingadmissionpolicybinding", Plural: "mutatingadmissionpolicybindings", Categories: []string{"api-extensions"},
+		New:      func() runtime.Object { return &mutatingBinding{} },
+		NewList:  func() runtime.Object { return &admissionregistrationv1.MutatingAdmissionPolicyBindingList{} },
+		Strategy: registry.Kind[*mutatingBinding]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, ClusterScoped: true, Check: validateMutatingBinding},
+		Table: registry.Table{
+			Columns: []metav1.TableColumnDefinition{
+				registry.Column("PolicyName", "string", admissionregistrationv1.MutatingAdmissionPolicyBindingSpec{}.SwaggerDoc()["policyName"]),
+				registry.Column("ParamRef", "string", admissionregistrationv1.MutatingAdmissionPolicyBindingSpec{}.SwaggerDoc()["paramRef"]),
+			},
+			Cells: func(o runtime.Object) []any {
+				b := o.(*mutatingBinding)
+				return []any{b.Spec.PolicyName, paramRef(b.Spec.ParamRef)}
 			},
 		},
 	})

@@ -16,13 +16,15 @@ import (
 )
 
 var (
-	failurePolicies = []admissionregistrationv1.FailurePolicyType{admissionregistrationv1.Fail, admissionregistrationv1.Ignore}
-	matchPolicies   = []admissionregistrationv1.MatchPolicyType{admissionregistrationv1.Exact, admissionregistrationv1.Equivalent}
-	scopes          = []admissionregistrationv1.ScopeType{admissionregistrationv1.AllScopes, admissionregistrationv1.ClusterScope, admissionregistrationv1.NamespacedScope}
-	operations      = []admissionregistrationv1.OperationType{admissionregistrationv1.OperationAll, admissionregistrationv1.Create, admissionregistrationv1.Update, admissionregistrationv1.Delete, admissionregistrationv1.Connect}
-	actions         = []admissionregistrationv1.ValidationAction{admissionregistrationv1.Deny, admissionregistrationv1.Warn, admissionregistrationv1.Audit}
-	notFound        = []admissionregistrationv1.ParameterNotFoundActionType{admissionregistrationv1.AllowAction, admissionregistrationv1.DenyAction}
-	reasons         = []metav1.StatusReason{metav1.StatusReasonUnauthorized, metav1.StatusReasonForbidden, metav1.StatusReasonInvalid, metav1.StatusReasonRequestEntityTooLarge}
+	failurePolicies      = []admissionregistrationv1.FailurePolicyType{admissionregistrationv1.Fail, admissionregistrationv1.Ignore}
+	matchPolicies        = []admissionregistrationv1.MatchPolicyType{admissionregistrationv1.Exact, admissionregistrationv1.Equivalent}
+	scopes               = []admissionregistrationv1.ScopeType{admissionregistrationv1.AllScopes, admissionregistrationv1.ClusterScope, admissionregistrationv1.NamespacedScope}
+	operations           = []admissionregistrationv1.OperationType{admissionregistrationv1.OperationAll, admissionregistrationv1.Create, admissionregistrationv1.Update, admissionregistrationv1.Delete, admissionregistrationv1.Connect}
+	actions              = []admissionregistrationv1.ValidationAction{admissionregistrationv1.Deny, admissionregistrationv1.Warn, admissionregistrationv1.Audit}
+	notFound             = []admissionregistrationv1.ParameterNotFoundActionType{admissionregistrationv1.AllowAction, admissionregistrationv1.DenyAction}
+	reinvocationPolicies = []admissionregistrationv1.ReinvocationPolicyType{admissionregistrationv1.NeverReinvocationPolicy, admissionregistrationv1.IfNeededReinvocationPolicy}
+	patchTypes           = []admissionregistrationv1.PatchType{admissionregistrationv1.PatchTypeJSONPatch, admissionregistrationv1.PatchTypeApplyConfiguration}
+	reasons              = []metav1.StatusReason{metav1.StatusReasonUnauthorized, metav1.StatusReasonForbidden, metav1.StatusReasonInvalid, metav1.StatusReasonRequestEntityTooLarge}
 )
 
 // maxMatchConditions is Kubernetes' limit on a policy's matchConditions.
@@ -32,26 +34,7 @@ const maxMatchConditions = 64
 // does, compiling every expression.
 func validatePolicy(p *admissionregistrationv1.ValidatingAdmissionPolicy) field.ErrorList {
 	spec := field.NewPath("spec")
-	var errs field.ErrorList
-	if k := p.Spec.ParamKind; k != nil {
-		path := spec.Child("paramKind")
-		if _, err := schema.ParseGroupVersion(k.APIVersion); err != nil || k.APIVersion == "" {
-			errs = append(errs, field.Invalid(path.Child("apiVersion"), k.APIVersion, "must be a group and version, as apps/v1, or a core version, as v1"))
-		}
-		if k.Kind == "" {
-			errs = append(errs, field.Required(path.Child("kind"), "the kind of the objects that hold the params"))
-		}
-	}
-	if p.Spec.MatchConstraints == nil {
-		errs = append(errs, field.Required(spec.Child("matchConstraints"), "the resources the policy applies to"))
-	} else {
-		errs = append(errs, validateMatchResources(p.Spec.MatchConstraints, true, spec.Child("matchConstraints"))...)
-	}
-	if p.Spec.FailurePolicy == nil {
-		errs = append(errs, field.Required(spec.Child("failurePolicy"), ""))
-	} else {
-		errs = append(errs, core.ValidateEnum(*p.Spec.FailurePolicy, false, failurePolicies, spec.Child("failurePolicy"))...)
-	}
+	errs := validatePolicySpec(p.Spec.ParamKind, p.Spec.MatchConstraints, p.Spec.FailurePolicy, p.Spec.Variables, p.Spec.MatchConditions, spec)
 	if len(p.Spec.Validations) == 0 && len(p.Spec.AuditAnnotations) == 0 {
 		errs = append(errs, field.Required(spec.Child("validations"), "validations or auditAnnotations must contain at least one item"))
 	}
@@ -67,8 +50,6 @@ func validatePolicy(p *admissionregistrationv1.ValidatingAdmissionPolicy) field.
 			errs = append(errs, core.ValidateEnum(*v.Reason, false, reasons, path.Child("reason"))...)
 		}
 	}
-	errs = append(errs, validateVariables(p.Spec.Variables, spec.Child("variables"))...)
-	errs = append(errs, validateMatchConditions(p.Spec.MatchConditions, spec.Child("matchConditions"))...)
 	keys := sets.New[string]()
 	for i, a := range p.Spec.AuditAnnotations {
 		path := spec.Child("auditAnnotations").Index(i)
@@ -92,6 +73,78 @@ func validatePolicy(p *admissionregistrationv1.ValidatingAdmissionPolicy) field.
 		return errs
 	}
 	return admissionpolicy.CompileErrors(&p.Spec, spec)
+}
+
+// validatePolicySpec checks what every kind of policy has.
+func validatePolicySpec(paramKind *admissionregistrationv1.ParamKind, constraints *admissionregistrationv1.MatchResources, failurePolicy *admissionregistrationv1.FailurePolicyType,
+	variables []admissionregistrationv1.Variable, conditions []admissionregistrationv1.MatchCondition, spec *field.Path,
+) field.ErrorList {
+	var errs field.ErrorList
+	if k := paramKind; k != nil {
+		path := spec.Child("paramKind")
+		if _, err := schema.ParseGroupVersion(k.APIVersion); err != nil || k.APIVersion == "" {
+			errs = append(errs, field.Invalid(path.Child("apiVersion"), k.APIVersion, "must be a group and version, as apps/v1, or a core version, as v1"))
+		}
+		if k.Kind == "" {
+			errs = append(errs, field.Required(path.Child("kind"), "the kind of the objects that hold the params"))
+		}
+	}
+	if constraints == nil {
+		errs = append(errs, field.Required(spec.Child("matchConstraints"), "the resources the policy applies to"))
+	} else {
+		errs = append(errs, validateMatchResources(constraints, true, spec.Child("matchConstraints"))...)
+	}
+	if failurePolicy == nil {
+		errs = append(errs, field.Required(spec.Child("failurePolicy"), ""))
+	} else {
+		errs = append(errs, core.ValidateEnum(*failurePolicy, false, failurePolicies, spec.Child("failurePolicy"))...)
+	}
+	errs = append(errs, validateVariables(variables, spec.Child("variables"))...)
+	return append(errs, validateMatchConditions(conditions, spec.Child("matchConditions"))...)
+}
+
+// validateMutatingPolicy checks a MutatingAdmissionPolicy as
+// kube-apiserver does, compiling every expression.
+func validateMutatingPolicy(p *mutatingPolicy) field.ErrorList {
+	spec := field.NewPath("spec")
+	errs := validatePolicySpec(p.Spec.ParamKind, p.Spec.MatchConstraints, p.Spec.FailurePolicy, p.Spec.Variables, p.Spec.MatchConditions, spec)
+	errs = append(errs, core.ValidateEnum(p.Spec.ReinvocationPolicy, false, reinvocationPolicies, spec.Child("reinvocationPolicy"))...)
+	if len(p.Spec.Mutations) == 0 {
+		errs = append(errs, field.Required(spec.Child("mutations"), "the patches to apply, by JSONPatch or ApplyConfiguration"))
+	}
+	for i, m := range p.Spec.Mutations {
+		path := spec.Child("mutations").Index(i)
+		errs = append(errs, core.ValidateEnum(m.PatchType, false, patchTypes, path.Child("patchType"))...)
+		var jsonPatch, applyConfiguration string
+		if m.JSONPatch != nil {
+			jsonPatch = m.JSONPatch.Expression
+		}
+		if m.ApplyConfiguration != nil {
+			applyConfiguration = m.ApplyConfiguration.Expression
+		}
+		for _, f := range []struct {
+			name  string
+			set   bool
+			expr  string
+			patch admissionregistrationv1.PatchType
+		}{
+			{"jsonPatch", m.JSONPatch != nil, jsonPatch, admissionregistrationv1.PatchTypeJSONPatch},
+			{"applyConfiguration", m.ApplyConfiguration != nil, applyConfiguration, admissionregistrationv1.PatchTypeApplyConfiguration},
+		} {
+			switch {
+			case m.PatchType == f.patch && !f.set:
+				errs = append(errs, field.Required(path.Child(f.name), "the patch of patchType "+string(f.patch)))
+			case m.PatchType != f.patch && f.set:
+				errs = append(errs, field.Forbidden(path.Child(f.name), "only the patch of patchType "+string(m.PatchType)+" may be set"))
+			case f.set && strings.TrimSpace(f.expr) == "":
+				errs = append(errs, field.Required(path.Child(f.name, "expression"), ""))
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return admissionpolicy.MutatingCompileErrors(&p.Spec, spec)
 }
 
 func validateVariables(vars []admissionregistrationv1.Variable, path *field.Path) field.ErrorList {
@@ -188,20 +241,7 @@ func validateRules(rules []admissionregistrationv1.NamedRuleWithOperations, path
 // kube-apiserver does.
 func validateBinding(b *admissionregistrationv1.ValidatingAdmissionPolicyBinding) field.ErrorList {
 	spec := field.NewPath("spec")
-	var errs field.ErrorList
-	if b.Spec.PolicyName == "" {
-		errs = append(errs, field.Required(spec.Child("policyName"), "the name of a ValidatingAdmissionPolicy in this logical cluster"))
-	} else {
-		for _, msg := range validation.IsDNS1123Subdomain(b.Spec.PolicyName) {
-			errs = append(errs, field.Invalid(spec.Child("policyName"), b.Spec.PolicyName, msg))
-		}
-	}
-	if r := b.Spec.ParamRef; r != nil {
-		errs = append(errs, validateParamRef(r, spec.Child("paramRef"))...)
-	}
-	if b.Spec.MatchResources != nil {
-		errs = append(errs, validateMatchResources(b.Spec.MatchResources, false, spec.Child("matchResources"))...)
-	}
+	errs := validateBindingSpec("ValidatingAdmissionPolicy", b.Spec.PolicyName, b.Spec.ParamRef, b.Spec.MatchResources, spec)
 	path := spec.Child("validationActions")
 	if len(b.Spec.ValidationActions) == 0 {
 		errs = append(errs, field.Required(path, "Deny, Warn or Audit, or Warn and Audit"))
@@ -217,6 +257,31 @@ func validateBinding(b *admissionregistrationv1.ValidatingAdmissionPolicyBinding
 	}
 	if seen.Has(admissionregistrationv1.Deny) && seen.Has(admissionregistrationv1.Warn) {
 		errs = append(errs, field.Invalid(path, b.Spec.ValidationActions, "must not contain both Deny and Warn, as a denied request has no warnings to show"))
+	}
+	return errs
+}
+
+// validateMutatingBinding checks a MutatingAdmissionPolicyBinding as
+// kube-apiserver does.
+func validateMutatingBinding(b *mutatingBinding) field.ErrorList {
+	return validateBindingSpec("MutatingAdmissionPolicy", b.Spec.PolicyName, b.Spec.ParamRef, b.Spec.MatchResources, field.NewPath("spec"))
+}
+
+// validateBindingSpec checks what every kind of binding has.
+func validateBindingSpec(policyKind, policyName string, paramRef *admissionregistrationv1.ParamRef, m *admissionregistrationv1.MatchResources, spec *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if policyName == "" {
+		errs = append(errs, field.Required(spec.Child("policyName"), "the name of a "+policyKind+" in this logical cluster"))
+	} else {
+		for _, msg := range validation.IsDNS1123Subdomain(policyName) {
+			errs = append(errs, field.Invalid(spec.Child("policyName"), policyName, msg))
+		}
+	}
+	if paramRef != nil {
+		errs = append(errs, validateParamRef(paramRef, spec.Child("paramRef"))...)
+	}
+	if m != nil {
+		errs = append(errs, validateMatchResources(m, false, spec.Child("matchResources"))...)
 	}
 	return errs
 }

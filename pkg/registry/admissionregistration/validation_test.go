@@ -108,3 +108,45 @@ func TestValidateBinding(t *testing.T) {
 		})
 	}
 }
+
+func TestValidateMutatingPolicy(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(p *mutatingPolicy)
+		want   string
+	}{
+		{"valid", func(*mutatingPolicy) {}, ""},
+		{"no mutations", func(p *mutatingPolicy) { p.Spec.Mutations = nil }, "spec.mutations"},
+		{"reinvocation policy", func(p *mutatingPolicy) { p.Spec.ReinvocationPolicy = "Always" }, "spec.reinvocationPolicy"},
+		{"patch of another type", func(p *mutatingPolicy) {
+			p.Spec.Mutations[0].JSONPatch = &admissionregistrationv1.JSONPatch{Expression: "[]"}
+		}, "spec.mutations[0].jsonPatch"},
+		{"patch missing", func(p *mutatingPolicy) { p.Spec.Mutations[0].ApplyConfiguration = nil }, "spec.mutations[0].applyConfiguration"},
+		{"expression does not compile", func(p *mutatingPolicy) {
+			p.Spec.Mutations[0].ApplyConfiguration.Expression = "Object{"
+		}, "spec.mutations[0].applyConfiguration.expression"},
+		{"JSON patch", func(p *mutatingPolicy) {
+			p.Spec.Mutations[0] = admissionregistrationv1.Mutation{PatchType: admissionregistrationv1.PatchTypeJSONPatch, JSONPatch: &admissionregistrationv1.JSONPatch{
+				Expression: "[JSONPatch{op: 'add', path: '/metadata/labels/owner', value: 'a'}]",
+			}}
+		}, ""},
+		{"no match constraints", func(p *mutatingPolicy) { p.Spec.MatchConstraints = nil }, "spec.matchConstraints"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &mutatingPolicy{
+				ObjectMeta: metav1.ObjectMeta{Name: "owner"},
+				Spec: admissionregistrationv1.MutatingAdmissionPolicySpec{
+					MatchConstraints: validPolicy().Spec.MatchConstraints,
+					Mutations: []admissionregistrationv1.Mutation{{
+						PatchType:          admissionregistrationv1.PatchTypeApplyConfiguration,
+						ApplyConfiguration: &admissionregistrationv1.ApplyConfiguration{Expression: "Object{metadata: Object.metadata{labels: {'owner': 'a'}}}"},
+					}},
+				},
+			}
+			defaultMutatingPolicy(p)
+			tc.change(p)
+			fieldtest.OnlyField(t, validateMutatingPolicy(p), tc.want)
+		})
+	}
+	fieldtest.OnlyField(t, validateMutatingBinding(&mutatingBinding{ObjectMeta: metav1.ObjectMeta{Name: "owner"}}), "spec.policyName")
+}
