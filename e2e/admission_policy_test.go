@@ -9,6 +9,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	auditv1 "k8s.io/apiserver/pkg/apis/audit/v1"
 )
 
 // maxReplicas is a ValidatingAdmissionPolicy and its binding that refuse
@@ -279,5 +280,65 @@ func (k kubectl) refusedEventually(want string, args ...string) {
 	}
 	if _, err := k.run(args...); err == nil || !strings.Contains(err.Error(), want) {
 		k.t.Fatalf("kubectl %s: %v; want an error saying %q", strings.Join(args, " "), err, want)
+	}
+}
+
+// TestAdmissionPolicyAudit checks that a binding's Audit action records
+// the failed validation in the audit log, as kube-apiserver does, and
+// lets the request through.
+func TestAdmissionPolicyAudit(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "audit.log")
+	t.Setenv(hubFlagsEnv, "--audit-log-path "+log)
+	_, admin, _ := startHubWith(t, "a")
+	// The Deny binding, for probes only, is watched after the Audit one:
+	// once it applies, so does the other.
+	admin.apply("a", `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: owned
+spec:
+  matchConstraints:
+    resourceRules:
+    - apiGroups: [""]
+      apiVersions: ["v1"]
+      operations: ["CREATE"]
+      resources: ["configmaps"]
+  validations:
+  - expression: "has(object.metadata.labels) && 'owner' in object.metadata.labels"
+    message: "ConfigMaps must have an owner label"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: audit
+spec:
+  policyName: owned
+  validationActions: ["Audit"]
+`)
+	admin.apply("a", `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: deny-probes
+spec:
+  policyName: owned
+  validationActions: ["Deny"]
+  matchResources:
+    objectSelector:
+      matchLabels: {probe: "true"}
+`)
+	admin.refusedEventually("ConfigMaps must have an owner label", "--context", "a", "create", "-f", writeFile(t,
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: probe\n  labels: {probe: \"true\"}\n"))
+	admin.must("--context", "a", "create", "configmap", "plain")
+
+	const key = "validation.policy.admission.k8s.io/validation_failure"
+	events := readAuditLog(t, log, func(e auditv1.Event) bool {
+		return e.Verb == "create" && e.ObjectRef != nil && e.ObjectRef.Name == "plain"
+	})
+	for _, e := range events {
+		if e.Verb == "create" && e.ObjectRef != nil && e.ObjectRef.Name == "plain" {
+			if got := e.Annotations[key]; !strings.Contains(got, `"message":"ConfigMaps must have an owner label","policy":"owned","binding":"audit"`) {
+				t.Errorf("the audit event of ConfigMap plain has %s %q; annotations %v", key, got, e.Annotations)
+			}
+		}
 	}
 }
