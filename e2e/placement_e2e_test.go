@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -236,9 +235,7 @@ func startTeamHub(t *testing.T, heartbeat time.Duration) (*hub, kubectl, string)
 
 func (k kubectl) addContext(h *hub, pki, name, path string) {
 	k.t.Helper()
-	k.must("config", "set-cluster", name, "--server", "https://127.0.0.1:"+strconv.Itoa(h.port)+"/clusters/"+path,
-		"--certificate-authority", filepath.Join(pki, "ca.crt"), "--embed-certs")
-	k.must("config", "set-context", name, "--cluster", name, "--user", "admin")
+	k.addContextAs(h, pki, "admin", name, path)
 }
 
 // startClusters starts physical clusters of two nodes each side by side,

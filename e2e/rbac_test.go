@@ -205,10 +205,17 @@ func userKubeconfig(t *testing.T, pki, user string, groups ...string) kubectl {
 func (k kubectl) addContexts(h *hub, pki, user string) {
 	k.t.Helper()
 	for context, path := range map[string]string{"root": "root", "a": "root:a", "b": "root:b", "child": "root:a:child", "all": "*"} {
-		k.must("config", "set-cluster", context, "--server", "https://127.0.0.1:"+strconv.Itoa(h.port)+"/clusters/"+path,
-			"--certificate-authority", filepath.Join(pki, "ca.crt"), "--embed-certs")
-		k.must("config", "set-context", context, "--cluster", context, "--user", user)
+		k.addContextAs(h, pki, user, context, path)
 	}
+}
+
+// addContextAs adds context for the logical cluster at path, as the
+// kubeconfig's user named user.
+func (k kubectl) addContextAs(h *hub, pki, user, context, path string) {
+	k.t.Helper()
+	k.must("config", "set-cluster", context, "--server", "https://127.0.0.1:"+strconv.Itoa(h.port)+"/clusters/"+path,
+		"--certificate-authority", filepath.Join(pki, "ca.crt"), "--embed-certs")
+	k.must("config", "set-context", context, "--cluster", context, "--user", user)
 }
 
 // grantEverything makes user admin of the logical cluster of context:

@@ -20,6 +20,7 @@ own_apis=(
 )
 upstream_apis=(
 	k8s.io/api/core/v1
+	k8s.io/api/admissionregistration/v1
 	k8s.io/api/apps/v1
 	k8s.io/api/batch/v1
 	k8s.io/api/networking/v1

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,6 +22,7 @@ import (
 	"k8s.io/apiserver/pkg/features"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
@@ -57,7 +59,9 @@ import (
 	genericoptions "k8s.io/apiserver/pkg/server/options"
 	"k8s.io/apiserver/pkg/util/compatibility"
 	"k8s.io/klog/v2"
+	openapicommon "k8s.io/kube-openapi/pkg/common"
 
+	"github.com/canopy-dev/canopy/pkg/admission/admissionpolicy"
 	"github.com/canopy-dev/canopy/pkg/admission/namespacelifecycle"
 	"github.com/canopy-dev/canopy/pkg/admission/upsynced"
 	placementv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/placement/v1alpha1"
@@ -78,6 +82,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/otlp"
 	"github.com/canopy-dev/canopy/pkg/registry"
+	"github.com/canopy-dev/canopy/pkg/registry/admissionregistration"
 	apiextensionsregistry "github.com/canopy-dev/canopy/pkg/registry/apiextensions"
 	"github.com/canopy-dev/canopy/pkg/registry/apps"
 	authenticationregistry "github.com/canopy-dev/canopy/pkg/registry/authentication"
@@ -273,10 +278,15 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	policies, err := admissionPolicies(groups, coreGroup, authz, scheme, cfg.OpenAPIV3Config)
+	if err != nil {
+		return err
+	}
 	cfg.AdmissionControl = admission.NewChainHandler(
 		namespacelifecycle.New(coreGroup.Storage["namespaces"].(rest.Getter)),
 		upsynced.New(),
 		syncerscope.NewAdmission(),
+		policies,
 	)
 	cfg.TracerProvider = tracerProvider
 	// The custom resources of each logical cluster's definitions are
@@ -425,6 +435,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		"customresource-catalog": customResources,
 		"crd-names":              crdcontroller.New(definitionStore, definitions.Storage["customresourcedefinitions/status"].(rest.Updater)),
 		"crd-finalizer":          crdcontroller.NewFinalizer(definitionStore, definitions.Storage["customresourcedefinitions/status"].(rest.Updater), customResources),
+		"admission-policy":       policies,
 	} {
 		if err := server.AddPostStartHook("canopy-"+name+"-controller", func(hookCtx genericapiserver.PostStartHookContext) error {
 			go c.Run(hookCtx)
@@ -568,6 +579,7 @@ var storedGroups = []struct {
 	{discoveryv1.SchemeGroupVersion, discovery.AddToScheme, discovery.NewStorage},
 	{workloadv1alpha1.SchemeGroupVersion, workload.AddToScheme, workload.NewStorage},
 	{placementv1alpha1.SchemeGroupVersion, placementregistry.AddToScheme, placementregistry.NewStorage},
+	{admissionregistrationv1.SchemeGroupVersion, admissionregistration.AddToScheme, admissionregistration.NewStorage},
 }
 
 // groupOf is the group of version among groups.
@@ -590,6 +602,30 @@ func buildStoredGroups(f *registry.Factory, typer runtime.ObjectTyper) ([]stored
 		groups = append(groups, storedGroup{g.version, storage})
 	}
 	return groups, nil
+}
+
+// admissionPolicies is the admission plugin of every logical cluster's
+// Validating- and MutatingAdmissionPolicies.
+func admissionPolicies(groups []storedGroup, core registry.Group, authz authorizer.Authorizer, typer runtime.ObjectTyper, openAPI *openapicommon.OpenAPIV3Config) (*admissionpolicy.Plugin, error) {
+	g, err := groupOf(groups, admissionregistrationv1.SchemeGroupVersion)
+	if err != nil {
+		return nil, err
+	}
+	stores := slices.Clone(core.Stores)
+	for _, g := range groups {
+		stores = append(stores, g.Stores...)
+	}
+	return admissionpolicy.New(admissionpolicy.Config{
+		Policies:         g.Storage["validatingadmissionpolicies"].(*registry.Served).Store,
+		Bindings:         g.Storage["validatingadmissionpolicybindings"].(*registry.Served).Store,
+		MutatingPolicies: g.Storage["mutatingadmissionpolicies"].(*registry.Served).Store,
+		MutatingBindings: g.Storage["mutatingadmissionpolicybindings"].(*registry.Served).Store,
+		Namespaces:       core.Storage["namespaces"].(admissionpolicy.NamespaceStore),
+		Authorizer:       authz,
+		Stores:           stores,
+		Typer:            typer,
+		OpenAPI:          openAPI,
+	})
 }
 
 // aggregatedResources are the workload resources whose objects placement
