@@ -20,6 +20,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/canopy-dev/canopy/bench/internal/fleet"
 	"github.com/canopy-dev/canopy/bench/internal/knob"
 	"github.com/canopy-dev/canopy/bench/internal/proc"
 	benchreport "github.com/canopy-dev/canopy/bench/internal/report"
@@ -128,7 +129,12 @@ func run(ctx context.Context, b *testing.B, c config) result {
 	clusterDir := filepath.Join(c.out, "clusters")
 	podsPerCluster := (c.deployments + c.targets - 1) / c.targets * c.replicas
 	r.Nodes = max(2, (podsPerCluster+podsPerNode-1)/podsPerNode)
-	clusters := startClusters(ctx, b, clusterDir, c.targets, r.Nodes)
+	names := make([]string, c.targets)
+	for t := range names {
+		names[t] = targetName(t)
+	}
+	logf("starting %d physical clusters of %d kwok nodes each", c.targets, r.Nodes)
+	clusters := fleet.StartClusters(ctx, b, clusterDir, names, r.Nodes)
 
 	hubBin, syncerBin := os.Getenv(envHub), os.Getenv(envSyncer)
 	if hubBin == "" {
@@ -149,19 +155,21 @@ func run(ctx context.Context, b *testing.B, c config) result {
 	lcs := hub.createLogicalClusters(ctx, b, c.lcs)
 	logf("%d logical clusters with namespace app", len(lcs))
 
-	pcs := clusters.wait(b)
-	syncers := make([]*syncerRun, len(pcs))
+	pcs := clusters.Wait(b)
+	logf("%d physical clusters ready", len(pcs))
+	syncers := make([]*fleet.Syncer, len(pcs))
 	for i, pc := range pcs {
-		syncers[i] = startSyncer(ctx, b, h, hubBin, syncerBin, pc, c.out)
+		// The label placement would select it by.
+		syncers[i] = fleet.StartSyncer(ctx, b, h, hubBin, syncerBin, pc, c.out, "bench=syncer")
 	}
 	for _, s := range syncers {
-		s.waitReady(ctx, b)
+		s.WaitReady(ctx, b)
 	}
 	logf("%d syncers ready", len(syncers))
 	// What a syncer holds with nothing assigned, once its start is over.
 	sleep(ctx, b, 5*time.Second)
 	for _, s := range syncers {
-		r.Syncers = append(r.Syncers, syncerFigures{Name: s.pc.Name, RSSEmptyKiB: proc.RSSKiB(s.PID()), Log: s.LogPath})
+		r.Syncers = append(r.Syncers, syncerFigures{Name: s.Cluster.Name, RSSEmptyKiB: proc.RSSKiB(s.PID()), Log: s.LogPath})
 	}
 
 	obs := observe(ctx, b, hub.wildcard, pcs, c.deployments)
