@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -67,20 +66,12 @@ func BenchmarkFailover(b *testing.B) {
 		heartbeat:   knob.Duration(b, envHeartbeat, 15*time.Second),
 		grace:       knob.Duration(b, envGrace, 25*time.Second),
 		timeout:     knob.Duration(b, envTimeout, 3*time.Minute),
-		out:         os.Getenv(envOut),
+		out:         knob.Dir(b, envOut),
 	}
 	if c.targets < 2 {
 		b.Fatalf("%s must be at least 2: pc1's workloads need somewhere to go", envTargets)
 	}
-	if c.out == "" {
-		c.out = b.TempDir()
-	}
-	if err := os.MkdirAll(c.out, 0o755); err != nil {
-		b.Fatal(err)
-	}
-	// An interrupt fails the run where it waits, so that the cleanups stop
-	// every process it started.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := proc.InterruptContext()
 	defer stop()
 	loadStart := benchreport.LoadAverage()
 	for range b.N {
@@ -113,13 +104,8 @@ func run(ctx context.Context, b *testing.B, c config) result {
 	logf("starting %d physical clusters of %d kwok nodes each", c.targets, nodes)
 	clusters := fleet.StartClusters(ctx, b, filepath.Join(c.out, "clusters"), names, nodes)
 
-	hubBin, syncerBin := os.Getenv(envHub), os.Getenv(envSyncer)
-	if hubBin == "" {
-		hubBin = proc.Build(b, "github.com/canopy-dev/canopy/cmd/hub")
-	}
-	if syncerBin == "" {
-		syncerBin = proc.Build(b, "github.com/canopy-dev/canopy/cmd/syncer")
-	}
+	hubBin := proc.Binary(b, envHub, "github.com/canopy-dev/canopy/cmd/hub")
+	syncerBin := proc.Binary(b, envSyncer, "github.com/canopy-dev/canopy/cmd/syncer")
 	h := proc.StartHub(b, hubBin, pgtest.Start(b).NewDatabase(b), filepath.Join(c.out, "hub.log"),
 		"--sync-target-heartbeat-timeout", c.heartbeat.String())
 	logf("hub ready at %s (log %s)", h.URL(), h.LogPath)
@@ -156,7 +142,8 @@ func run(ctx context.Context, b *testing.B, c config) result {
 	create(ctx, b, root.Resource(placements), placement(c.grace))
 	deploy := root.Resource(deployments).Namespace(namespace)
 	for i := range c.deployments {
-		create(ctx, b, deploy, deployment(fmt.Sprintf("web-%d", i), c.replicas))
+		// No assignment of its own: placement assigns it.
+		create(ctx, b, deploy, fleet.Deployment(fmt.Sprintf("web-%d", i), namespace, c.replicas, nil))
 	}
 	obs.waitRolledOut(ctx, b)
 
@@ -202,36 +189,7 @@ func placement(grace time.Duration) *unstructured.Unstructured {
 	}}
 }
 
-// deployment is Deployment name with replicas and no assignment of its
-// own: placement assigns it.
-func deployment(name string, replicas int) *unstructured.Unstructured {
-	return &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "apps/v1",
-		"kind":       "Deployment",
-		"metadata":   map[string]any{"name": name, "namespace": namespace},
-		"spec": map[string]any{
-			"replicas": int64(replicas),
-			"selector": map[string]any{"matchLabels": map[string]any{"app": name}},
-			"template": map[string]any{
-				"metadata": map[string]any{"labels": map[string]any{"app": name}},
-				"spec": map[string]any{"containers": []any{map[string]any{
-					// kwok runs no image: the name need not resolve.
-					"name": "web", "image": "registry.invalid/web:1",
-				}}},
-			},
-		},
-	}}
-}
-
-// sleep waits d, failing the run on an interrupt.
-func sleep(ctx context.Context, b *testing.B, d time.Duration) {
-	select {
-	case <-ctx.Done():
-		b.Fatalf("interrupted: %v", ctx.Err())
-	case <-time.After(d):
-	}
-}
-
-func logf(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "%s bench/failover: %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
-}
+var (
+	sleep = proc.Sleep
+	logf  = proc.Logger("bench/failover")
+)

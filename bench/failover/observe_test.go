@@ -9,11 +9,11 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/canopy-dev/canopy/bench/internal/fleet"
 	benchreport "github.com/canopy-dev/canopy/bench/internal/report"
 	"github.com/canopy-dev/canopy/e2e/pcluster"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
@@ -53,8 +53,7 @@ func observe(ctx context.Context, b *testing.B, root dynamic.Interface, pcs []*p
 	o := &observer{c: c, lostKey: workloadv1alpha1.TargetKey("root", lost), stop: cancel, ready: map[string]bool{}, deps: map[string]*deploymentState{}}
 	hub := dynamicinformer.NewFilteredDynamicSharedInformerFactory(root, 0, namespace, nil)
 	var synced []cache.InformerSynced
-	watch := func(f dynamicinformer.DynamicSharedInformerFactory, gvr schema.GroupVersionResource, handle func(*unstructured.Unstructured)) {
-		informer := f.ForResource(gvr).Informer()
+	watch := func(informer cache.SharedIndexInformer, handle func(*unstructured.Unstructured)) {
 		h := func(obj any) {
 			if u, ok := obj.(*unstructured.Unstructured); ok {
 				o.mu.Lock()
@@ -67,21 +66,17 @@ func observe(ctx context.Context, b *testing.B, root dynamic.Interface, pcs []*p
 		}
 		synced = append(synced, informer.HasSynced)
 	}
-	watch(hub, deployments, o.hubDeployment)
+	watch(hub.ForResource(deployments).Informer(), o.hubDeployment)
 	targets := dynamicinformer.NewDynamicSharedInformerFactory(root, 0)
-	watch(targets, syncTargets, o.syncTarget)
+	watch(targets.ForResource(syncTargets).Informer(), o.syncTarget)
 	hub.Start(ctx.Done())
 	targets.Start(ctx.Done())
 	for _, pc := range pcs {
-		client, err := dynamic.NewForConfig(pc.Config)
+		informer, err := fleet.Downstream(ctx, pc, deployments)
 		if err != nil {
 			b.Fatal(err)
 		}
-		f := dynamicinformer.NewFilteredDynamicSharedInformerFactory(client, 0, metav1.NamespaceAll, func(lo *metav1.ListOptions) {
-			lo.LabelSelector = workloadv1alpha1.TargetKeyLabel
-		})
-		watch(f, deployments, func(u *unstructured.Unstructured) { o.downstreamDeployment(pc.Name, u) })
-		f.Start(ctx.Done())
+		watch(informer, func(u *unstructured.Unstructured) { o.downstreamDeployment(pc.Name, u) })
 	}
 	if !cache.WaitForCacheSync(ctx.Done(), synced...) {
 		b.Fatalf("the watches of the hub and the physical clusters did not sync: %v", ctx.Err())

@@ -15,11 +15,17 @@ import (
 	"testing"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/tools/cache"
 
 	"github.com/canopy-dev/canopy/bench/internal/proc"
 	"github.com/canopy-dev/canopy/e2e/pcluster"
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 )
 
 // Clusters are physical clusters starting in the background, while the
@@ -166,4 +172,40 @@ func (s *Syncer) WaitReady(ctx context.Context, tb testing.TB) {
 		}
 	}
 	tb.Fatalf("the syncer of %s is not ready after %v:\n%s", s.Cluster.Name, ReadyTimeout, s.LogTail())
+}
+
+// Deployment is Deployment name in namespace with replicas, and labels,
+// whose pods kwok runs without pulling an image.
+func Deployment(name, namespace string, replicas int, labels map[string]any) *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apps/v1",
+		"kind":       "Deployment",
+		"metadata":   map[string]any{"name": name, "namespace": namespace, "labels": labels},
+		"spec": map[string]any{
+			"replicas": int64(replicas),
+			"selector": map[string]any{"matchLabels": map[string]any{"app": name}},
+			"template": map[string]any{
+				"metadata": map[string]any{"labels": map[string]any{"app": name}},
+				"spec": map[string]any{"containers": []any{map[string]any{
+					// kwok runs no image: the name need not resolve.
+					"name": "web", "image": "registry.invalid/web:1",
+				}}},
+			},
+		},
+	}}
+}
+
+// Downstream is an informer, started until ctx ends, of the objects of
+// resource gvr that syncers made in physical cluster pc.
+func Downstream(ctx context.Context, pc *pcluster.Cluster, gvr schema.GroupVersionResource) (cache.SharedIndexInformer, error) {
+	client, err := dynamic.NewForConfig(pc.Config)
+	if err != nil {
+		return nil, err
+	}
+	f := dynamicinformer.NewFilteredDynamicSharedInformerFactory(client, 0, metav1.NamespaceAll, func(o *metav1.ListOptions) {
+		o.LabelSelector = workloadv1alpha1.TargetKeyLabel
+	})
+	informer := f.ForResource(gvr).Informer()
+	f.Start(ctx.Done())
+	return informer, nil
 }
