@@ -46,9 +46,11 @@ const (
 //     workloads placed by root's inherited placement;
 //  4. a heartbeat gap shorter than the grace period moves nothing;
 //  3. failover: with pc1's syncer gone past the grace period, its share
-//     goes to pc2 first and pc1 is released only once pc2 runs all 6; the
-//     hub is back at 6/6, and pc1's returning syncer removes its stranded
-//     copy.
+//     goes to pc2 first and pc1 is released only once pc2 runs all 6
+//     (checked in every version of the hub object); the hub is back at
+//     6/6, and pc1's returning syncer removes its stranded copy. A
+//     Deployment of root:org whose placement is deleted in the middle of
+//     the same move still ends it, on pc2 alone.
 func TestPlacement(t *testing.T) {
 	if _, err := pcluster.EnsureBinaries(); err != nil {
 		t.Fatal(err)
@@ -167,11 +169,13 @@ spec:
 	}
 	p.never(time.Until(notReady.Add(placementGrace+5*time.Second)), "team", "shop", "web", map[string]string{"pc1": "3", "pc2": "3"})
 
-	// 3. Failover. Deployment drill, of a placement of its own, is moved
-	// as well, and its placement deleted in the middle of the move.
-	admin.apply("team", drillPlacement+"---\n"+placedDeployment("drill", "drill", 2))
-	p.waitShares("team", "drill", "drill", map[string]string{"pc1": "1", "pc2": "1"})
-	drillNS := workloadv1alpha1.DownstreamNamespace("root:org:team", "drill")
+	// 3. Failover. Deployment drill of root:org, of a placement of its
+	// own, is moved as well, and its placement deleted in the middle of
+	// the move; without root's default placement, none applies there then.
+	admin.must("--context", "root", "delete", "placement", "default")
+	admin.apply("org", drillPlacement+"---\n"+placedDeployment("drill", "drill", 2))
+	p.waitShares("org", "drill", "drill", map[string]string{"pc1": "1", "pc2": "1"})
+	drillNS := workloadv1alpha1.DownstreamNamespace("root:org", "drill")
 	waitDownstream(t, clusters["pc1"], drillNS, "drill", 1)
 	waitDownstream(t, clusters["pc2"], drillNS, "drill", 1)
 	versions := watchVersions(t, admin, "team", "shop", "web")
@@ -182,12 +186,12 @@ spec:
 		return got == "False", got
 	})
 	waitFor(t, placementGrace+time.Minute, "drill moving to pc2", func() (bool, string) {
-		got := admin.must("--context", "team", "-n", "drill", "get", "deployment", "drill", "-o",
+		got := admin.must("--context", "org", "-n", "drill", "get", "deployment", "drill", "-o",
 			"jsonpath={.metadata.annotations."+jsonpathKey(workloadv1alpha1.LeavingAnnotation)+"}")
 		return got == keys["pc1"], got
 	})
-	admin.must("--context", "team", "delete", "placement", "drill")
-	if _, onPC1 := p.shares("team", "drill", "drill")["pc1"]; !onPC1 {
+	admin.must("--context", "org", "delete", "placement", "drill")
+	if _, onPC1 := p.shares("org", "drill", "drill")["pc1"]; !onPC1 {
 		t.Logf("drill's move ended before its placement was deleted: the deletion did not interrupt it")
 	}
 	pc2 := clusters["pc2"]
@@ -225,9 +229,9 @@ spec:
 	})
 	// drill's move ended though its placement is gone: all on pc2, none
 	// released before pc2 ran both replicas.
-	p.waitShares("team", "drill", "drill", map[string]string{"pc2": ""})
+	p.waitShares("org", "drill", "drill", map[string]string{"pc2": ""})
 	waitDownstream(t, pc2, drillNS, "drill", 2)
-	if got := admin.must("--context", "team", "-n", "drill", "get", "deployment", "drill", "-o",
+	if got := admin.must("--context", "org", "-n", "drill", "get", "deployment", "drill", "-o",
 		"jsonpath={.metadata.annotations."+jsonpathKey(workloadv1alpha1.LeavingAnnotation)+"}"); got != "" {
 		t.Errorf("drill still moving off %q after its move ended", got)
 	}
@@ -321,14 +325,12 @@ spec:
   failover: {gracePeriod: %s}
 `, placementGrace)
 
-// drillPlacement is root:org:team's placement of namespace drill, over
-// region eu, above placement eu.
+// drillPlacement is root:org's placement dividing the replicas of its
+// Deployments over region eu, with namespace drill.
 var drillPlacement = fmt.Sprintf(`apiVersion: placement.canopy.dev/v1alpha1
 kind: Placement
 metadata: {name: drill}
 spec:
-  priority: 10
-  namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: drill}}
   resources: [{group: apps, resource: deployments}]
   targets: {labelSelector: {matchLabels: {region: eu}}}
   strategy: {type: Divide}
