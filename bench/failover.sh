@@ -7,7 +7,7 @@
 # period + 30 s (see bench/failover/doc.go). Prints the table of figures
 # and the goal at the end.
 #
-#   bench/failover.sh                 # the full run, ~4 minutes on 2 cores
+#   bench/failover.sh                 # the full run, ~2 minutes on 2 cores
 #   CANOPY_BENCH_TARGETS=3 CANOPY_BENCH_GRACE=60s bench/failover.sh
 #
 # Knobs (environment): CANOPY_BENCH_TARGETS (2), CANOPY_BENCH_DEPLOYMENTS

@@ -28,7 +28,8 @@
 //     between);
 //   - move started, per Deployment: the hub object first seen with the
 //     shares of the surviving targets adding up to R, pc1's share
-//     reassigned;
+//     reassigned (shown from NotReady too: G, and the controller's
+//     queue);
 //   - released, per Deployment: the hub object first seen no longer
 //     assigned to pc1;
 //   - hub N/N, per Deployment: the hub object first seen released from

@@ -89,6 +89,8 @@ type result struct {
 	NotReady, LastHeartbeat time.Duration
 	// From the kill, over the Deployments.
 	MoveStarted, Released, HubAvailable, DownAvailable, AvailableElsewhere benchreport.Latencies
+	// MoveAfterNotReady is from NotReady to each move started.
+	MoveAfterNotReady benchreport.Latencies
 	// ReleasedEarly counts the Deployments released from pc1 before their
 	// copies elsewhere were seen running all replicas; NotDone those not
 	// Available elsewhere within the timeout.

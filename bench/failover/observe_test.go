@@ -263,7 +263,7 @@ func (o *observer) figures() result {
 	if !o.notReady.IsZero() {
 		r.NotReady = o.notReady.Sub(o.killedAt)
 	}
-	var moveStarted, released, hubAvailable, downAvailable, elsewhere []time.Duration
+	var moveStarted, moveAfterNotReady, released, hubAvailable, downAvailable, elsewhere []time.Duration
 	add := func(to *[]time.Duration, at time.Time) {
 		if !at.IsZero() {
 			*to = append(*to, at.Sub(o.killedAt))
@@ -271,6 +271,9 @@ func (o *observer) figures() result {
 	}
 	for _, d := range o.deps {
 		add(&moveStarted, d.moveStarted)
+		if !d.moveStarted.IsZero() && !o.notReady.IsZero() {
+			moveAfterNotReady = append(moveAfterNotReady, d.moveStarted.Sub(o.notReady))
+		}
 		add(&released, d.released)
 		add(&hubAvailable, d.hubAvailable)
 		add(&downAvailable, d.downAvailable)
@@ -284,6 +287,7 @@ func (o *observer) figures() result {
 		}
 	}
 	r.MoveStarted = benchreport.Summarize(moveStarted)
+	r.MoveAfterNotReady = benchreport.Summarize(moveAfterNotReady)
 	r.Released = benchreport.Summarize(released)
 	r.HubAvailable = benchreport.Summarize(hubAvailable)
 	r.DownAvailable = benchreport.Summarize(downAvailable)

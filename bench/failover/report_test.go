@@ -23,7 +23,7 @@ func printReport(out io.Writer, c config, r result, loadStart string) {
 		c.deployments, c.replicas, c.targets, c.targets, nodes, c.heartbeat, c.grace, runtime.NumCPU())
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "from the kill to\tp50 / p99 / max (count)\tgoal\t\tmax/goal\t")
-	fmt.Fprintf(tw, "SyncTarget pc1 NotReady (once)\t%s\t<= heartbeat timeout %v\t\t\t\n", seconds(r.NotReady), c.heartbeat)
+	fmt.Fprintf(tw, "SyncTarget pc1 NotReady (once)\t%s\t(%v after the last heartbeat)\t\t\t\n", seconds(r.NotReady), c.heartbeat)
 	fmt.Fprintf(tw, "  pc1's last heartbeat before the kill\t%s earlier\t\t\t\t\n", seconds(r.LastHeartbeat))
 	latency := func(name string, l benchreport.Latencies, goal time.Duration) {
 		if l.N == 0 {
@@ -38,6 +38,7 @@ func printReport(out io.Writer, c config, r result, loadStart string) {
 		fmt.Fprintf(tw, "%s\t%s\t<= %v\t%s\t%.2fx\t\n", name, figure, goal, benchreport.PassMiss(l.Max <= goal), float64(l.Max)/float64(goal))
 	}
 	latency("move started: pc1's share assigned elsewhere", r.MoveStarted, 0)
+	latency("  from NotReady (the grace period, and the queue)", r.MoveAfterNotReady, 0)
 	latency("pc1 released at the hub", r.Released, 0)
 	latency("hub N/N available, pc1 released", r.HubAvailable, 0)
 	latency("N available downstream on the others", r.DownAvailable, 0)
