@@ -15,6 +15,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 
@@ -172,8 +173,12 @@ spec:
 	// 3. Failover. Deployment drill of root:org, of a placement of its
 	// own, is moved as well, and its placement deleted in the middle of
 	// the move; without root's default placement, none applies there then.
+	// Its pods run one a node, on nodes labelled drill=on: pc2 has one,
+	// which holds the move in flight until a second is labelled.
 	admin.must("--context", "root", "delete", "placement", "default")
-	admin.apply("org", drillPlacement+"---\n"+placedDeployment("drill", "drill", 2))
+	labelNode(t, clusters["pc1"], "pc1-a")
+	labelNode(t, clusters["pc2"], "pc2-a")
+	admin.apply("org", drillPlacement)
 	p.waitShares("org", "drill", "drill", map[string]string{"pc1": "1", "pc2": "1"})
 	drillNS := workloadv1alpha1.DownstreamNamespace("root:org", "drill")
 	waitDownstream(t, clusters["pc1"], drillNS, "drill", 1)
@@ -191,9 +196,6 @@ spec:
 		return got == keys["pc1"], got
 	})
 	admin.must("--context", "org", "delete", "placement", "drill")
-	if _, onPC1 := p.shares("org", "drill", "drill")["pc1"]; !onPC1 {
-		t.Logf("drill's move ended before its placement was deleted: the deletion did not interrupt it")
-	}
 	pc2 := clusters["pc2"]
 	released := false
 	waitFor(t, placementGrace+2*time.Minute, "pc1's share moved to pc2 and pc1 released", func() (bool, string) {
@@ -227,8 +229,10 @@ spec:
 			`jsonpath={.status.replicas} {.status.availableReplicas} {.status.conditions[?(@.type=="Available")].status}`)
 		return got == "6 6 True", got
 	})
-	// drill's move ended though its placement is gone: all on pc2, none
-	// released before pc2 ran both replicas.
+	// drill's move goes on though its placement is gone: pc1 is released
+	// only once pc2 runs both replicas, and then drill is all on pc2.
+	p.never(5*time.Second, "org", "drill", "drill", map[string]string{"pc1": "1", "pc2": ""})
+	labelNode(t, pc2, "pc2-b")
 	p.waitShares("org", "drill", "drill", map[string]string{"pc2": ""})
 	waitDownstream(t, pc2, drillNS, "drill", 2)
 	if got := admin.must("--context", "org", "-n", "drill", "get", "deployment", "drill", "-o",
@@ -325,8 +329,18 @@ spec:
   failover: {gracePeriod: %s}
 `, placementGrace)
 
+// labelNode labels node name of physical cluster c drill=on.
+func labelNode(t *testing.T, c *pcluster.Cluster, name string) {
+	t.Helper()
+	if _, err := c.Client.CoreV1().Nodes().Patch(context.Background(), name, types.MergePatchType,
+		[]byte(`{"metadata":{"labels":{"drill":"on"}}}`), metav1.PatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // drillPlacement is root:org's placement dividing the replicas of its
-// Deployments over region eu, with namespace drill.
+// Deployments over region eu, with namespace drill and Deployment drill,
+// whose 2 pods run one a node, on nodes labelled drill=on.
 var drillPlacement = fmt.Sprintf(`apiVersion: placement.canopy.dev/v1alpha1
 kind: Placement
 metadata: {name: drill}
@@ -339,6 +353,23 @@ spec:
 apiVersion: v1
 kind: Namespace
 metadata: {name: drill}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: drill, namespace: drill}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: drill}}
+  template:
+    metadata: {labels: {app: drill}}
+    spec:
+      nodeSelector: {drill: "on"}
+      affinity:
+        podAntiAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+          - labelSelector: {matchLabels: {app: drill}}
+            topologyKey: kubernetes.io/hostname
+      containers: [{name: c, image: nginx:1.27}]
 `, placementGrace)
 
 // watchVersions watches Deployment name in namespace of the logical
