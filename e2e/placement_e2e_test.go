@@ -243,11 +243,16 @@ spec:
 	if _, err := clusters["pc1"].Client.AppsV1().Deployments(shop).Get(context.Background(), "web", metav1.GetOptions{}); err != nil {
 		t.Errorf("web in pc1 while its syncer is away: %v", err)
 	}
+	// Cordoned, pc1 gets nothing new once Ready again: placement eu
+	// would otherwise divide web over it at once, and its syncer keep the
+	// copy, now assigned, rather than remove it.
+	admin.must("--context", "root", "patch", "synctarget", "pc1", "--type", "merge", "-p", `{"spec":{"unschedulable":true}}`)
 	syncers["pc1"].start()
 	syncers["pc1"].waitReady(time.Minute)
-	waitFor(t, time.Minute, "the stranded web in pc1 removed", func() (bool, string) {
+	waitFor(t, time.Minute, "the stranded web and drill in pc1 removed", func() (bool, string) {
 		_, err := clusters["pc1"].Client.AppsV1().Deployments(shop).Get(context.Background(), "web", metav1.GetOptions{})
-		return apierrors.IsNotFound(err), fmt.Sprint(err)
+		_, drillErr := clusters["pc1"].Client.AppsV1().Deployments(drillNS).Get(context.Background(), "drill", metav1.GetOptions{})
+		return apierrors.IsNotFound(err) && apierrors.IsNotFound(drillErr), fmt.Sprint(err, drillErr)
 	})
 }
 
