@@ -2,8 +2,10 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +14,9 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
 
 	"github.com/canopy-dev/canopy/e2e/pcluster"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
@@ -41,9 +46,11 @@ const (
 //     workloads placed by root's inherited placement;
 //  4. a heartbeat gap shorter than the grace period moves nothing;
 //  3. failover: with pc1's syncer gone past the grace period, its share
-//     goes to pc2 first and pc1 is released only once pc2 runs all 6; the
-//     hub is back at 6/6, and pc1's returning syncer removes its stranded
-//     copy.
+//     goes to pc2 first and pc1 is released only once pc2 runs all 6
+//     (checked in every version of the hub object); the hub is back at
+//     6/6, and pc1's returning syncer removes its stranded copy. A
+//     Deployment of root:org whose placement is deleted in the middle of
+//     the same move still ends it, on pc2 alone.
 func TestPlacement(t *testing.T) {
 	if _, err := pcluster.EnsureBinaries(); err != nil {
 		t.Fatal(err)
@@ -162,13 +169,32 @@ spec:
 	}
 	p.never(time.Until(notReady.Add(placementGrace+5*time.Second)), "team", "shop", "web", map[string]string{"pc1": "3", "pc2": "3"})
 
-	// 3. Failover.
+	// 3. Failover. Deployment drill of root:org, of a placement of its
+	// own, is moved as well, and its placement deleted in the middle of
+	// the move; without root's default placement, none applies there then.
+	// Its pods run one a node, on nodes labelled drill=on: pc2 has one,
+	// which holds the move in flight until a second is labelled.
+	admin.must("--context", "root", "delete", "placement", "default")
+	labelNode(t, clusters["pc1"], "pc1-a")
+	labelNode(t, clusters["pc2"], "pc2-a")
+	admin.apply("org", drillPlacement)
+	p.waitShares("org", "drill", "drill", map[string]string{"pc1": "1", "pc2": "1"})
+	drillNS := workloadv1alpha1.DownstreamNamespace("root:org", "drill")
+	waitDownstream(t, clusters["pc1"], drillNS, "drill", 1)
+	waitDownstream(t, clusters["pc2"], drillNS, "drill", 1)
+	versions := watchVersions(t, admin, "team", "shop", "web")
 	syncers["pc1"].kill()
 	lost := time.Now()
 	waitFor(t, placementHeartbeatTimeout+30*time.Second, "pc1 NotReady", func() (bool, string) {
 		got := readyIn(admin, "root", "pc1")
 		return got == "False", got
 	})
+	waitFor(t, placementGrace+time.Minute, "drill moving to pc2", func() (bool, string) {
+		got := admin.must("--context", "org", "-n", "drill", "get", "deployment", "drill", "-o",
+			"jsonpath={.metadata.annotations."+jsonpathKey(workloadv1alpha1.LeavingAnnotation)+"}")
+		return got == keys["pc1"], got
+	})
+	admin.must("--context", "org", "delete", "placement", "drill")
 	pc2 := clusters["pc2"]
 	released := false
 	waitFor(t, placementGrace+2*time.Minute, "pc1's share moved to pc2 and pc1 released", func() (bool, string) {
@@ -189,6 +215,7 @@ spec:
 	}
 	t.Logf("pc1's share runs in pc2 and pc1 is released %s after its syncer stopped (heartbeat timeout %s, grace period %s)",
 		time.Since(lost).Round(time.Second), placementHeartbeatTimeout, placementGrace)
+	checkMadeBeforeBreak(t, versions(), keys["pc1"], keys["pc2"], 6)
 	if got := p.shares("team", "shop", "web"); len(got) != 1 || got["pc2"] != "" {
 		t.Errorf("web after failover: %v, want all on pc2", got)
 	}
@@ -201,15 +228,30 @@ spec:
 			`jsonpath={.status.replicas} {.status.availableReplicas} {.status.conditions[?(@.type=="Available")].status}`)
 		return got == "6 6 True", got
 	})
+	// drill's move goes on though its placement is gone: pc1 is released
+	// only once pc2 runs both replicas, and then drill is all on pc2.
+	p.never(5*time.Second, "org", "drill", "drill", map[string]string{"pc1": "1", "pc2": ""})
+	labelNode(t, pc2, "pc2-b")
+	p.waitShares("org", "drill", "drill", map[string]string{"pc2": ""})
+	waitDownstream(t, pc2, drillNS, "drill", 2)
+	if got := admin.must("--context", "org", "-n", "drill", "get", "deployment", "drill", "-o",
+		"jsonpath={.metadata.annotations."+jsonpathKey(workloadv1alpha1.LeavingAnnotation)+"}"); got != "" {
+		t.Errorf("drill still moving off %q after its move ended", got)
+	}
 	// pc1's copy is stranded until its syncer returns, which removes it.
 	if _, err := clusters["pc1"].Client.AppsV1().Deployments(shop).Get(context.Background(), "web", metav1.GetOptions{}); err != nil {
 		t.Errorf("web in pc1 while its syncer is away: %v", err)
 	}
+	// Cordoned, pc1 gets nothing new once Ready again: placement eu
+	// would otherwise divide web over it at once, and its syncer keep the
+	// copy, now assigned, rather than remove it.
+	admin.must("--context", "root", "patch", "synctarget", "pc1", "--type", "merge", "-p", `{"spec":{"unschedulable":true}}`)
 	syncers["pc1"].start()
 	syncers["pc1"].waitReady(time.Minute)
-	waitFor(t, time.Minute, "the stranded web in pc1 removed", func() (bool, string) {
+	waitFor(t, time.Minute, "the stranded web and drill in pc1 removed", func() (bool, string) {
 		_, err := clusters["pc1"].Client.AppsV1().Deployments(shop).Get(context.Background(), "web", metav1.GetOptions{})
-		return apierrors.IsNotFound(err), fmt.Sprint(err)
+		_, drillErr := clusters["pc1"].Client.AppsV1().Deployments(drillNS).Get(context.Background(), "drill", metav1.GetOptions{})
+		return apierrors.IsNotFound(err) && apierrors.IsNotFound(drillErr), fmt.Sprint(err, drillErr)
 	})
 }
 
@@ -288,6 +330,130 @@ spec:
   strategy: {type: Divide}
   failover: {gracePeriod: %s}
 `, placementGrace)
+
+// labelNode labels node name of physical cluster c drill=on.
+func labelNode(t *testing.T, c *pcluster.Cluster, name string) {
+	t.Helper()
+	if _, err := c.Client.CoreV1().Nodes().Patch(context.Background(), name, types.MergePatchType,
+		[]byte(`{"metadata":{"labels":{"drill":"on"}}}`), metav1.PatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// drillPlacement is root:org's placement dividing the replicas of its
+// Deployments over region eu, with namespace drill and Deployment drill,
+// whose 2 pods run one a node, on nodes labelled drill=on.
+var drillPlacement = fmt.Sprintf(`apiVersion: placement.canopy.dev/v1alpha1
+kind: Placement
+metadata: {name: drill}
+spec:
+  resources: [{group: apps, resource: deployments}]
+  targets: {labelSelector: {matchLabels: {region: eu}}}
+  strategy: {type: Divide}
+  failover: {gracePeriod: %s}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: drill}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: drill, namespace: drill}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: drill}}
+  template:
+    metadata: {labels: {app: drill}}
+    spec:
+      nodeSelector: {drill: "on"}
+      affinity:
+        podAntiAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+          - labelSelector: {matchLabels: {app: drill}}
+            topologyKey: kubernetes.io/hostname
+      containers: [{name: c, image: nginx:1.27}]
+`, placementGrace)
+
+// watchVersions watches Deployment name in namespace of the logical
+// cluster of kubeContext from now on, and returns what gives every version
+// seen so far, in order.
+func watchVersions(t *testing.T, admin kubectl, kubeContext, namespace, name string) func() []appsv1.Deployment {
+	t.Helper()
+	cs, err := kubernetes.NewForConfig(admin.restConfig(kubeContext))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	deployments := cs.AppsV1().Deployments(namespace)
+	d, err := deployments.Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := deployments.Watch(ctx, metav1.ListOptions{ResourceVersion: d.ResourceVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	seen := []appsv1.Deployment{*d}
+	var broken error
+	go func() {
+		for ev := range w.ResultChan() {
+			if ev.Type == watch.Error {
+				mu.Lock()
+				broken = apierrors.FromObject(ev.Object)
+				mu.Unlock()
+				continue
+			}
+			if got, ok := ev.Object.(*appsv1.Deployment); ok && got.Name == name {
+				mu.Lock()
+				seen = append(seen, *got)
+				mu.Unlock()
+			}
+		}
+	}()
+	return func() []appsv1.Deployment {
+		mu.Lock()
+		defer mu.Unlock()
+		if broken != nil {
+			t.Fatalf("the watch of %s/%s broke: %v", namespace, name, broken)
+		}
+		return slices.Clone(seen)
+	}
+}
+
+// checkMadeBeforeBreak checks, in the versions of a Deployment of
+// replicas divided over the targets of from and to, that it was released
+// from from only in a version where to had all the replicas assigned and
+// to's syncer reported them all available, and that it was first
+// assigned them all while still on from.
+func checkMadeBeforeBreak(t *testing.T, versions []appsv1.Deployment, from, to string, replicas int32) {
+	t.Helper()
+	movedWhileOnFrom := false
+	for _, d := range versions {
+		_, onTo := d.Labels[workloadv1alpha1.StateLabel(to)]
+		_, toDivided := d.Annotations[workloadv1alpha1.ReplicasAnnotation(to)]
+		allOnTo := onTo && !toDivided
+		if _, onFrom := d.Labels[workloadv1alpha1.StateLabel(from)]; onFrom {
+			movedWhileOnFrom = movedWhileOnFrom || allOnTo
+			continue
+		}
+		if !movedWhileOnFrom {
+			t.Errorf("version %s released %s before assigning all %d replicas to %s while still on it", d.ResourceVersion, from, replicas, to)
+		}
+		var report struct {
+			ObservedGeneration int64 `json:"observedGeneration"`
+			AvailableReplicas  int32 `json:"availableReplicas"`
+		}
+		if err := json.Unmarshal([]byte(d.Annotations[workloadv1alpha1.StatusAnnotation(to)]), &report); err != nil ||
+			!allOnTo || report.ObservedGeneration < d.Generation || report.AvailableReplicas < replicas {
+			t.Errorf("version %s released %s while %s reported %q (of generation %d)", d.ResourceVersion, from, to,
+				d.Annotations[workloadv1alpha1.StatusAnnotation(to)], d.Generation)
+		}
+		return
+	}
+	t.Errorf("no version of %d released %s", len(versions), from)
+}
 
 // euOnlyConstraint is root:org's PlacementConstraint allowing only region
 // eu, and usPlacement root:org:team's placement of namespace usns on

@@ -10,12 +10,12 @@ import (
 	"testing"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/canopy-dev/canopy/bench/internal/fleet"
 	benchreport "github.com/canopy-dev/canopy/bench/internal/report"
 	"github.com/canopy-dev/canopy/e2e/pcluster"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
@@ -64,14 +64,10 @@ func observe(ctx context.Context, b *testing.B, hub dynamic.Interface, pcs []*pc
 	synced := []cache.InformerSynced{hubInformer.HasSynced}
 	hubFactory.Start(ctx.Done())
 	for _, pc := range pcs {
-		client, err := dynamic.NewForConfig(pc.Config)
+		informer, err := fleet.Downstream(ctx, pc, deployments)
 		if err != nil {
 			b.Fatal(err)
 		}
-		factory := dynamicinformer.NewFilteredDynamicSharedInformerFactory(client, 0, metav1.NamespaceAll, func(o *metav1.ListOptions) {
-			o.LabelSelector = workloadv1alpha1.TargetKeyLabel
-		})
-		informer := factory.ForResource(deployments).Informer()
 		if _, err := informer.AddEventHandler(o.handler(func(u *unstructured.Unstructured) (string, bool) {
 			a := u.GetAnnotations()
 			origin := key(a[workloadv1alpha1.OriginClusterAnnotation], a[workloadv1alpha1.OriginNamespaceAnnotation], u.GetName())
@@ -80,7 +76,6 @@ func observe(ctx context.Context, b *testing.B, hub dynamic.Interface, pcs []*pc
 			b.Fatal(err)
 		}
 		synced = append(synced, informer.HasSynced)
-		factory.Start(ctx.Done())
 	}
 	if !cache.WaitForCacheSync(ctx.Done(), synced...) {
 		b.Fatalf("the watches of the hub and the physical clusters did not sync: %v", ctx.Err())

@@ -4,22 +4,20 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/canopy-dev/canopy/bench/internal/fleet"
 	"github.com/canopy-dev/canopy/bench/internal/knob"
 	"github.com/canopy-dev/canopy/bench/internal/proc"
 	benchreport "github.com/canopy-dev/canopy/bench/internal/report"
@@ -71,20 +69,12 @@ func BenchmarkSyncer(b *testing.B) {
 		timeout:     knob.Duration(b, envTimeout, 3*time.Minute),
 		settle:      knob.Duration(b, envSettle, 15*time.Second),
 		idle:        knob.Duration(b, envIdle, 30*time.Second),
-		out:         os.Getenv(envOut),
+		out:         knob.Dir(b, envOut),
 	}
 	if c.rate <= 0 {
 		b.Fatalf("%s must be above 0", envRate)
 	}
-	if c.out == "" {
-		c.out = b.TempDir()
-	}
-	if err := os.MkdirAll(c.out, 0o755); err != nil {
-		b.Fatal(err)
-	}
-	// An interrupt fails the run where it waits, so that the cleanups stop
-	// every process it started.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := proc.InterruptContext()
 	defer stop()
 	loadStart := benchreport.LoadAverage()
 	for range b.N {
@@ -128,15 +118,15 @@ func run(ctx context.Context, b *testing.B, c config) result {
 	clusterDir := filepath.Join(c.out, "clusters")
 	podsPerCluster := (c.deployments + c.targets - 1) / c.targets * c.replicas
 	r.Nodes = max(2, (podsPerCluster+podsPerNode-1)/podsPerNode)
-	clusters := startClusters(ctx, b, clusterDir, c.targets, r.Nodes)
+	names := make([]string, c.targets)
+	for t := range names {
+		names[t] = targetName(t)
+	}
+	logf("starting %d physical clusters of %d kwok nodes each", c.targets, r.Nodes)
+	clusters := fleet.StartClusters(ctx, b, clusterDir, names, r.Nodes)
 
-	hubBin, syncerBin := os.Getenv(envHub), os.Getenv(envSyncer)
-	if hubBin == "" {
-		hubBin = proc.Build(b, "github.com/canopy-dev/canopy/cmd/hub")
-	}
-	if syncerBin == "" {
-		syncerBin = proc.Build(b, "github.com/canopy-dev/canopy/cmd/syncer")
-	}
+	hubBin := proc.Binary(b, envHub, "github.com/canopy-dev/canopy/cmd/hub")
+	syncerBin := proc.Binary(b, envSyncer, "github.com/canopy-dev/canopy/cmd/syncer")
 	h := proc.StartHub(b, hubBin, pgtest.Start(b).NewDatabase(b), filepath.Join(c.out, "hub.log"))
 	logf("hub ready at %s (log %s)", h.URL(), h.LogPath)
 	admin, err := clientcmd.BuildConfigFromFlags("", h.AdminKubeconfig())
@@ -149,19 +139,21 @@ func run(ctx context.Context, b *testing.B, c config) result {
 	lcs := hub.createLogicalClusters(ctx, b, c.lcs)
 	logf("%d logical clusters with namespace app", len(lcs))
 
-	pcs := clusters.wait(b)
-	syncers := make([]*syncerRun, len(pcs))
+	pcs := clusters.Wait(b)
+	logf("%d physical clusters ready", len(pcs))
+	syncers := make([]*fleet.Syncer, len(pcs))
 	for i, pc := range pcs {
-		syncers[i] = startSyncer(ctx, b, h, hubBin, syncerBin, pc, c.out)
+		// The label placement would select it by.
+		syncers[i] = fleet.StartSyncer(ctx, b, h, hubBin, syncerBin, pc, c.out, "bench=syncer")
 	}
 	for _, s := range syncers {
-		s.waitReady(ctx, b)
+		s.WaitReady(ctx, b)
 	}
 	logf("%d syncers ready", len(syncers))
 	// What a syncer holds with nothing assigned, once its start is over.
 	sleep(ctx, b, 5*time.Second)
 	for _, s := range syncers {
-		r.Syncers = append(r.Syncers, syncerFigures{Name: s.pc.Name, RSSEmptyKiB: proc.RSSKiB(s.PID()), Log: s.LogPath})
+		r.Syncers = append(r.Syncers, syncerFigures{Name: s.Cluster.Name, RSSEmptyKiB: proc.RSSKiB(s.PID()), Log: s.LogPath})
 	}
 
 	obs := observe(ctx, b, hub.wildcard, pcs, c.deployments)
@@ -279,7 +271,7 @@ func (hc *hubClients) applyDeployments(ctx context.Context, b *testing.B, c conf
 		slots <- struct{}{}
 		cluster, name, target := deployment(i, c.lcs, c.targets)
 		client := hc.in(b, cluster).Resource(deployments).Namespace(namespace)
-		obj := deploymentObject(name, keys[target], c.replicas)
+		obj := fleet.Deployment(name, namespace, c.replicas, map[string]any{workloadv1alpha1.StateLabel(keys[target]): workloadv1alpha1.StateSync})
 		wg.Go(func() {
 			defer func() { <-slots }()
 			start := time.Now()
@@ -299,30 +291,6 @@ func (hc *hubClients) applyDeployments(ctx context.Context, b *testing.B, c conf
 	if err := failed.Load(); err != nil {
 		b.Fatal(*err)
 	}
-}
-
-// deploymentObject is Deployment name assigned to the target of key.
-func deploymentObject(name, key string, replicas int) *unstructured.Unstructured {
-	return &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "apps/v1",
-		"kind":       "Deployment",
-		"metadata": map[string]any{
-			"name":      name,
-			"namespace": namespace,
-			"labels":    map[string]any{workloadv1alpha1.StateLabel(key): workloadv1alpha1.StateSync},
-		},
-		"spec": map[string]any{
-			"replicas": int64(replicas),
-			"selector": map[string]any{"matchLabels": map[string]any{"app": name}},
-			"template": map[string]any{
-				"metadata": map[string]any{"labels": map[string]any{"app": name}},
-				"spec": map[string]any{"containers": []any{map[string]any{
-					// kwok runs no image: the name need not resolve.
-					"name": "web", "image": "registry.invalid/web:1",
-				}}},
-			},
-		},
-	}}
 }
 
 // idleFigures are a process's CPU and memory over the idle period.
@@ -400,18 +368,10 @@ func (u cpuUse) since(start cpuUse) cpuUse {
 	return d
 }
 
-// sleep waits d, failing the run on an interrupt.
-func sleep(ctx context.Context, b *testing.B, d time.Duration) {
-	select {
-	case <-ctx.Done():
-		b.Fatalf("interrupted: %v", ctx.Err())
-	case <-time.After(d):
-	}
-}
-
-func logf(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "%s bench/syncer: %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
-}
+var (
+	sleep = proc.Sleep
+	logf  = proc.Logger("bench/syncer")
+)
 
 var ms = benchreport.MS
 

@@ -79,6 +79,7 @@ func downstream(hub *unstructured.Unstructured, o origin, key string) *unstructu
 	delete(annotations, logicalcluster.Annotation)
 	delete(annotations, lastApplied)
 	delete(annotations, workloadv1alpha1.PlacedAnnotation)
+	delete(annotations, workloadv1alpha1.LeavingAnnotation)
 	replicas, divided := annotations[workloadv1alpha1.ReplicasAnnotation(key)]
 	for a := range annotations {
 		if strings.HasPrefix(a, workloadv1alpha1.StatusAnnotationPrefix) || strings.HasPrefix(a, workloadv1alpha1.ReplicasAnnotationPrefix) {

@@ -22,6 +22,7 @@ func TestDownstream(t *testing.T) {
 			"labels":          map[string]any{"app": "web", workloadv1alpha1.StateLabel(key): "Sync"},
 			"annotations": map[string]any{
 				"canopy.dev/cluster": "root:a", lastApplied: "{}", "keep": "me", workloadv1alpha1.PlacedAnnotation: key,
+				workloadv1alpha1.LeavingAnnotation: key,
 			},
 		},
 		"spec":   map[string]any{"clusterIP": "10.0.0.1", "clusterIPs": []any{"10.0.0.1"}, "ports": []any{map[string]any{"port": int64(80)}}},
@@ -69,6 +70,9 @@ func TestDownstream(t *testing.T) {
 	}
 	if _, ok := a[workloadv1alpha1.PlacedAnnotation]; ok {
 		t.Error("downstream keeps placement's record of the labels it set")
+	}
+	if _, ok := a[workloadv1alpha1.LeavingAnnotation]; ok {
+		t.Error("downstream keeps placement's record of a move")
 	}
 	if back, ok := originOf(got); !ok || back != o {
 		t.Errorf("origin of the downstream object %v, %v; want %v", back, ok, o)

@@ -51,3 +51,17 @@ func Duration(tb testing.TB, name string, def time.Duration) time.Duration {
 	}
 	return d
 }
+
+// Dir is the directory in environment variable name, made if missing, or
+// a temporary one of tb's when it is unset.
+func Dir(tb testing.TB, name string) string {
+	tb.Helper()
+	dir := os.Getenv(name)
+	if dir == "" {
+		return tb.TempDir()
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	return dir
+}

@@ -57,9 +57,11 @@ type outcome struct {
 // is no longer selected keeps its label, and its share, until every
 // selected target is available, and only if some target is selected.
 // Labels placement did not set stay; it records those it set in
-// PlacedAnnotation. A target's share is in its replicas annotation only
-// where the decision divides the replicas; the syncer of a target
-// without one runs all of them.
+// PlacedAnnotation, and the targets a move leaves in LeavingAnnotation
+// (with no target selected, nothing moves, and the record stays as it
+// was). A target's share is in its replicas annotation only where the
+// decision divides the replicas; the syncer of a target without one runs
+// all of them.
 func assign(from assignment, replicas *int32, selected map[string]int32, available func(key string, replicas int32) bool) outcome {
 	out := outcome{assignment: assignment{labels: maps.Clone(from.labels), annotations: maps.Clone(from.annotations)}}
 	if out.labels == nil {
@@ -91,7 +93,7 @@ func assign(from assignment, replicas *int32, selected map[string]int32, availab
 			delete(out.annotations, workloadv1alpha1.ReplicasAnnotation(key))
 		}
 	}
-	setPlaced(out.annotations, placed)
+	setKeys(out.annotations, workloadv1alpha1.PlacedAnnotation, placed)
 	out.moving = leaving.Len() > 0 && !same(from, out.assignment)
 
 	// A target assigned by this very change has not taken the object
@@ -106,8 +108,11 @@ func assign(from assignment, replicas *int32, selected map[string]int32, availab
 			delete(out.annotations, workloadv1alpha1.ReplicasAnnotation(key))
 			placed.Delete(key)
 		}
-		setPlaced(out.annotations, placed)
+		setKeys(out.annotations, workloadv1alpha1.PlacedAnnotation, placed)
 		leaving.Clear()
+	}
+	if len(selected) > 0 {
+		setKeys(out.annotations, workloadv1alpha1.LeavingAnnotation, leaving)
 	}
 	out.leaving = sets.List(leaving)
 	out.changed = !same(from, out.assignment)
@@ -115,12 +120,41 @@ func assign(from assignment, replicas *int32, selected map[string]int32, availab
 	return out
 }
 
-func setPlaced(annotations map[string]string, placed sets.Set[string]) {
-	if placed.Len() == 0 {
-		delete(annotations, workloadv1alpha1.PlacedAnnotation)
+// finish is the assignment of an object that no placement selects any
+// more. Placement leaves it where it runs, but for a move in flight,
+// which LeavingAnnotation records: the move goes on to the targets it
+// goes to, the others placement put the object on, with their shares,
+// and the targets it leaves are released once those are available, as
+// assign would, so that the object ends on one assignment whose shares
+// add up to its replicas rather than on both. A move with nowhere left
+// to go, its targets' labels removed by hand, ends where the object
+// runs.
+func finish(from assignment, replicas *int32, available func(key string, replicas int32) bool) outcome {
+	leaving := sets.New(strings.Split(from.annotations[workloadv1alpha1.LeavingAnnotation], ",")...)
+	to := map[string]int32{}
+	for key, n := range from.shares(replicas) {
+		if !leaving.Has(key) {
+			to[key] = n
+		}
+	}
+	if len(to) == 0 {
+		out := outcome{assignment: assignment{labels: from.labels, annotations: maps.Clone(from.annotations)}}
+		delete(out.annotations, workloadv1alpha1.LeavingAnnotation)
+		out.changed = !same(from, out.assignment)
+		out.placed = out.shares(replicas)
+		return out
+	}
+	return assign(from, replicas, to, available)
+}
+
+// setKeys writes the keys of targets into annotation name, or removes it
+// when there are none.
+func setKeys(annotations map[string]string, name string, keys sets.Set[string]) {
+	if keys.Len() == 0 {
+		delete(annotations, name)
 		return
 	}
-	annotations[workloadv1alpha1.PlacedAnnotation] = strings.Join(sets.List(placed), ",")
+	annotations[name] = strings.Join(sets.List(keys), ",")
 }
 
 // same is whether a and b say the same, an absent map as an empty one.

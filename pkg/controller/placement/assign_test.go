@@ -13,7 +13,10 @@ import (
 func label(key string) string    { return workloadv1alpha1.StateLabel(key) }
 func replicas(key string) string { return workloadv1alpha1.ReplicasAnnotation(key) }
 
-const placed = workloadv1alpha1.PlacedAnnotation
+const (
+	placed  = workloadv1alpha1.PlacedAnnotation
+	leaving = workloadv1alpha1.LeavingAnnotation
+)
 
 func ptr(n int32) *int32 { return &n }
 
@@ -70,14 +73,14 @@ func TestAssign(t *testing.T) {
 		available: func(key string, n int32) bool { return key == "b" && n == 3 },
 		want: assignment{
 			labels:      map[string]string{label("a"): "Sync", label("b"): "Sync"},
-			annotations: map[string]string{replicas("a"): "3", placed: "a,b"},
+			annotations: map[string]string{replicas("a"): "3", placed: "a,b", leaving: "a"},
 		},
 		moving: true, leaving: []string{"a"},
 	}, {
 		name: "and the failed target is released once the other runs them all",
 		from: assignment{
 			labels:      map[string]string{label("a"): "Sync", label("b"): "Sync"},
-			annotations: map[string]string{replicas("a"): "3", placed: "a,b"},
+			annotations: map[string]string{replicas("a"): "3", placed: "a,b", leaving: "a"},
 		},
 		replicas: ptr(6), selected: map[string]int32{"b": 6},
 		available: func(key string, n int32) bool { return key == "b" && n == 6 },
@@ -86,13 +89,13 @@ func TestAssign(t *testing.T) {
 		name:     "a move to a new target keeps the old until the new is available",
 		from:     assignment{labels: map[string]string{label("a"): "Sync"}, annotations: map[string]string{placed: "a"}},
 		replicas: ptr(6), selected: map[string]int32{"c": 6}, available: everywhere,
-		want:   assignment{labels: map[string]string{label("a"): "Sync", label("c"): "Sync"}, annotations: map[string]string{placed: "a,c"}},
+		want:   assignment{labels: map[string]string{label("a"): "Sync", label("c"): "Sync"}, annotations: map[string]string{placed: "a,c", leaving: "a"}},
 		moving: true, leaving: []string{"a"},
 	}, {
 		name:     "waiting for the new target writes nothing",
-		from:     assignment{labels: map[string]string{label("a"): "Sync", label("c"): "Sync"}, annotations: map[string]string{placed: "a,c"}},
+		from:     assignment{labels: map[string]string{label("a"): "Sync", label("c"): "Sync"}, annotations: map[string]string{placed: "a,c", leaving: "a"}},
 		replicas: ptr(6), selected: map[string]int32{"c": 6}, available: nowhere,
-		want:    assignment{labels: map[string]string{label("a"): "Sync", label("c"): "Sync"}, annotations: map[string]string{placed: "a,c"}},
+		want:    assignment{labels: map[string]string{label("a"): "Sync", label("c"): "Sync"}, annotations: map[string]string{placed: "a,c", leaving: "a"}},
 		leaving: []string{"a"},
 	}, {
 		name:     "no target selected releases nothing",
@@ -100,6 +103,12 @@ func TestAssign(t *testing.T) {
 		replicas: ptr(6), available: everywhere,
 		want:    assignment{labels: map[string]string{label("a"): "Sync"}, annotations: map[string]string{placed: "a"}},
 		leaving: []string{"a"},
+	}, {
+		name:     "no target selected keeps the record of a move",
+		from:     assignment{labels: map[string]string{label("a"): "Sync", label("c"): "Sync"}, annotations: map[string]string{placed: "a,c", leaving: "a"}},
+		replicas: ptr(6), available: everywhere,
+		want:    assignment{labels: map[string]string{label("a"): "Sync", label("c"): "Sync"}, annotations: map[string]string{placed: "a,c", leaving: "a"}},
+		leaving: []string{"a", "c"},
 	}, {
 		name: "a label set by hand stays, and stays the user's",
 		from: assignment{
@@ -109,7 +118,7 @@ func TestAssign(t *testing.T) {
 		replicas: ptr(6), selected: map[string]int32{"b": 3, "m": 3}, available: everywhere,
 		want: assignment{
 			labels:      map[string]string{label("m"): "Sync", label("b"): "Sync", label("a"): "Sync"},
-			annotations: map[string]string{replicas("m"): "5", replicas("b"): "3", placed: "a,b"},
+			annotations: map[string]string{replicas("m"): "5", replicas("b"): "3", placed: "a,b", leaving: "a"},
 		},
 		moving: true, leaving: []string{"a"},
 	}, {
@@ -184,6 +193,71 @@ func TestAvailableAt(t *testing.T) {
 			obj := &metav1.ObjectMeta{Generation: 2, Finalizers: tc.finalizers, Annotations: tc.reports}
 			if got := availableAt(obj, tc.hasStatus, key, tc.replicas); got != tc.want {
 				t.Errorf("available %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestFinish(t *testing.T) {
+	onlyB6 := func(key string, n int32) bool { return key == "b" && n == 6 }
+	midFailover := assignment{
+		labels:      map[string]string{label("a"): "Sync", label("b"): "Sync"},
+		annotations: map[string]string{replicas("a"): "3", placed: "a,b", leaving: "a"},
+	}
+	for _, tc := range []struct {
+		name      string
+		from      assignment
+		available func(string, int32) bool
+		want      assignment
+	}{{
+		name: "a move waits for its target, releasing nothing", from: midFailover,
+		available: func(string, int32) bool { return false },
+		want:      midFailover,
+	}, {
+		name: "a move ends on its target once it runs them all", from: midFailover, available: onlyB6,
+		want: assignment{labels: map[string]string{label("b"): "Sync"}, annotations: map[string]string{placed: "b"}},
+	}, {
+		name: "a divided move keeps the shares it moves to",
+		from: assignment{
+			labels:      map[string]string{label("a"): "Sync", label("b"): "Sync", label("c"): "Sync"},
+			annotations: map[string]string{replicas("a"): "6", replicas("b"): "2", replicas("c"): "4", placed: "a,b,c", leaving: "a"},
+		},
+		available: func(key string, n int32) bool { return key == "b" && n == 2 || key == "c" && n == 4 },
+		want: assignment{
+			labels:      map[string]string{label("b"): "Sync", label("c"): "Sync"},
+			annotations: map[string]string{replicas("b"): "2", replicas("c"): "4", placed: "b,c"},
+		},
+	}, {
+		name: "an object not moving stays as it is",
+		from: assignment{
+			labels:      map[string]string{label("a"): "Sync", label("b"): "Sync"},
+			annotations: map[string]string{replicas("a"): "3", replicas("b"): "3", placed: "a,b"},
+		},
+		available: onlyB6,
+		want: assignment{
+			labels:      map[string]string{label("a"): "Sync", label("b"): "Sync"},
+			annotations: map[string]string{replicas("a"): "3", replicas("b"): "3", placed: "a,b"},
+		},
+	}, {
+		name: "a move whose target's label was removed ends where the object runs",
+		from: assignment{
+			labels:      map[string]string{label("a"): "Sync"},
+			annotations: map[string]string{placed: "a,b", leaving: "a"},
+		},
+		available: onlyB6,
+		want:      assignment{labels: map[string]string{label("a"): "Sync"}, annotations: map[string]string{placed: "a,b"}},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			from := assignment{labels: maps.Clone(tc.from.labels), annotations: maps.Clone(tc.from.annotations)}
+			out := finish(from, ptr(6), tc.available)
+			if !same(out.assignment, tc.want) {
+				t.Errorf("labels %v annotations %v, want %v %v", out.labels, out.annotations, tc.want.labels, tc.want.annotations)
+			}
+			if out.changed != !same(tc.from, tc.want) {
+				t.Errorf("changed %v", out.changed)
+			}
+			if !same(from, tc.from) {
+				t.Errorf("finish changed its input")
 			}
 		})
 	}

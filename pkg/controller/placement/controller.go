@@ -274,7 +274,7 @@ func (c *Controller) namespaceChanged(obj runtime.Object, _ bool) {
 }
 
 // objectChanged queues an object to place: one that a placement may
-// place, or that one did.
+// place, or that one did, or one placement is moving.
 func (c *Controller) objectChanged(gr workloadv1alpha1.GroupResource, obj runtime.Object, deleted bool) {
 	m, err := meta.Accessor(obj)
 	if err != nil {
@@ -290,7 +290,7 @@ func (c *Controller) objectChanged(gr workloadv1alpha1.GroupResource, obj runtim
 		c.record(ref, nil)
 		return
 	}
-	if c.world.applies(cluster) || c.recorded(ref) {
+	if c.world.applies(cluster) || c.recorded(ref) || moving(m) {
 		c.objects.Add(ref)
 	}
 }

@@ -29,14 +29,15 @@
 // # What it writes
 //
 // An object in a namespace that no applicable placement selects is left
-// alone. For the others, the decision is carried out by assign on the
-// object's assignment labels (state.workload.canopy.dev/<key>=Sync) and
-// replicas annotations (replicas.workload.canopy.dev/<key>, only where
-// the replicas are divided), in one write, and only when they differ.
-// Placement records the keys of the labels it set in
-// workload.canopy.dev/placed, and adds, changes or removes only those: a
-// label written by hand, as before placement existed, stays, and its
-// target is not placement's to move.
+// alone, but for a move in flight (see below). For the others, the
+// decision is carried out by assign on the object's assignment labels
+// (state.workload.canopy.dev/<key>=Sync) and replicas annotations
+// (replicas.workload.canopy.dev/<key>, only where the replicas are
+// divided), in one write, and only when they differ. Placement records
+// the keys of the labels it set in workload.canopy.dev/placed, and
+// adds, changes or removes only those: a label written by hand, as
+// before placement existed, stays, and its target is not placement's to
+// move.
 //
 // The write is an update through the registry with the resourceVersion
 // read as a precondition, whose object differs from the one read only in
@@ -72,6 +73,18 @@
 // one the object waits and is queued again. A placement with failover
 // disabled holds objects on a target however long it is not ready; the
 // engine decides so.
+//
+// A move in flight is recorded on the object, in
+// workload.canopy.dev/leaving: the targets it leaves; the others placement
+// put it on are those it moves to, with their new shares. Should the
+// placement be deleted, or stop selecting the object, before the move
+// ends, the move still ends as it would have: the targets it leaves are
+// released once those it moves to run their shares, and not before, so
+// the object neither loses the replicas that run nor stays assigned to
+// both, with shares adding up to more than its replicas. Objects so
+// marked are watched whether or not a placement applies. Placement then
+// leaves the object alone: its labels stay where the move put them, and
+// a placement that selects it later moves it from there.
 //
 // # Status
 //

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/klog/v2"
 
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	engine "github.com/canopy-dev/canopy/pkg/placement"
 )
@@ -39,9 +40,12 @@ func (c *Controller) place(ctx context.Context, ref objectRef) error {
 	}
 	// An object being deleted stays where it is until its syncers let
 	// it go.
-	if m.GetDeletionTimestamp() != nil || !c.world.applies(ref.cluster) {
+	if m.GetDeletionTimestamp() != nil {
 		c.record(ref, nil)
 		return nil
+	}
+	if !c.world.applies(ref.cluster) {
+		return c.unplaced(ctx, ref, obj, m)
 	}
 	nsObj, err := c.cfg.Namespaces.Get(logicalcluster.WithCluster(genericapirequest.WithNamespace(ctx, ""), ref.cluster), ref.namespace,
 		&metav1.GetOptions{ResourceVersion: "0"})
@@ -59,15 +63,13 @@ func (c *Controller) place(ctx context.Context, ref objectRef) error {
 	s := c.world.scope(ref.cluster)
 	policy := engine.Choose(s.Policies, labels.Set(ns.GetLabels()), ref.resource)
 	if policy == nil {
-		c.record(ref, nil)
-		return nil
+		return c.unplaced(ctx, ref, obj, m)
 	}
-	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	o, err := objectOf(ref, obj)
 	if err != nil {
 		return err
 	}
 	from := assignment{labels: m.GetLabels(), annotations: m.GetAnnotations()}
-	o := engine.ObjectFrom(ref.cluster, ref.resource, u)
 	now := time.Now()
 	d := s.evaluation(policy, now).Decide(o)
 	if !d.RecheckAt.IsZero() {
@@ -80,22 +82,73 @@ func (c *Controller) place(ctx context.Context, ref objectRef) error {
 	out := assign(from, o.Replicas, selected, func(key string, replicas int32) bool {
 		return availableAt(m, res.HasStatus, key, replicas)
 	})
+	if written, err := c.carryOut(ctx, ref, obj, out); !written || err != nil {
+		return err
+	}
 	if out.changed {
-		if out.moving && !c.moves.Allow() {
-			c.objects.AddAfter(ref, time.Duration(float64(time.Second)/c.cfg.MovesPerSecond))
-			return nil
-		}
-		if err := c.write(ctx, ref, obj, out.assignment); err != nil {
-			if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
-				return nil
-			}
-			return err
-		}
 		klog.V(2).InfoS("Placed", "resource", ref.resource, "cluster", ref.cluster, "namespace", ref.namespace, "name", ref.name,
 			"placement", s.id(policy).name, "targets", out.placed, "leaving", out.leaving, "message", d.Message)
 	}
 	c.record(ref, &record{placement: s.id(policy), placed: out.placed})
 	return nil
+}
+
+// unplaced carries out, on the object of ref that no placement selects,
+// what is left of a move in flight (finish), and otherwise leaves it
+// alone.
+func (c *Controller) unplaced(ctx context.Context, ref objectRef, obj runtime.Object, m metav1.Object) error {
+	c.record(ref, nil)
+	if !moving(m) {
+		return nil
+	}
+	o, err := objectOf(ref, obj)
+	if err != nil {
+		return err
+	}
+	out := finish(assignment{labels: m.GetLabels(), annotations: m.GetAnnotations()}, o.Replicas, func(key string, replicas int32) bool {
+		return availableAt(m, c.cfg.Resources[ref.resource].HasStatus, key, replicas)
+	})
+	written, err := c.carryOut(ctx, ref, obj, out)
+	if written && out.changed {
+		klog.V(2).InfoS("Carried on a move no placement selects any more", "resource", ref.resource, "cluster", ref.cluster,
+			"namespace", ref.namespace, "name", ref.name, "targets", out.placed, "leaving", out.leaving)
+	}
+	return err
+}
+
+// moving is whether placement is moving object m off some targets.
+func moving(m metav1.Object) bool {
+	return m.GetAnnotations()[workloadv1alpha1.LeavingAnnotation] != ""
+}
+
+// objectOf is obj, of ref, as the engine sees it.
+func objectOf(ref objectRef, obj runtime.Object) (engine.Object, error) {
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		return engine.Object{}, err
+	}
+	return engine.ObjectFrom(ref.cluster, ref.resource, u), nil
+}
+
+// carryOut writes out on obj, of ref, if it changes anything, and tells
+// whether the object now carries it. A move waits for a token of the
+// moves' bucket, and is queued again meanwhile; a write that conflicts,
+// or finds the object gone, is left to the event that follows it.
+func (c *Controller) carryOut(ctx context.Context, ref objectRef, obj runtime.Object, out outcome) (bool, error) {
+	if !out.changed {
+		return true, nil
+	}
+	if out.moving && !c.moves.Allow() {
+		c.objects.AddAfter(ref, time.Duration(float64(time.Second)/c.cfg.MovesPerSecond))
+		return false, nil
+	}
+	if err := c.write(ctx, ref, obj, out.assignment); err != nil {
+		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
+			return false, nil
+		}
+		return false, err
+	}
+	return true, nil
 }
 
 // write updates obj to carry a, with obj's resourceVersion as a

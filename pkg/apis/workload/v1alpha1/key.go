@@ -63,6 +63,14 @@ const (
 // label it did not set, as one written by hand, it leaves alone.
 const PlacedAnnotation = "workload.canopy.dev/placed"
 
+// LeavingAnnotation lists, sorted and separated by commas, the keys of
+// the targets a hub object is moving off, make-before-break: placement
+// keeps their labels and shares only until the targets it moves to, the
+// others it placed the object on, run it. It is the record of a move in
+// flight, which placement finishes even if the placement that started
+// it is gone meanwhile.
+const LeavingAnnotation = "workload.canopy.dev/leaving"
+
 // StatusAnnotation is the annotation holding the status of a hub object
 // at the target of key.
 func StatusAnnotation(key string) string { return StatusAnnotationPrefix + key }

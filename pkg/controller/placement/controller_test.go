@@ -1,0 +1,254 @@
+package placement
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
+	"k8s.io/apiserver/pkg/registry/rest"
+
+	"github.com/canopy-dev/canopy/internal/sqlitetest"
+	placementv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/placement/v1alpha1"
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/registry"
+	"github.com/canopy-dev/canopy/pkg/registry/apps"
+	"github.com/canopy-dev/canopy/pkg/registry/core"
+	placementregistry "github.com/canopy-dev/canopy/pkg/registry/placement"
+	"github.com/canopy-dev/canopy/pkg/registry/workload"
+)
+
+// testHub is the stores placement reads and writes, over a real SQLite
+// datastore, with a running controller; everything is in logical
+// cluster root.
+type testHub struct {
+	t                                                *testing.T
+	ctx                                              context.Context
+	scheme                                           *runtime.Scheme
+	placements, syncTargets, namespaces, deployments *genericregistry.Store
+	syncTargetStatus                                 rest.Updater
+}
+
+func startController(t *testing.T) *testHub {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	scheme := runtime.NewScheme()
+	for _, add := range []func(*runtime.Scheme) error{core.AddToScheme, apps.AddToScheme, workload.AddToScheme, placementregistry.AddToScheme} {
+		if err := add(scheme); err != nil {
+			t.Fatal(err)
+		}
+	}
+	metav1.AddToGroupVersion(scheme, schema.GroupVersion{Version: "v1"})
+	f := &registry.Factory{Backend: sqlitetest.Open(t), Serializer: serializer.NewCodecFactory(scheme)}
+	var groups []registry.Group
+	for _, build := range []func() (registry.Group, error){
+		func() (registry.Group, error) { return core.NewStorage(f, scheme, nil) },
+		func() (registry.Group, error) { return apps.NewStorage(f, scheme) },
+		func() (registry.Group, error) { return workload.NewStorage(f, scheme) },
+		func() (registry.Group, error) { return placementregistry.NewStorage(f, scheme) },
+	} {
+		g, err := build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		groups = append(groups, g)
+	}
+	stores := map[string]*genericregistry.Store{}
+	for _, g := range groups {
+		for _, s := range g.Stores {
+			t.Cleanup(s.DestroyFunc)
+			stores[s.DefaultQualifiedResource.Resource] = s
+		}
+	}
+	h := &testHub{
+		t: t, ctx: ctx, scheme: scheme,
+		placements: stores["placements"], syncTargets: stores["synctargets"], namespaces: stores["namespaces"], deployments: stores["deployments"],
+		syncTargetStatus: groups[2].Storage["synctargets/status"].(rest.Updater),
+	}
+	c := New(Config{
+		Placements:      h.placements,
+		PlacementStatus: groups[3].Storage["placements/status"].(rest.Updater),
+		Constraints:     stores["placementconstraints"],
+		SyncTargets:     h.syncTargets,
+		Namespaces:      h.namespaces,
+		Resources: map[workloadv1alpha1.GroupResource]Resource{
+			{Group: "apps", Resource: "deployments"}: {Store: h.deployments, HasStatus: true},
+		},
+	})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		c.Run(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	return h
+}
+
+func (h *testHub) in(namespace string) context.Context {
+	return logicalcluster.WithCluster(genericapirequest.WithNamespace(h.ctx, namespace), logicalcluster.Root)
+}
+
+// create creates obj, with the defaults the API would give it.
+func (h *testHub) create(store *genericregistry.Store, namespace string, obj runtime.Object) {
+	h.t.Helper()
+	h.scheme.Default(obj)
+	if _, err := store.Create(h.in(namespace), obj, rest.ValidateAllObjectFunc, &metav1.CreateOptions{}); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// syncTarget registers target name in region eu, ready or not ready for
+// an hour.
+func (h *testHub) syncTarget(name string, ready bool) {
+	h.t.Helper()
+	st := &workloadv1alpha1.SyncTarget{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"region": "eu"}}}
+	if _, err := h.syncTargets.Get(h.in(""), name, &metav1.GetOptions{}); apierrors.IsNotFound(err) {
+		h.create(h.syncTargets, "", st)
+	}
+	status := metav1.ConditionFalse
+	if ready {
+		status = metav1.ConditionTrue
+	}
+	h.retry("SyncTarget "+name, func() error {
+		obj, err := h.syncTargets.Get(h.in(""), name, &metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		st := obj.(*workloadv1alpha1.SyncTarget)
+		st.Status.LastHeartbeatTime = metav1.Now()
+		st.Status.Conditions = []metav1.Condition{{Type: workloadv1alpha1.ConditionReady, Status: status, Reason: "Test",
+			LastTransitionTime: metav1.NewTime(time.Now().Add(-time.Hour))}}
+		_, _, err = h.syncTargetStatus.Update(h.in(""), name, rest.DefaultUpdatedObjectInfo(st), rest.ValidateAllObjectFunc,
+			rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{})
+		return err
+	})
+}
+
+// retry does update until it succeeds, failing the test after a while.
+func (h *testHub) retry(what string, update func() error) {
+	h.t.Helper()
+	var err error
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if err = update(); err == nil {
+			return
+		}
+	}
+	h.t.Fatalf("updating %s: %v", what, err)
+}
+
+func (h *testHub) deployment(name string) *appsv1.Deployment {
+	h.t.Helper()
+	obj, err := h.deployments.Get(h.in("app"), name, &metav1.GetOptions{})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return obj.(*appsv1.Deployment)
+}
+
+// report makes the object look as the syncer of target key makes it
+// when its copy runs replicas, all available.
+func (h *testHub) report(name, key string, replicas int32) {
+	h.retry("Deployment "+name, func() error {
+		d := h.deployment(name)
+		d.Finalizers = append(d.Finalizers, workloadv1alpha1.FinalizerPrefix+key)
+		d.Annotations[workloadv1alpha1.StatusAnnotation(key)] = fmt.Sprintf(
+			`{"observedGeneration":%d,"replicas":%d,"availableReplicas":%d,"conditions":[{"type":"Available","status":"True"}]}`, d.Generation, replicas, replicas)
+		_, _, err := h.deployments.Update(h.in("app"), name, rest.DefaultUpdatedObjectInfo(d), rest.ValidateAllObjectFunc,
+			rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{})
+		return err
+	})
+}
+
+// shares are the targets name is assigned to, by key, with the replicas
+// annotation of each ("" for none), and its LeavingAnnotation.
+func (h *testHub) shares(name string) (map[string]string, string) {
+	h.t.Helper()
+	d := h.deployment(name)
+	out := map[string]string{}
+	for _, key := range workloadv1alpha1.Targets(d.Labels) {
+		out[key] = d.Annotations[workloadv1alpha1.ReplicasAnnotation(key)]
+	}
+	return out, d.Annotations[workloadv1alpha1.LeavingAnnotation]
+}
+
+// waitShares waits until name is assigned as want says, leaving the
+// targets of leaving.
+func (h *testHub) waitShares(name string, want map[string]string, leaving string) {
+	h.t.Helper()
+	var got map[string]string
+	var gotLeaving string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if got, gotLeaving = h.shares(name); fmt.Sprint(got) == fmt.Sprint(want) && gotLeaving == leaving {
+			return
+		}
+	}
+	h.t.Fatalf("%s assigned %v, leaving %q; want %v, leaving %q", name, got, gotLeaving, want, leaving)
+}
+
+// A placement deleted while it moves an object off a failed target does
+// not leave the object on both targets: the move goes on, make-before-
+// break, and the object ends on the target it moved to, with all its
+// replicas.
+func TestMoveOutlivesItsPlacement(t *testing.T) {
+	h := startController(t)
+	a, b := workloadv1alpha1.TargetKey("root", "a"), workloadv1alpha1.TargetKey("root", "b")
+	h.syncTarget("a", true)
+	h.syncTarget("b", true)
+	h.create(h.namespaces, "", &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "app"}})
+	h.create(h.placements, "", &placementv1alpha1.Placement{
+		ObjectMeta: metav1.ObjectMeta{Name: "eu"},
+		Spec: placementv1alpha1.PlacementSpec{
+			Resources: []workloadv1alpha1.GroupResource{{Group: "apps", Resource: "deployments"}},
+			Targets:   placementv1alpha1.TargetSelection{TargetSelector: placementv1alpha1.TargetSelector{LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"region": "eu"}}}},
+			Strategy:  placementv1alpha1.Strategy{Type: placementv1alpha1.StrategyDivide},
+			Failover:  placementv1alpha1.Failover{GracePeriod: &metav1.Duration{Duration: time.Minute}},
+		},
+	})
+	replicas := int32(6)
+	h.create(h.deployments, "app", &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "web"},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: &replicas,
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx:1.27"}}},
+			},
+		},
+	})
+	h.waitShares("web", map[string]string{a: "3", b: "3"}, "")
+	h.report("web", a, 3)
+	h.report("web", b, 3)
+
+	// a has been NotReady for an hour, past the grace period: its share
+	// goes to b, and a stays until b runs all 6.
+	h.syncTarget("a", false)
+	h.waitShares("web", map[string]string{a: "3", b: ""}, a)
+
+	if _, _, err := h.placements.Delete(h.in(""), "eu", rest.ValidateAllObjectFunc, &metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// Nothing is released before b runs them all.
+	time.Sleep(time.Second)
+	if got, leaving := h.shares("web"); fmt.Sprint(got) != fmt.Sprint(map[string]string{a: "3", b: ""}) || leaving != a {
+		t.Fatalf("web assigned %v, leaving %q, once its placement is gone and before b runs all its replicas", got, leaving)
+	}
+	h.report("web", b, 6)
+	h.waitShares("web", map[string]string{b: ""}, "")
+	if placed := h.deployment("web").Annotations[workloadv1alpha1.PlacedAnnotation]; placed != b {
+		t.Errorf("web's placed annotation %q, want %q", placed, b)
+	}
+}
