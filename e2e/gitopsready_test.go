@@ -10,8 +10,9 @@ import (
 // What gitops tools need of a cluster, which no other test covers, in a
 // logical cluster: a kube-system namespace whose UID identifies it (Argo
 // CD and Flux take it for the cluster's ID), server-side field
-// validation, server-side apply conflicts for built-in kinds, and
-// `kubectl apply --prune` with an applyset. Discovery of CRDs, OpenAPI,
+// validation, OpenAPI v2 of custom resources, server-side apply
+// conflicts for built-in kinds, and `kubectl apply --prune` with an
+// applyset. Discovery of CRDs, OpenAPI,
 // list and watch and conditions are covered by crd_test.go,
 // kubectlflow_test.go, isolation_test.go and gitops_test.go.
 func TestGitopsReadiness(t *testing.T) {
@@ -52,6 +53,23 @@ func TestGitopsReadiness(t *testing.T) {
 			if out, err := k.run(append(append([]string{"--context", "a"}, args...), "-f", writeFile(t, c.manifest))...); err == nil || !strings.Contains(err.Error(), want) {
 				t.Errorf("kubectl %s of\n%s\ngot %q, %v; want %s", strings.Join(args, " "), c.manifest, out, err, want)
 			}
+		}
+	}
+
+	// OpenAPI v2, which older clients and Argo CD read, describes the
+	// custom resources of root:a there and nowhere else, in JSON and in
+	// protobuf (kubectl explain's v2 output).
+	if explain := in("explain", "widgets.spec.size", "--output=plaintext-openapiv2"); !strings.Contains(explain, "integer") {
+		t.Errorf("kubectl explain --output=plaintext-openapiv2 printed:\n%s", explain)
+	}
+	if out, err := k.run("--context", "b", "explain", "widgets", "--output=plaintext-openapiv2"); err == nil {
+		t.Errorf("root:b explains widgets:\n%s", out)
+	}
+	for cluster, want := range map[string]bool{"root:a": true, "root:b": false} {
+		v2 := k.must("get", "--raw", "/clusters/"+cluster+"/openapi/v2")
+		if !strings.Contains(v2, `"io.k8s.api.apps.v1.Deployment"`) || strings.Contains(v2, `"com.example.v1.Widget"`) != want {
+			t.Errorf("/openapi/v2 of %s: Deployment %t, Widget %t, want %t", cluster,
+				strings.Contains(v2, `"io.k8s.api.apps.v1.Deployment"`), strings.Contains(v2, `"com.example.v1.Widget"`), want)
 		}
 	}
 

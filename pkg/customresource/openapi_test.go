@@ -14,7 +14,7 @@ func TestAcceptsProtobuf(t *testing.T) {
 		"application/json, application/com.github.proto-openapi.spec.v3.v1.0+protobuf": false,
 		"text/html, */*": false,
 	} {
-		if got := acceptsProtobuf(accept); got != want {
+		if got := acceptsProtobuf(accept, protobufOpenAPI); got != want {
 			t.Errorf("acceptsProtobuf(%q) = %t", accept, got)
 		}
 	}
