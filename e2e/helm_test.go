@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,7 +32,8 @@ func newHelm(t *testing.T, k kubectl) helm {
 	)}
 }
 
-// run runs helm in the logical cluster of context, in namespace default.
+// run runs helm in the logical cluster of kubeContext, in namespace
+// default.
 func (h helm) run(kubeContext string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -40,7 +42,7 @@ func (h helm) run(kubeContext string, args ...string) (string, error) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return stdout.String(), &toolError{"helm " + strings.Join(args, " "), err, stderr.String()}
+		return stdout.String(), fmt.Errorf("helm %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
 	}
 	return stdout.String(), nil
 }
@@ -53,15 +55,6 @@ func (h helm) must(kubeContext string, args ...string) string {
 	}
 	return out
 }
-
-// toolError is a failed run of a tool, with what it printed on stderr.
-type toolError struct {
-	command string
-	err     error
-	stderr  string
-}
-
-func (e *toolError) Error() string { return e.command + ": " + e.err.Error() + "\n" + e.stderr }
 
 // Helm, built from its Go module, installs, upgrades, rolls back and
 // uninstalls a chart with a CustomResourceDefinition, one of its objects,
