@@ -21,10 +21,11 @@ type helm struct {
 	env        []string
 }
 
-func newHelm(t *testing.T, k kubectl) helm {
+// newHelm is the helm that component of hack/tools/build.sh builds.
+func newHelm(t *testing.T, k kubectl, component string) helm {
 	t.Helper()
 	home := t.TempDir()
-	return helm{t: t, bin: builtTool(t, "helm")["helm"], kubeconfig: k.kubeconfig, env: append(os.Environ(),
+	return helm{t: t, bin: builtTool(t, component)["helm"], kubeconfig: k.kubeconfig, env: append(os.Environ(),
 		"HOME="+home,
 		"HELM_CACHE_HOME="+filepath.Join(home, "cache"),
 		"HELM_CONFIG_HOME="+filepath.Join(home, "config"),
@@ -56,16 +57,26 @@ func (h helm) must(kubeContext string, args ...string) string {
 	return out
 }
 
-// Helm, built from its Go module, installs, upgrades, rolls back and
-// uninstalls a chart with a CustomResourceDefinition, one of its objects,
-// a Deployment, a Service and a ConfigMap in root:a, through a kubeconfig
-// context whose server is root:a's URL; root:b sees none of it.
+// Helm 3 and Helm 4, built from their Go modules, install, upgrade, roll
+// back and uninstall a chart with a CustomResourceDefinition, one of its
+// objects, a Deployment, a Service and a ConfigMap in root:a, through a
+// kubeconfig context whose server is root:a's URL; root:b sees none of
+// it. Helm 3 changes objects with three-way strategic merge patches (merge
+// patches for custom resources), Helm 4 with server-side apply.
 //
 // --wait is not used: nothing runs workloads at the hub (no syncer here),
 // so the Deployment never becomes available and helm would wait forever.
 func TestHelm(t *testing.T) {
+	for _, c := range []struct{ component, operation string }{{"helm", "Update"}, {"helm4", "Apply"}} {
+		t.Run(c.component, func(t *testing.T) { testHelm(t, c.component, c.operation) })
+	}
+}
+
+// testHelm drives the helm of component, whose writes are managedFields
+// operations of kind operation.
+func testHelm(t *testing.T, component, operation string) {
 	_, k, _ := startHubWith(t, "a", "b")
-	h := newHelm(t, k)
+	h := newHelm(t, k, component)
 	chart := filepath.Join("testdata", "helm", "gadgets")
 	get := func(resource, jsonpath string) string {
 		t.Helper()
@@ -89,7 +100,7 @@ func TestHelm(t *testing.T) {
 		if left := k.must("--context", "b", "get", "deploy,svc,cm,secrets", "-n", "default", "-o", "name"); strings.Contains(left, "shop") {
 			t.Errorf("after %s, root:b has: %s", step, left)
 		}
-		if list := h.must("b", "list", "--all", "-q"); list != "" {
+		if list := h.must("b", "list", "-q"); list != "" {
 			t.Errorf("after %s, helm list in root:b printed %q", step, list)
 		}
 	}
@@ -110,8 +121,7 @@ func TestHelm(t *testing.T) {
 	nothingInB("helm install")
 
 	// A change made outside Helm to a field the chart does not set
-	// survives the upgrade: Helm patches with a three-way strategic merge
-	// for built-in kinds and a merge patch for the Gadget.
+	// survives the upgrade.
 	k.must("--context", "a", "annotate", "deploy", "shop-web", "-n", "default", "team=shop")
 	k.must("--context", "a", "label", "gadget", "shop-gadget", "-n", "default", "tier=gold")
 	upgrade := h.must("a", "upgrade", "shop", chart, "--set", "replicas=3,image=nginx:1.26,mode=upgraded,gadgetSize=5")
@@ -123,6 +133,11 @@ func TestHelm(t *testing.T) {
 	}
 	if got := get("deploy/shop-web", "{.metadata.annotations.team}") + " " + get("gadget/shop-gadget", "{.metadata.labels.tier}"); got != "shop gold" {
 		t.Errorf("helm upgrade dropped changes made outside it: %q", got)
+	}
+	for _, object := range []string{"deploy/shop-web", "gadget/shop-gadget"} {
+		if got := get(object, `{.metadata.managedFields[?(@.manager=="helm")].operation}`); got != operation {
+			t.Errorf("helm's managedFields of %s are of operation %q, want %s", object, got, operation)
+		}
 	}
 	if got := h.must("a", "get", "values", "shop", "-o", "json"); got != `{"gadgetSize":5,"image":"nginx:1.26","mode":"upgraded","replicas":3}`+"\n" {
 		t.Errorf("helm get values printed %q", got)
@@ -166,7 +181,7 @@ func TestHelm(t *testing.T) {
 	}
 	// As in any cluster, Helm leaves the definitions of crds/ in place.
 	k.must("--context", "a", "get", "crd", "gadgets.example.com")
-	if list := h.must("a", "list", "--all", "-q"); list != "" {
+	if list := h.must("a", "list", "-q"); list != "" {
 		t.Errorf("after helm uninstall, helm list printed %q", list)
 	}
 	nothingInB("helm uninstall")

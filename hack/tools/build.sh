@@ -7,6 +7,7 @@
 #   hack/tools/build.sh kube        # kubernetes-v1.37.1/kube-{apiserver,controller-manager,scheduler}
 #   hack/tools/build.sh kwok        # kwok-v0.8.0/{kwok,kwokctl}
 #   hack/tools/build.sh helm        # helm-v3.22.0/helm
+#   hack/tools/build.sh helm4       # helm-v4.3.1/helm
 #   hack/tools/build.sh kustomize-controller
 #                                   # kustomize-controller-v1.9.6/{kustomize-controller,crds}
 #   hack/tools/build.sh             # all of the above
@@ -23,13 +24,14 @@
 #
 # The versions live in the build modules: hack/tools/etcd/go.mod,
 # hack/tools/kube/go.mod and hack/tools/kustomize-controller/go.mod pin
-# etcd, Kubernetes and Flux's kustomize-controller; KWOK_VERSION and
-# HELM_VERSION below pin kwok and Helm. Nothing is downloaded except Go
-# modules through the module proxy.
+# etcd, Kubernetes and Flux's kustomize-controller; KWOK_VERSION,
+# HELM_VERSION and HELM4_VERSION below pin kwok and Helm 3 and 4. Nothing
+# is downloaded except Go modules through the module proxy.
 set -euo pipefail
 
 KWOK_VERSION=v0.8.0
 HELM_VERSION=v3.22.0
+HELM4_VERSION=v4.3.1
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cache="${CANOPY_CACHE:-$HOME/.cache/canopy}"
@@ -121,10 +123,14 @@ build_kwok() {
 		"sigs.k8s.io/kwok/cmd/kwokctl@$KWOK_VERSION"
 }
 
+# Helm 3 patches with three-way strategic merge patches; Helm 4 applies
+# server-side.
+helm_version=""
 build_helm() {
+	local module="helm.sh/helm/${helm_version%%.*}"
 	GOBIN="$1" GOWORK=off CGO_ENABLED=0 go install -trimpath \
-		-ldflags "-s -w -X helm.sh/helm/v3/internal/version.version=$HELM_VERSION -X helm.sh/helm/v3/internal/version.gitTreeState=clean" \
-		"helm.sh/helm/v3/cmd/helm@$HELM_VERSION"
+		-ldflags "-s -w -X $module/internal/version.version=$helm_version -X $module/internal/version.gitTreeState=clean" \
+		"$module/cmd/helm@$helm_version"
 }
 
 # kustomize-controller v1.10 needs Go 1.27; v1.9 is the newest that the
@@ -144,7 +150,7 @@ build_kustomize_controller() {
 }
 
 components=("$@")
-[[ ${#components[@]} -gt 0 ]] || components=(etcd kube kwok helm kustomize-controller)
+[[ ${#components[@]} -gt 0 ]] || components=(etcd kube kwok helm helm4 kustomize-controller)
 for component in "${components[@]}"; do
 	case "$component" in
 	etcd)
@@ -158,8 +164,10 @@ for component in "${components[@]}"; do
 	kwok)
 		build kwok "$cache/kwok-$KWOK_VERSION" build_kwok kwok kwokctl
 		;;
-	helm)
-		build helm "$cache/helm-$HELM_VERSION" build_helm helm
+	helm | helm4)
+		helm_version=$HELM_VERSION
+		[[ $component == helm ]] || helm_version=$HELM4_VERSION
+		build "$component" "$cache/helm-$helm_version" build_helm helm
 		;;
 	kustomize-controller)
 		build kustomize-controller \
@@ -167,7 +175,7 @@ for component in "${components[@]}"; do
 			build_kustomize_controller kustomize-controller crds
 		;;
 	*)
-		echo "hack/tools/build.sh: unknown component $component (want etcd, kube, kwok, helm or kustomize-controller)" >&2
+		echo "hack/tools/build.sh: unknown component $component (want etcd, kube, kwok, helm, helm4 or kustomize-controller)" >&2
 		exit 2
 		;;
 	esac
