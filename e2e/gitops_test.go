@@ -219,7 +219,7 @@ spec:
     kind: ExternalArtifact
     name: manifests
 `)
-	// Health is read from conditions, as flux and Argo CD read it.
+	// Health is read from conditions, as Flux and Argo CD read it.
 	if _, err := k.runWithin(2*time.Minute, "--context", "a", "wait", "--for=condition=Ready", "kustomization/shop", "-n", "flux-system", "--timeout=110s"); err != nil {
 		t.Fatal(err)
 	}
