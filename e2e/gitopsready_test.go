@@ -12,9 +12,9 @@ import (
 // CD and Flux take it for the cluster's ID), server-side field
 // validation, OpenAPI v2 of custom resources, server-side apply
 // conflicts for built-in kinds, and `kubectl apply --prune` with an
-// applyset. Discovery of CRDs, OpenAPI,
-// list and watch and conditions are covered by crd_test.go,
-// kubectlflow_test.go, isolation_test.go and gitops_test.go.
+// applyset. Discovery of CRDs, OpenAPI v3, list and watch of every kind
+// and conditions are covered by crd_test.go, kubectlflow_test.go,
+// isolation_test.go and gitops_test.go.
 func TestGitopsReadiness(t *testing.T) {
 	h, k, _ := startHubWith(t, "a", "b")
 	in := func(args ...string) string { t.Helper(); return k.must(append([]string{"--context", "a"}, args...)...) }
