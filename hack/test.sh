@@ -39,10 +39,11 @@ if ! have_postgres_server; then
 	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql
 fi
 
-# The whole suite starts physical clusters (e2e/pcluster). Their binaries
-# are built here, once and cached, so a cold build neither competes with
-# running tests for the CPU nor counts against their timeout; named
-# packages build them on demand instead.
+# The whole suite starts physical clusters (e2e/pcluster) and drives Helm
+# and Flux's kustomize-controller. Their binaries are built here, once and
+# cached, so a cold build neither competes with running tests for the CPU
+# nor counts against their timeout; named packages build them on demand
+# instead.
 if [[ $# -eq 0 ]]; then
 	hack/tools/build.sh >/dev/null
 fi

@@ -37,7 +37,7 @@ func build() (Binaries, error) {
 		return Binaries{}, err
 	}
 	var stdout bytes.Buffer
-	cmd := exec.Command(filepath.Join(root, "hack", "tools", "build.sh"))
+	cmd := exec.Command(filepath.Join(root, "hack", "tools", "build.sh"), "etcd", "kube", "kwok")
 	cmd.Dir = root
 	cmd.Stdout = &stdout
 	// A cold build takes minutes; its progress shows as it goes.

@@ -1,23 +1,37 @@
 #!/usr/bin/env bash
-# Builds (once) the binaries of real physical clusters and caches them under
+# Builds (once) the binaries of real physical clusters, and the real tools
+# the e2e tests drive against the hub, and caches them under
 # ${CANOPY_CACHE:-$HOME/.cache/canopy}/<component>-<version>/:
 #
 #   hack/tools/build.sh etcd        # etcd-v3.6.7/etcd
 #   hack/tools/build.sh kube        # kubernetes-v1.37.1/kube-{apiserver,controller-manager,scheduler}
 #   hack/tools/build.sh kwok        # kwok-v0.8.0/{kwok,kwokctl}
+#   hack/tools/build.sh helm        # helm-v3.22.0/helm
+#   hack/tools/build.sh helm4       # helm-v4.3.1/helm
+#   hack/tools/build.sh kustomize-controller
+#                                   # kustomize-controller-v1.9.6/{kustomize-controller,crds}
 #   hack/tools/build.sh             # all of the above
+#
+# crds is a directory of the CustomResourceDefinitions kustomize-controller
+# needs, as a Flux installation has them: its Kustomizations, and
+# source-controller's kinds (ExternalArtifacts, GitRepositories...), taken
+# from their Go modules.
 #
 # Each binary's absolute path is printed on stdout, one a line, in the order
 # above; all other output goes to stderr. A component whose binaries are all
 # cached is not rebuilt. A lock per component lets parallel callers (test
 # packages, make targets) share one build.
 #
-# The versions live in the build modules: hack/tools/etcd/go.mod and
-# hack/tools/kube/go.mod pin etcd and Kubernetes; KWOK_VERSION below pins
-# kwok. Nothing is downloaded except Go modules through the module proxy.
+# The versions live in the build modules: hack/tools/etcd/go.mod,
+# hack/tools/kube/go.mod and hack/tools/kustomize-controller/go.mod pin
+# etcd, Kubernetes and Flux's kustomize-controller; KWOK_VERSION,
+# HELM_VERSION and HELM4_VERSION below pin kwok and Helm 3 and 4. Nothing
+# is downloaded except Go modules through the module proxy.
 set -euo pipefail
 
 KWOK_VERSION=v0.8.0
+HELM_VERSION=v3.22.0
+HELM4_VERSION=v4.3.1
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cache="${CANOPY_CACHE:-$HOME/.cache/canopy}"
@@ -28,7 +42,8 @@ module_version() {
 	(cd "$1" && GOWORK=off go list -mod=readonly -m -f '{{.Version}}' "$2")
 }
 
-# cached OUTDIR NAME... succeeds when every named binary is in OUTDIR.
+# cached OUTDIR NAME... succeeds when every named binary (or directory) is
+# in OUTDIR.
 cached() {
 	local outdir=$1 name
 	shift
@@ -57,6 +72,8 @@ build() {
 				return 1
 			fi
 			for name in "$@"; do
+				# mv would put a directory inside an older one of its name.
+				[[ ! -d "$tmp/$name" ]] || rm -rf "${outdir:?}/$name"
 				mv -f "$tmp/$name" "$outdir/$name"
 			done
 			rm -rf "$tmp"
@@ -106,8 +123,34 @@ build_kwok() {
 		"sigs.k8s.io/kwok/cmd/kwokctl@$KWOK_VERSION"
 }
 
+# Helm 3 patches with three-way strategic merge patches; Helm 4 applies
+# server-side.
+helm_version=""
+build_helm() {
+	local module="helm.sh/helm/${helm_version%%.*}"
+	GOBIN="$1" GOWORK=off CGO_ENABLED=0 go install -trimpath \
+		-ldflags "-s -w -X $module/internal/version.version=$helm_version -X $module/internal/version.gitTreeState=clean" \
+		"$module/cmd/helm@$helm_version"
+}
+
+# kustomize-controller v1.10 needs Go 1.27; v1.9 is the newest that the
+# repository's Go builds, and it reconciles ExternalArtifacts too.
+build_kustomize_controller() {
+	local moddir="$here/kustomize-controller" dir source
+	(cd "$moddir" && GOWORK=off CGO_ENABLED=0 go build -mod=readonly -trimpath -ldflags "-s -w" \
+		-o "$1/kustomize-controller" github.com/fluxcd/kustomize-controller)
+	mkdir "$1/crds"
+	dir="$(cd "$moddir" && GOWORK=off go list -mod=readonly -m -f '{{.Dir}}' github.com/fluxcd/kustomize-controller)"
+	cp "$dir/config/crd/bases/kustomize.toolkit.fluxcd.io_kustomizations.yaml" "$1/crds/"
+	# It watches all of source-controller's kinds, whose CRDs live in that
+	# repository, at the version of the API module it requires.
+	source="github.com/fluxcd/source-controller@$(module_version "$moddir" github.com/fluxcd/source-controller/api)"
+	dir="$(cd "$1" && GOWORK=off go mod download -json "$source" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+	cp "$dir"/config/crd/bases/source.toolkit.fluxcd.io_*.yaml "$1/crds/"
+}
+
 components=("$@")
-[[ ${#components[@]} -gt 0 ]] || components=(etcd kube kwok)
+[[ ${#components[@]} -gt 0 ]] || components=(etcd kube kwok helm helm4 kustomize-controller)
 for component in "${components[@]}"; do
 	case "$component" in
 	etcd)
@@ -121,8 +164,18 @@ for component in "${components[@]}"; do
 	kwok)
 		build kwok "$cache/kwok-$KWOK_VERSION" build_kwok kwok kwokctl
 		;;
+	helm | helm4)
+		helm_version=$HELM_VERSION
+		[[ $component == helm ]] || helm_version=$HELM4_VERSION
+		build "$component" "$cache/helm-$helm_version" build_helm helm
+		;;
+	kustomize-controller)
+		build kustomize-controller \
+			"$cache/kustomize-controller-$(module_version "$here/kustomize-controller" github.com/fluxcd/kustomize-controller)" \
+			build_kustomize_controller kustomize-controller crds
+		;;
 	*)
-		echo "hack/tools/build.sh: unknown component $component (want etcd, kube or kwok)" >&2
+		echo "hack/tools/build.sh: unknown component $component (want etcd, kube, kwok, helm, helm4 or kustomize-controller)" >&2
 		exit 2
 		;;
 	esac

@@ -185,9 +185,10 @@ func (h *Handler) definitionsOf(ctx context.Context) ([]apiextensions.CustomReso
 
 type groupsKey struct{}
 
-// WithDiscovery serves /apis and /openapi/v3, in a logical cluster with
-// established definitions, as the hub's groups and then theirs, /apis
-// aggregated or not as the client asks; anything else it leaves to next.
+// WithDiscovery serves /apis, /openapi/v3 and /openapi/v2, in a logical
+// cluster with established definitions, as the hub's groups and then
+// theirs, /apis aggregated or not as the client asks; anything else it
+// leaves to next.
 // Wrap the hub's API handler in it, and give it the hub's discovery with
 // SetBuiltinDiscovery before serving.
 func (h *Handler) WithDiscovery(next http.Handler) http.Handler {
@@ -201,6 +202,10 @@ func (h *Handler) WithDiscovery(next http.Handler) http.Handler {
 		}
 		if path == openAPIV3 || strings.HasPrefix(path, openAPIV3+"/apis/") {
 			h.serveOpenAPI(w, req, next)
+			return
+		}
+		if path == openAPIV2 {
+			h.serveOpenAPIV2(w, req, next)
 			return
 		}
 		if path != "/apis" && path != "/apis/" {

@@ -34,8 +34,9 @@
 // client-side validation: each merged per request from the documents of
 // its definitions, which are made once per distinct definition, and named
 // by the hash of their contents, so that equal definitions in different
-// logical clusters are one document to clients' caches too. OpenAPI v2
-// does not describe custom resources.
+// logical clusters are one document to clients' caches too. Its OpenAPI
+// v2 is the hub's document with its definitions merged in, made once per
+// distinct set of definitions and kept in a small cache.
 //
 // Custom resources are served in their own logical cluster only, not
 // across all of them at /clusters/*.

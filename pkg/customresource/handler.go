@@ -77,6 +77,7 @@ type Handler struct {
 
 	builtin           BuiltinDiscovery
 	builtinAggregated func() (*apidiscoveryv2.APIGroupDiscoveryList, error)
+	openAPIV2         *openAPIV2Docs
 }
 
 // New returns the handler of custom resources.
@@ -93,6 +94,7 @@ func New(c Config) (*Handler, error) {
 		codecs:            c.Codecs,
 		admission:         c.Admission,
 		minRequestTimeout: c.MinRequestTimeout,
+		openAPIV2:         newOpenAPIV2Docs(),
 	}, nil
 }
 

@@ -45,11 +45,15 @@ type groupVersionDocs struct {
 }
 
 // hash identifies the merged document of d at version.
-func (d groupVersionDocs) hash(version string) string {
-	slices.SortFunc(d.hashes, func(a, b [sha256.Size]byte) int { return bytes.Compare(a[:], b[:]) })
+func (d groupVersionDocs) hash(version string) string { return hashOf(version, d.hashes) }
+
+// hashOf identifies a document named by name and made of the definitions
+// of hashes, in any order.
+func hashOf(name string, hashes [][sha256.Size]byte) string {
+	slices.SortFunc(hashes, func(a, b [sha256.Size]byte) int { return bytes.Compare(a[:], b[:]) })
 	h := sha256.New()
-	h.Write([]byte(version))
-	for _, sum := range d.hashes {
+	h.Write([]byte(name))
+	for _, sum := range hashes {
 		h.Write(sum[:])
 	}
 	return strings.ToUpper(hex.EncodeToString(h.Sum(nil)[:16]))
@@ -59,16 +63,12 @@ func (d groupVersionDocs) hash(version string) string {
 // cluster, by the path of their group version below openAPIV3, as
 // "apis/example.com/v1".
 func (h *Handler) openAPIDocs(ctx context.Context, cluster logicalcluster.Name) (map[string]*groupVersionDocs, error) {
-	crds, err := h.definitionsOf(ctx)
+	crds, err := h.established(ctx)
 	if err != nil {
 		return nil, err
 	}
 	docs := map[string]*groupVersionDocs{}
-	for i := range crds {
-		crd := &crds[i]
-		if !apiextensions.IsCRDConditionTrue(crd, apiextensions.Established) {
-			continue
-		}
+	for _, crd := range crds {
 		s, err := h.catalog.served(cluster, crd)
 		if err != nil {
 			return nil, err
@@ -86,6 +86,22 @@ func (h *Handler) openAPIDocs(ctx context.Context, cluster logicalcluster.Name) 
 		}
 	}
 	return docs, nil
+}
+
+// established are the established definitions of the request's logical
+// cluster, which OpenAPI describes.
+func (h *Handler) established(ctx context.Context) ([]*apiextensions.CustomResourceDefinition, error) {
+	crds, err := h.definitionsOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var established []*apiextensions.CustomResourceDefinition
+	for i := range crds {
+		if apiextensions.IsCRDConditionTrue(&crds[i], apiextensions.Established) {
+			established = append(established, &crds[i])
+		}
+	}
+	return established, nil
 }
 
 // serveOpenAPI serves /openapi/v3 and the documents of the definitions'
@@ -158,7 +174,7 @@ func serveOpenAPIDoc(w http.ResponseWriter, req *http.Request, path string, d *g
 		var body []byte
 		if body, err = json.Marshal(merged); err == nil {
 			contentType := "application/json"
-			if acceptsProtobuf(req.Header.Get("Accept")) {
+			if acceptsProtobuf(req.Header.Get("Accept"), protobufOpenAPI) {
 				contentType = protobufOpenAPI[0]
 				body, err = handler3.ToV3ProtoBinary(body)
 			}
@@ -181,12 +197,13 @@ func serveOpenAPIDoc(w http.ResponseWriter, req *http.Request, path string, d *g
 	http.Error(w, fmt.Sprintf("the OpenAPI document of %s: %v", path, err), http.StatusInternalServerError)
 }
 
-// acceptsProtobuf tells whether accept prefers protobuf to JSON.
-func acceptsProtobuf(accept string) bool {
+// acceptsProtobuf tells whether accept prefers protobuf, one of
+// mediaTypes, to JSON.
+func acceptsProtobuf(accept string, mediaTypes []string) bool {
 	for _, clause := range strings.Split(accept, ",") {
 		mediaType := strings.TrimSpace(strings.SplitN(clause, ";", 2)[0])
 		switch {
-		case slices.Contains(protobufOpenAPI, mediaType):
+		case slices.Contains(mediaTypes, mediaType):
 			return true
 		case mediaType == "application/json", mediaType == "application/*", mediaType == "*/*":
 			return false
