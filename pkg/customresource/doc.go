@@ -39,4 +39,10 @@
 //
 // Custom resources are served in their own logical cluster only, not
 // across all of them at /clusters/*.
+//
+// The hub's controllers reach custom resources through the same stores:
+// the namespace and logical-cluster controllers delete them with their
+// namespace or logical cluster, and the garbage collector watches each
+// group resource while some logical cluster defines it and resolves an
+// owner's kind by the definitions of the dependent's logical cluster.
 package customresource
