@@ -51,3 +51,17 @@ func Duration(tb testing.TB, name string, def time.Duration) time.Duration {
 	}
 	return d
 }
+
+// Out is the directory in CANOPY_BENCH_OUT, made if missing, where a run
+// leaves its logs and profiles; a temporary one when it is unset.
+func Out(tb testing.TB) string {
+	tb.Helper()
+	out := os.Getenv("CANOPY_BENCH_OUT")
+	if out == "" {
+		return tb.TempDir()
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}

@@ -120,3 +120,12 @@ func (h *Hub) FetchTo(path, file string, timeout time.Duration) error {
 	}
 	return os.WriteFile(file, body, 0o644)
 }
+
+// HubBinary is the hub binary in CANOPY_HUB, or else cmd/hub built now.
+func HubBinary(tb testing.TB) string {
+	tb.Helper()
+	if bin := os.Getenv("CANOPY_HUB"); bin != "" {
+		return bin
+	}
+	return Build(tb, "github.com/canopy-dev/canopy/cmd/hub")
+}
