@@ -99,3 +99,37 @@ func TestCRDLifecycle(t *testing.T) {
 		}
 	}
 }
+
+// A list or watch selects custom resources by the selectable fields of
+// their own logical cluster's definition, through the watch cache their
+// group resource shares with every other logical cluster's.
+func TestCRDSelectableFields(t *testing.T) {
+	_, k, _ := startHubWith(t, "a", "b")
+	k.apply("a", strings.Replace(widgetsCRD("v1", nameSchema), "    storage: true\n", "    storage: true\n    selectableFields:\n    - jsonPath: .spec.color\n", 1))
+	k.apply("b", widgetsCRD("v1", nameSchema))
+	colored := func(name, color string) string {
+		return "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: " + name + "\n  namespace: default\nspec:\n  color: " + color + "\n"
+	}
+	for _, context := range []string{"a", "b"} {
+		k.must("--context", context, "wait", "--for=condition=Established", "crd/widgets.example.com", "--timeout=10s")
+		k.apply(context, colored("red", "red"))
+		k.apply(context, colored("blue", "blue"))
+	}
+
+	if got := k.must("--context", "a", "get", "widgets", "--field-selector", "spec.color=red", "-o", "name"); got != "widget.example.com/red\n" {
+		t.Errorf("root:a's red widgets are %q", got)
+	}
+	stop := k.start("--context", "a", "get", "widgets", "--field-selector", "spec.color=red", "--watch", "-o", "name")
+	k.apply("a", colored("blue-2", "blue"))
+	k.apply("a", colored("red-2", "red"))
+	// The watch sees red-2 once written, or not at all.
+	time.Sleep(2 * time.Second)
+	if got := stop(); got != "widget.example.com/red\nwidget.example.com/red-2" {
+		t.Errorf("a watch of root:a's red widgets printed %q", got)
+	}
+
+	// root:b's definition selects by no such field.
+	if _, err := k.run("--context", "b", "get", "widgets", "--field-selector", "spec.color=red"); err == nil || !strings.Contains(err.Error(), "field label not supported") {
+		t.Errorf("root:b, without the selectable field, answered %v", err)
+	}
+}

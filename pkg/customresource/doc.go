@@ -23,7 +23,9 @@
 // pruned by its schema. Objects are converted to the version a client
 // asks for, and pruned by its schema, as they are sent; unlike upstream,
 // they are not defaulted or pruned again when read, as the cache is
-// shared by definitions whose schemas differ.
+// shared by definitions whose schemas differ. The cache matches field
+// selectors against the selectable fields of each object's own logical
+// cluster's definition, as they were when the object was written.
 //
 // Discovery of a logical cluster, /apis aggregated or not, /apis/<group>
 // and /apis/<group>/<version>, lists the groups of its established
