@@ -129,14 +129,11 @@ func (c *Controller) watchCustom(ctx context.Context) {
 	}
 	watches := map[schema.GroupResource]watching{}
 	stop := func(gr schema.GroupResource) {
-		w, ok := watches[gr]
-		if !ok {
-			return
+		if w, ok := watches[gr]; ok {
+			w.stop()
+			<-w.done
+			delete(watches, gr)
 		}
-		w.stop()
-		<-w.done
-		delete(watches, gr)
-		c.add(c.graph.replace(gr, nil))
 	}
 	c.c.Custom.WatchResources(ctx,
 		func(gr schema.GroupResource, s *genericregistry.Store) {
@@ -149,7 +146,10 @@ func (c *Controller) watchCustom(ctx context.Context) {
 				c.watch(wctx, s)
 			}()
 		},
-		stop)
+		func(gr schema.GroupResource) {
+			stop(gr)
+			c.add(c.graph.replace(gr, nil))
+		})
 	for gr := range watches {
 		stop(gr)
 	}
