@@ -4,13 +4,11 @@ import (
 	"context"
 	"sync"
 	"testing"
-	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/canopy-dev/canopy/bench/internal/follow"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 )
 
@@ -28,54 +26,12 @@ type establishedWatch struct {
 func watchEstablished(ctx context.Context, tb testing.TB, crds dynamic.ResourceInterface) *establishedWatch {
 	ctx, cancel := context.WithCancel(ctx)
 	w := &establishedWatch{waiting: map[installation]chan struct{}{}, stop: cancel}
-	list, err := crds.List(ctx, metav1.ListOptions{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	rv := list.GetResourceVersion()
-	go func() {
-		for ctx.Err() == nil {
-			wi, err := crds.Watch(ctx, metav1.ListOptions{ResourceVersion: rv, AllowWatchBookmarks: true})
-			if err != nil {
-				logf("watch of CustomResourceDefinitions: %v; relisting", err)
-				time.Sleep(100 * time.Millisecond)
-				rv = w.relist(ctx, crds)
-				continue
-			}
-			for ev := range wi.ResultChan() {
-				if ev.Type == watch.Error {
-					if ctx.Err() != nil {
-						break
-					}
-					logf("watch of CustomResourceDefinitions: %v; relisting", ev.Object)
-					rv = w.relist(ctx, crds)
-					break
-				}
-				u, ok := ev.Object.(*unstructured.Unstructured)
-				if !ok {
-					continue
-				}
-				rv = u.GetResourceVersion()
-				if ev.Type != watch.Bookmark && ev.Type != watch.Deleted {
-					w.observe(u)
-				}
-			}
-			wi.Stop()
+	follow.Follow(ctx, tb, crds, func(u *unstructured.Unstructured, deleted bool) {
+		if !deleted {
+			w.observe(u)
 		}
-	}()
+	}, func(map[string]bool) {})
 	return w
-}
-
-// relist observes every definition, after a watch that broke.
-func (w *establishedWatch) relist(ctx context.Context, crds dynamic.ResourceInterface) string {
-	list, err := crds.List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return ""
-	}
-	for i := range list.Items {
-		w.observe(&list.Items[i])
-	}
-	return list.GetResourceVersion()
 }
 
 func (w *establishedWatch) observe(u *unstructured.Unstructured) {

@@ -17,6 +17,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/canopy-dev/canopy/bench/internal/follow"
 	"github.com/canopy-dev/canopy/bench/internal/knob"
 	"github.com/canopy-dev/canopy/bench/internal/proc"
 	benchreport "github.com/canopy-dev/canopy/bench/internal/report"
@@ -26,7 +27,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -354,73 +354,19 @@ type lcWatcher struct {
 func newLCWatcher(ctx context.Context, tb testing.TB, lcs dynamic.ResourceInterface) *lcWatcher {
 	ctx, cancel := context.WithCancel(ctx)
 	w := &lcWatcher{ready: map[string]chan struct{}{}, gone: map[string]chan struct{}{}, stop: cancel}
-	list, err := lcs.List(ctx, metav1.ListOptions{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	rv := list.GetResourceVersion()
-	started := make(chan struct{})
-	go func() {
-		first := true
-		for ctx.Err() == nil {
-			wi, err := lcs.Watch(ctx, metav1.ListOptions{ResourceVersion: rv, AllowWatchBookmarks: true})
-			if first {
-				close(started)
-				first = false
-			}
-			if err != nil {
-				logf("watch of LogicalClusters: %v; relisting", err)
-				time.Sleep(100 * time.Millisecond)
-				rv = w.relist(ctx, lcs)
-				continue
-			}
-			for ev := range wi.ResultChan() {
-				if ev.Type == watch.Error {
-					if ctx.Err() != nil {
-						break
-					}
-					logf("watch of LogicalClusters: error event %v; relisting", ev.Object)
-					rv = ""
-					break
-				}
-				u, ok := ev.Object.(*unstructured.Unstructured)
-				if !ok {
-					continue
-				}
-				rv = u.GetResourceVersion()
-				if ev.Type == watch.Bookmark {
-					continue
-				}
-				w.observe(u, ev.Type == watch.Deleted)
-			}
-			wi.Stop()
-			if ctx.Err() == nil && rv == "" {
-				rv = w.relist(ctx, lcs)
-			}
-		}
-	}()
-	<-started
+	follow.Follow(ctx, tb, lcs, w.observe, w.listed)
 	return w
 }
 
-func (w *lcWatcher) relist(ctx context.Context, lcs dynamic.ResourceInterface) string {
-	list, err := lcs.List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return ""
-	}
-	present := map[string]bool{}
-	for i := range list.Items {
-		present[list.Items[i].GetName()] = true
-		w.observe(&list.Items[i], false)
-	}
+// listed closes the gone channels of the names a list no longer holds.
+func (w *lcWatcher) listed(present map[string]bool) {
 	w.mu.Lock()
+	defer w.mu.Unlock()
 	for name, ch := range w.gone {
 		if !present[name] {
 			closeOnce(ch)
 		}
 	}
-	w.mu.Unlock()
-	return list.GetResourceVersion()
 }
 
 func (w *lcWatcher) observe(u *unstructured.Unstructured, deleted bool) {
