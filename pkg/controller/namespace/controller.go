@@ -156,5 +156,11 @@ func (c *Controller) namespaced(ctx context.Context, cluster logicalcluster.Name
 	if err != nil {
 		return nil, err
 	}
-	return slices.DeleteFunc(all, func(s *genericregistry.Store) bool { return !s.NamespaceScoped() }), nil
+	var namespaced []*genericregistry.Store
+	for _, s := range all {
+		if s.NamespaceScoped() {
+			namespaced = append(namespaced, s)
+		}
+	}
+	return namespaced, nil
 }
