@@ -5,7 +5,7 @@
 # creates beside ConfigMap creates (see bench/crd/doc.go). Prints the table
 # of figures and the goal at the end.
 #
-#   bench/crd.sh                      # 1,000 logical clusters, ~5 minutes on 2 cores
+#   bench/crd.sh                      # 1,000 logical clusters, 2-3 minutes on 2 cores
 #   CANOPY_BENCH_LCS=200 bench/crd.sh
 #
 # Knobs (environment): CANOPY_BENCH_LCS (1000), CANOPY_BENCH_DISTINCT (20),
