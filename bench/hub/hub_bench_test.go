@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,6 +17,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/canopy-dev/canopy/bench/internal/follow"
 	"github.com/canopy-dev/canopy/bench/internal/knob"
 	"github.com/canopy-dev/canopy/bench/internal/proc"
 	benchreport "github.com/canopy-dev/canopy/bench/internal/report"
@@ -27,7 +27,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -69,20 +68,11 @@ func BenchmarkLogicalClusters(b *testing.B) {
 	nDelete := min(knob.Int(b, envDelete, 1000), n)
 	nGets := knob.Int(b, envGets, 2000)
 	settle := knob.Duration(b, envSettle, 4*compactionInterval)
-	out := os.Getenv(envOut)
-	if out == "" {
-		out = b.TempDir()
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		b.Fatal(err)
-	}
+	out := knob.Dir(b, envOut)
 	loadStart := benchreport.LoadAverage()
 
 	for range b.N {
-		bin := os.Getenv(envHub)
-		if bin == "" {
-			bin = proc.Build(b, "github.com/canopy-dev/canopy/cmd/hub")
-		}
+		bin := proc.Binary(b, envHub, "github.com/canopy-dev/canopy/cmd/hub")
 		dsn := pgtest.Start(b).NewDatabase(b)
 		// The short compaction interval lets the settled reading be what
 		// idle logical clusters cost.
@@ -105,17 +95,12 @@ type report struct {
 	Rate                                   float64
 	NSRetries                              int64
 	Deciles                                []float64 // logical clusters/s in each tenth of the creation
-	MemBefore, MemAfter, MemSettled        memSample
+	MemBefore, MemAfter, MemSettled        proc.Memory
 	KiBPerLC, HeapKiBPerLC                 float64
 	GetOne, GetRandom                      benchreport.Latencies
 	DeleteWall, DeleteP50, DeleteP99       time.Duration
-	MemAfterDelete                         memSample
+	MemAfterDelete                         proc.Memory
 	CPUProfile, HeapProfile, GoroutineDump string
-}
-
-type memSample struct {
-	RSSKiB, HeapKiB int64 // HeapKiB: go_memstats_heap_alloc_bytes / 1024, -1 if unknown
-	Goroutines      int64 // go_goroutines, -1 if unknown
 }
 
 func run(b *testing.B, h *hubProcess, r *report, n, workers, nDelete, nGets int, settle time.Duration) {
@@ -231,7 +216,7 @@ func run(b *testing.B, h *hubProcess, r *report, n, workers, nDelete, nGets int,
 	// Warm-up: a few logical clusters, not counted, so that "before" is a
 	// hub that has served the whole path once.
 	pool(warmupLCs, func(i int) (time.Duration, error) { return create(fmt.Sprintf("warm-%d", i)) }, nil)
-	r.MemBefore = h.memory(b, true)
+	r.MemBefore = h.Memory(true, logf)
 	logf("before: %s", r.MemBefore)
 
 	// Creation, with a CPU profile of the hub over its first 30s (or less).
@@ -274,10 +259,10 @@ func run(b *testing.B, h *hubProcess, r *report, n, workers, nDelete, nGets int,
 	}
 	<-profDone
 
-	r.MemAfter = h.memory(b, false)
+	r.MemAfter = h.Memory(false, logf)
 	logf("after creating %d: %s", n, r.MemAfter)
 	time.Sleep(settle)
-	r.MemSettled = h.memory(b, true)
+	r.MemSettled = h.Memory(true, logf)
 	logf("settled (GC, %v): %s", settle, r.MemSettled)
 	r.KiBPerLC = float64(r.MemSettled.RSSKiB-r.MemBefore.RSSKiB) / float64(n)
 	if r.MemSettled.HeapKiB >= 0 && r.MemBefore.HeapKiB >= 0 {
@@ -350,7 +335,7 @@ func run(b *testing.B, h *hubProcess, r *report, n, workers, nDelete, nGets int,
 			b.Fatalf("LogicalCluster lc-%d after its deletion: %v", i, err)
 		}
 	}
-	r.MemAfterDelete = h.memory(b, true)
+	r.MemAfterDelete = h.Memory(true, logf)
 	if err := h.FetchTo("/debug/pprof/goroutine?debug=1", filepath.Join(r.Out, "hub-goroutines-after-delete.txt"), time.Minute); err != nil {
 		logf("goroutine dump: %v", err)
 	}
@@ -369,73 +354,19 @@ type lcWatcher struct {
 func newLCWatcher(ctx context.Context, tb testing.TB, lcs dynamic.ResourceInterface) *lcWatcher {
 	ctx, cancel := context.WithCancel(ctx)
 	w := &lcWatcher{ready: map[string]chan struct{}{}, gone: map[string]chan struct{}{}, stop: cancel}
-	list, err := lcs.List(ctx, metav1.ListOptions{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	rv := list.GetResourceVersion()
-	started := make(chan struct{})
-	go func() {
-		first := true
-		for ctx.Err() == nil {
-			wi, err := lcs.Watch(ctx, metav1.ListOptions{ResourceVersion: rv, AllowWatchBookmarks: true})
-			if first {
-				close(started)
-				first = false
-			}
-			if err != nil {
-				logf("watch of LogicalClusters: %v; relisting", err)
-				time.Sleep(100 * time.Millisecond)
-				rv = w.relist(ctx, lcs)
-				continue
-			}
-			for ev := range wi.ResultChan() {
-				if ev.Type == watch.Error {
-					if ctx.Err() != nil {
-						break
-					}
-					logf("watch of LogicalClusters: error event %v; relisting", ev.Object)
-					rv = ""
-					break
-				}
-				u, ok := ev.Object.(*unstructured.Unstructured)
-				if !ok {
-					continue
-				}
-				rv = u.GetResourceVersion()
-				if ev.Type == watch.Bookmark {
-					continue
-				}
-				w.observe(u, ev.Type == watch.Deleted)
-			}
-			wi.Stop()
-			if ctx.Err() == nil && rv == "" {
-				rv = w.relist(ctx, lcs)
-			}
-		}
-	}()
-	<-started
+	follow.Follow(ctx, tb, lcs, w.observe, w.listed)
 	return w
 }
 
-func (w *lcWatcher) relist(ctx context.Context, lcs dynamic.ResourceInterface) string {
-	list, err := lcs.List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return ""
-	}
-	present := map[string]bool{}
-	for i := range list.Items {
-		present[list.Items[i].GetName()] = true
-		w.observe(&list.Items[i], false)
-	}
+// listed closes the gone channels of the names a list no longer holds.
+func (w *lcWatcher) listed(present map[string]bool) {
 	w.mu.Lock()
+	defer w.mu.Unlock()
 	for name, ch := range w.gone {
 		if !present[name] {
 			closeOnce(ch)
 		}
 	}
-	w.mu.Unlock()
-	return list.GetResourceVersion()
 }
 
 func (w *lcWatcher) observe(u *unstructured.Unstructured, deleted bool) {
@@ -480,52 +411,6 @@ func closeOnce(ch chan struct{}) {
 type hubProcess struct{ *proc.Hub }
 
 func (h *hubProcess) rssKiB() int64 { return proc.RSSKiB(h.PID()) }
-
-// memory reads the hub's RSS, Go heap and goroutines; with gc, it first
-// makes the hub collect garbage (a heap profile with gc=1 does).
-func (h *hubProcess) memory(tb testing.TB, gc bool) memSample {
-	if gc {
-		if _, err := h.Get("/debug/pprof/heap?gc=1", time.Minute); err != nil {
-			logf("forcing a GC through /debug/pprof/heap?gc=1: %v", err)
-		}
-	}
-	m := memSample{RSSKiB: h.rssKiB(), HeapKiB: -1, Goroutines: -1}
-	body, err := h.Get("/metrics", time.Minute)
-	if err != nil {
-		logf("/metrics: %v", err)
-		return m
-	}
-	for line := range strings.SplitSeq(string(body), "\n") {
-		f := strings.Fields(line)
-		if len(f) != 2 {
-			continue
-		}
-		v, err := strconv.ParseFloat(f[1], 64)
-		if err != nil {
-			continue
-		}
-		switch f[0] {
-		case "go_goroutines":
-			m.Goroutines = int64(v)
-		case "go_memstats_heap_alloc_bytes":
-			m.HeapKiB = int64(v / 1024)
-		}
-	}
-	return m
-}
-
-func (m memSample) String() string {
-	return fmt.Sprintf("RSS %.1f MiB, Go heap %s, goroutines %s", float64(m.RSSKiB)/1024, orNA(m.HeapKiB, func(v int64) string {
-		return fmt.Sprintf("%.1f MiB", float64(v)/1024)
-	}), orNA(m.Goroutines, func(v int64) string { return strconv.FormatInt(v, 10) }))
-}
-
-func orNA(v int64, f func(int64) string) string {
-	if v < 0 {
-		return "n/a"
-	}
-	return f(v)
-}
 
 func logf(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "%s bench/hub: %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))

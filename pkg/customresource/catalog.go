@@ -8,6 +8,10 @@ import (
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/labels"
+	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/storage"
 
@@ -45,6 +49,11 @@ type catalog struct {
 
 	storagesMu sync.Mutex
 	storages   map[schema.GroupResource]storage.Interface
+
+	// definition, when set, is the definition of a group resource in a
+	// logical cluster as the definitions' watch cache holds it, nil if
+	// there is none: what tells the selectable fields of its objects.
+	definition func(logicalcluster.Name, schema.GroupResource) *apiextensions.CustomResourceDefinition
 }
 
 func newCatalog(b build, f *registry.Factory) *catalog {
@@ -160,10 +169,65 @@ func (c *catalog) storage(gr schema.GroupResource) (storage.Interface, error) {
 	if s, ok := c.storages[gr]; ok {
 		return s, nil
 	}
-	s, _, err := c.factory.NewUnstructuredStorage(gr)
+	s, _, err := c.factory.NewUnstructuredStorage(gr, c.attrs(gr))
 	if err != nil {
 		return nil, err
 	}
 	c.storages[gr] = s
 	return s, nil
+}
+
+// attrs are the labels and fields of an object of gr, which the shared
+// watch cache of gr matches selectors against: those of its metadata and
+// the selectable fields that its own logical cluster's definition
+// declares for its version, or, for a version that definition does not
+// have, for its storage version. The cache keeps them as they were when
+// the object was written: a definition changing its selectable fields
+// does not change those of objects already written.
+func (c *catalog) attrs(gr schema.GroupResource) storage.AttrFunc {
+	return func(obj k8sruntime.Object) (labels.Set, fields.Set, error) {
+		if c.definition != nil {
+			if a := c.selectableAttrs(gr, obj); a != nil {
+				if l, f, err := a(obj); err == nil {
+					return l, f, nil
+				}
+			}
+		}
+		return registry.UnstructuredAttrs(obj)
+	}
+}
+
+// selectableAttrs is the attribute function of the version of obj, an
+// object of gr, that its logical cluster's definition serves it at; nil
+// when that definition has no selectable fields.
+func (c *catalog) selectableAttrs(gr schema.GroupResource, obj k8sruntime.Object) storage.AttrFunc {
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return nil
+	}
+	cluster, err := logicalcluster.FromObject(u)
+	if err != nil {
+		return nil
+	}
+	crd := c.definition(cluster, gr)
+	if crd == nil || !hasSelectableFields(crd) || !named(crd) {
+		return nil
+	}
+	s, err := c.served(cluster, crd)
+	if err != nil {
+		return nil
+	}
+	if v, ok := s.versions[u.GroupVersionKind().Version]; ok {
+		return v.attrs
+	}
+	return s.versions[s.storageVersion].attrs
+}
+
+func hasSelectableFields(crd *apiextensions.CustomResourceDefinition) bool {
+	for _, v := range crd.Spec.Versions {
+		if len(v.SelectableFields) > 0 {
+			return true
+		}
+	}
+	return len(crd.Spec.SelectableFields) > 0
 }

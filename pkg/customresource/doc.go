@@ -23,7 +23,9 @@
 // pruned by its schema. Objects are converted to the version a client
 // asks for, and pruned by its schema, as they are sent; unlike upstream,
 // they are not defaulted or pruned again when read, as the cache is
-// shared by definitions whose schemas differ.
+// shared by definitions whose schemas differ. The cache matches field
+// selectors against the selectable fields of each object's own logical
+// cluster's definition, as they were when the object was written.
 //
 // Discovery of a logical cluster, /apis aggregated or not, /apis/<group>
 // and /apis/<group>/<version>, lists the groups of its established
@@ -40,4 +42,10 @@
 //
 // Custom resources are served in their own logical cluster only, not
 // across all of them at /clusters/*.
+//
+// The hub's controllers reach custom resources through the same stores:
+// the namespace and logical-cluster controllers delete them with their
+// namespace or logical cluster, and the garbage collector watches each
+// group resource while some logical cluster defines it and resolves an
+// owner's kind by the definitions of the dependent's logical cluster.
 package customresource

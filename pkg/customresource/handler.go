@@ -87,7 +87,7 @@ func New(c Config) (*Handler, error) {
 		return nil, err
 	}
 	b := build{converters: converters, authorizer: c.Authorizer, maxRequestBodyBytes: c.MaxRequestBodyBytes}
-	return &Handler{
+	h := &Handler{
 		definitions:       c.Definitions,
 		members:           c.Members,
 		catalog:           newCatalog(b, c.Factory),
@@ -95,7 +95,20 @@ func New(c Config) (*Handler, error) {
 		admission:         c.Admission,
 		minRequestTimeout: c.MinRequestTimeout,
 		openAPIV2:         newOpenAPIV2Docs(),
-	}, nil
+	}
+	h.catalog.definition = h.cachedDefinition
+	return h, nil
+}
+
+// cachedDefinition is the definition of gr in cluster as the watch cache
+// holds it, nil if it holds none.
+func (h *Handler) cachedDefinition(cluster logicalcluster.Name, gr schema.GroupResource) *apiextensions.CustomResourceDefinition {
+	ctx := logicalcluster.WithCluster(genericapirequest.WithNamespace(context.Background(), ""), cluster)
+	obj, err := h.definitions.Get(ctx, gr.String(), &metav1.GetOptions{ResourceVersion: "0"})
+	if err != nil {
+		return nil
+	}
+	return obj.(*apiextensions.CustomResourceDefinition)
 }
 
 // Run forgets the installations of deleted definitions until ctx ends:

@@ -56,6 +56,9 @@ type servedVersion struct {
 	status                         *registry.Status
 	scale                          *customresource.ScaleREST
 	scope, statusScope, scaleScope *handlers.RequestScope
+	// attrs are the labels and fields of an object at this version, its
+	// selectable fields among them.
+	attrs storage.AttrFunc
 	// warnings are told to every client of a deprecated version.
 	warnings []string
 }
@@ -252,7 +255,7 @@ func (d definition) version(v apiextensionsv1.CustomResourceDefinitionVersion) (
 		return nil, errServing(crd, "storage of version "+v.Name, err)
 	}
 	registry.Adopt(storages.CustomResource.Store)
-	sv := &servedVersion{served: v.Served, main: storages.CustomResource, scale: storages.Scale}
+	sv := &servedVersion{served: v.Served, main: storages.CustomResource, scale: storages.Scale, attrs: strategy.GetAttrs}
 	// Upstream's status store is a copy of the main one taken before it
 	// was adopted; this one is taken after.
 	if statusSpec != nil {

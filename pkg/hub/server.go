@@ -70,6 +70,7 @@ import (
 	rbacauthorizer "github.com/canopy-dev/canopy/pkg/authorization/rbac"
 	wildcardauthorizer "github.com/canopy-dev/canopy/pkg/authorization/wildcard"
 	"github.com/canopy-dev/canopy/pkg/controller/clusterroleaggregation"
+	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
 	crdcontroller "github.com/canopy-dev/canopy/pkg/controller/crd"
 	gccontroller "github.com/canopy-dev/canopy/pkg/controller/garbagecollector"
 	lccontroller "github.com/canopy-dev/canopy/pkg/controller/logicalcluster"
@@ -364,14 +365,12 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	for _, g := range groups {
 		data = append(data, g.Stores...)
 	}
-	// Deleting a namespace deletes its content: every namespaced store's
-	// objects in it, in its own logical cluster.
-	var namespaced []*genericregistry.Store
+	// So are those of the custom resources each logical cluster defines.
+	// Deleting a namespace deletes its content: the objects in it of
+	// every resource namespaced in its own logical cluster.
+	allData := clusterwide.Stores{Fixed: data, Custom: customResources}
 	var namespaceStore *genericregistry.Store
 	for _, st := range data {
-		if st.NamespaceScoped() {
-			namespaced = append(namespaced, st)
-		}
 		if st.DefaultQualifiedResource == corev1.Resource("namespaces") {
 			namespaceStore = st
 		}
@@ -384,6 +383,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		Deleters: map[schema.GroupResource]rest.GracefulDeleter{
 			corev1.Resource("namespaces"): coreGroup.Storage["namespaces"].(rest.GracefulDeleter),
 		},
+		Custom: customResources,
 	})
 	if err != nil {
 		return err
@@ -408,7 +408,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	for name, c := range map[string]interface{ Run(context.Context) }{
 		"logicalcluster": lccontroller.New(lccontroller.Config{
 			LogicalClusters: tenancyStorage,
-			Data:            data,
+			Data:            allData,
 			SetUp:           setUp,
 			Admins:          rbacStorage.SetAdmins,
 			URL:             func(n logicalcluster.Name) string { return "https://" + host + logicalcluster.PathPrefix + string(n) },
@@ -417,7 +417,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 			Namespaces: namespaceStore,
 			Delete:     coreGroup.Storage["namespaces"].(rest.GracefulDeleter),
 			Finalize:   coreGroup.Storage["namespaces/finalize"].(rest.Updater),
-			Data:       namespaced,
+			Data:       allData,
 		}),
 		"clusterrole-aggregation": clusterroleaggregation.New(rbacStorage.ClusterRoles()),
 		"garbage-collector":       garbageCollector,

@@ -25,8 +25,13 @@ import (
 // custom resources, in every logical cluster: one SQL store and one watch
 // cache, which every definition of gr in any logical cluster shares,
 // whatever its scope or versions. Objects are stored and cached as they
-// are written, at their own apiVersion.
-func (f *Factory) NewUnstructuredStorage(gr schema.GroupResource) (storage.Interface, factory.DestroyFunc, error) {
+// are written, at their own apiVersion. The watch cache matches selectors
+// against the labels and fields attrs gives, or, when it is nil, against
+// the labels and the metadata fields (UnstructuredAttrs).
+func (f *Factory) NewUnstructuredStorage(gr schema.GroupResource, attrs storage.AttrFunc) (storage.Interface, factory.DestroyFunc, error) {
+	if attrs == nil {
+		attrs = UnstructuredAttrs
+	}
 	prefix := "/" + resourcePrefix(gr)
 	config := &storagebackend.ConfigForResource{
 		Config:        storagebackend.Config{Prefix: keyPrefix, Codec: unstructured.UnstructuredJSONScheme},
@@ -35,7 +40,7 @@ func (f *Factory) NewUnstructuredStorage(gr schema.GroupResource) (storage.Inter
 	return f.decorator(anyScopeKey(prefix), nil)(config, prefix, nil,
 		func() runtime.Object { return &unstructured.Unstructured{} },
 		func() runtime.Object { return &unstructured.UnstructuredList{} },
-		unstructuredAttrs, nil, nil)
+		attrs, nil, nil)
 }
 
 // anyScopeKey keys objects of a resource namespaced in some logical
@@ -50,9 +55,9 @@ func anyScopeKey(prefix string) func(runtime.Object) (string, error) {
 	}
 }
 
-// unstructuredAttrs are the labels and metadata fields of obj, which the
+// UnstructuredAttrs are the labels and metadata fields of obj, which the
 // watch cache matches watchers' selectors against.
-func unstructuredAttrs(obj runtime.Object) (labels.Set, fields.Set, error) {
+func UnstructuredAttrs(obj runtime.Object) (labels.Set, fields.Set, error) {
 	m, err := meta.Accessor(obj)
 	if err != nil {
 		return nil, nil, err

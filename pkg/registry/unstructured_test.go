@@ -29,7 +29,7 @@ func TestAdopt(t *testing.T) {
 	ctx := context.Background()
 	f := &registry.Factory{Backend: sqlitetest.Open(t)}
 	gr := schema.GroupResource{Group: "example.com", Resource: "widgets"}
-	shared, destroy, err := f.NewUnstructuredStorage(gr)
+	shared, destroy, err := f.NewUnstructuredStorage(gr, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,21 +41,46 @@ type Config struct {
 	// Deleters delete, in place of their store, the resources whose API
 	// deletion is more than the store's: a namespace is emptied first.
 	Deleters map[schema.GroupResource]rest.GracefulDeleter
+	// Custom, when set, are the custom resources, whose objects may own
+	// others or be owned too.
+	Custom CustomResources
+}
+
+// CustomResources are the resources that come and go with the
+// definitions of each logical cluster. A group resource may be defined
+// in several logical clusters, with a kind, scope and schema of its own
+// in each, so its objects are read and written through the store of
+// their own logical cluster's definition.
+type CustomResources interface {
+	// WatchResources calls added with a store of each group resource
+	// once some logical cluster defines it, and removed once none does,
+	// until ctx ends. The store lists and watches the resource's objects
+	// across all logical clusters.
+	WatchResources(ctx context.Context, added func(schema.GroupResource, *genericregistry.Store), removed func(schema.GroupResource))
+	// Resource is the store of gr in cluster, NotFound if cluster does not
+	// define it.
+	Resource(ctx context.Context, cluster logicalcluster.Name, gr schema.GroupResource) (*genericregistry.Store, error)
+	// Kind is the store of the resource of kind gk in cluster, nil if
+	// cluster defines none.
+	Kind(ctx context.Context, cluster logicalcluster.Name, gk schema.GroupKind) (*genericregistry.Store, error)
 }
 
 // Controller collects the objects whose owners are gone and finalizes
 // foreground and orphaning deletions.
 type Controller struct {
-	c     Config
-	kinds map[schema.GroupKind]*genericregistry.Store
-	graph *graph
-	queue workqueue.TypedDelayingInterface[id]
+	c         Config
+	kinds     map[schema.GroupKind]*genericregistry.Store
+	resources map[schema.GroupResource]*genericregistry.Store
+	graph     *graph
+	queue     workqueue.TypedDelayingInterface[id]
 }
 
 // New returns a collector for c.
 func New(c Config) (*Controller, error) {
 	kinds := map[schema.GroupKind]*genericregistry.Store{}
+	resources := map[schema.GroupResource]*genericregistry.Store{}
 	for _, s := range c.Stores {
+		resources[s.DefaultQualifiedResource] = s
 		gvks, _, err := c.Typer.ObjectKinds(s.New())
 		if err != nil {
 			return nil, fmt.Errorf("the kind of %s: %w", s.DefaultQualifiedResource, err)
@@ -65,38 +90,94 @@ func New(c Config) (*Controller, error) {
 		}
 	}
 	return &Controller{
-		c: c, kinds: kinds, graph: newGraph(),
+		c: c, kinds: kinds, resources: resources, graph: newGraph(),
 		queue: workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[id]{Name: name}),
 	}, nil
 }
 
-// Run works until ctx ends. A watch per store feeds the graph; the
+// Run works until ctx ends. A watch per store feeds the graph, and one
+// per custom group resource while some logical cluster defines it; the
 // workers serve every logical cluster.
 func (c *Controller) Run(ctx context.Context) {
 	defer c.queue.ShutDown()
 	clusterwide.Work(ctx, name, c.queue, workers, c.process)
 	var wg sync.WaitGroup
 	for _, s := range c.c.Stores {
-		wg.Go(func() {
-			clusterwide.Watch(ctx, name, s, s.NewListFunc,
-				func(objs []runtime.Object) { c.add(c.graph.replace(s, objs)) },
-				func(obj runtime.Object, deleted bool) { c.changed(s, obj, deleted) })
-		})
+		wg.Go(func() { c.watch(ctx, s) })
+	}
+	if c.c.Custom != nil {
+		wg.Go(func() { c.watchCustom(ctx) })
 	}
 	wg.Wait()
 }
 
-func (c *Controller) changed(s *genericregistry.Store, obj runtime.Object, deleted bool) {
+// watch feeds the graph the objects of s until ctx ends.
+func (c *Controller) watch(ctx context.Context, s *genericregistry.Store) {
+	r := s.DefaultQualifiedResource
+	clusterwide.Watch(ctx, name, s, s.NewListFunc,
+		func(objs []runtime.Object) { c.add(c.graph.replace(r, objs)) },
+		func(obj runtime.Object, deleted bool) { c.changed(r, obj, deleted) })
+}
+
+// watchCustom watches each custom group resource while it is defined
+// somewhere. Once it is not, its objects are gone from the graph, and
+// their dependents are looked at again.
+func (c *Controller) watchCustom(ctx context.Context) {
+	type watching struct {
+		stop context.CancelFunc
+		done chan struct{}
+	}
+	watches := map[schema.GroupResource]watching{}
+	stop := func(gr schema.GroupResource) {
+		if w, ok := watches[gr]; ok {
+			w.stop()
+			<-w.done
+			delete(watches, gr)
+		}
+	}
+	c.c.Custom.WatchResources(ctx,
+		func(gr schema.GroupResource, s *genericregistry.Store) {
+			stop(gr)
+			wctx, cancel := context.WithCancel(ctx)
+			w := watching{cancel, make(chan struct{})}
+			watches[gr] = w
+			go func() {
+				defer close(w.done)
+				c.watch(wctx, s)
+			}()
+		},
+		func(gr schema.GroupResource) {
+			stop(gr)
+			c.add(c.graph.replace(gr, nil))
+		})
+	for gr := range watches {
+		stop(gr)
+	}
+}
+
+func (c *Controller) changed(r schema.GroupResource, obj runtime.Object, deleted bool) {
 	if !deleted {
-		c.add(c.graph.observe(s, obj))
+		c.add(c.graph.observe(r, obj))
 		return
 	}
 	i, _, err := idOf(obj)
 	if err != nil {
-		klog.ErrorS(err, "A deleted object cannot be collected", "resource", s.DefaultQualifiedResource)
+		klog.ErrorS(err, "A deleted object cannot be collected", "resource", r)
 		return
 	}
 	c.add(c.graph.forget(i))
+}
+
+// store is the store of resource r in cluster: the hub's own, or that of
+// cluster's definition of it. NotFound if cluster does not define r.
+func (c *Controller) store(ctx context.Context, cluster logicalcluster.Name, r schema.GroupResource) (*genericregistry.Store, error) {
+	if s, ok := c.resources[r]; ok {
+		return s, nil
+	}
+	if c.c.Custom == nil {
+		return nil, apierrors.NewNotFound(r, "")
+	}
+	return c.c.Custom.Resource(ctx, cluster, r)
 }
 
 func (c *Controller) add(ids []id) {
@@ -117,7 +198,15 @@ func (c *Controller) process(ctx context.Context, i id) error {
 	if !ok {
 		return nil
 	}
-	obj, err := n.store.Get(in(ctx, i.cluster, n.namespace), n.name, &metav1.GetOptions{})
+	s, err := c.store(ctx, i.cluster, n.resource)
+	if apierrors.IsNotFound(err) {
+		// Its definition went, and its objects with it.
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	obj, err := s.Get(in(ctx, i.cluster, n.namespace), n.name, &metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
 		return nil
 	}
@@ -211,7 +300,7 @@ func (c *Controller) collect(ctx context.Context, i id, n node, m metav1.Object)
 		state, err := c.owner(ctx, i.cluster, m.GetNamespace(), ref)
 		if errors.Is(err, errInvalidReference) {
 			klog.InfoS("Not collecting an object with an invalid ownerReference", "cluster", i.cluster,
-				"resource", n.store.DefaultQualifiedResource, "namespace", n.namespace, "name", n.name, "reason", err)
+				"resource", n.resource, "namespace", n.namespace, "name", n.name, "reason", err)
 			return nil
 		}
 		if err != nil {
@@ -279,9 +368,12 @@ func (c *Controller) owner(ctx context.Context, cluster logicalcluster.Name, ns 
 	if err != nil {
 		return 0, fmt.Errorf("%w: apiVersion %q: %v", errInvalidReference, ref.APIVersion, err)
 	}
-	s, ok := c.kinds[gv.WithKind(ref.Kind).GroupKind()]
-	if !ok {
-		return 0, fmt.Errorf("%w: the hub serves no kind %s in %s", errInvalidReference, ref.Kind, ref.APIVersion)
+	s, err := c.kind(ctx, cluster, gv.WithKind(ref.Kind).GroupKind())
+	if err != nil {
+		return 0, err
+	}
+	if s == nil {
+		return 0, fmt.Errorf("%w: the hub serves no kind %s in %s in logical cluster %s", errInvalidReference, ref.Kind, ref.APIVersion, cluster)
 	}
 	if !s.NamespaceScoped() {
 		ns = ""
@@ -309,12 +401,28 @@ func (c *Controller) owner(ctx context.Context, cluster logicalcluster.Name, ns 
 	return solid, nil
 }
 
+// kind is the store of the objects of kind gk in cluster, nil if it
+// serves no such kind.
+func (c *Controller) kind(ctx context.Context, cluster logicalcluster.Name, gk schema.GroupKind) (*genericregistry.Store, error) {
+	if s, ok := c.kinds[gk]; ok || c.c.Custom == nil {
+		return s, nil
+	}
+	return c.c.Custom.Kind(ctx, cluster, gk)
+}
+
 // delete deletes i, unless it was replaced, with policy for its own
 // dependents.
 func (c *Controller) delete(ctx context.Context, i id, n node, policy metav1.DeletionPropagation) error {
-	var d rest.GracefulDeleter = n.store
-	if override, ok := c.c.Deleters[n.store.DefaultQualifiedResource]; ok {
-		d = override
+	d, ok := c.c.Deleters[n.resource]
+	if !ok {
+		s, err := c.store(ctx, i.cluster, n.resource)
+		if apierrors.IsNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		d = s
 	}
 	uid := i.uid
 	_, _, err := d.Delete(in(ctx, i.cluster, n.namespace), n.name, rest.ValidateAllObjectFunc,
@@ -324,7 +432,7 @@ func (c *Controller) delete(ctx context.Context, i id, n node, policy metav1.Del
 	}
 	if err == nil {
 		klog.V(2).InfoS("Collected an object whose owners are gone", "cluster", i.cluster,
-			"resource", n.store.DefaultQualifiedResource, "namespace", n.namespace, "name", n.name, "propagation", policy)
+			"resource", n.resource, "namespace", n.namespace, "name", n.name, "propagation", policy)
 	}
 	return err
 }
@@ -332,7 +440,14 @@ func (c *Controller) delete(ctx context.Context, i id, n node, policy metav1.Del
 // update applies change to the metadata of i as stored, unless i was
 // replaced or is gone.
 func (c *Controller) update(ctx context.Context, i id, n node, change func(metav1.Object)) error {
-	_, _, err := n.store.Update(in(ctx, i.cluster, n.namespace), n.name, rest.DefaultUpdatedObjectInfo(nil,
+	s, err := c.store(ctx, i.cluster, n.resource)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	_, _, err = s.Update(in(ctx, i.cluster, n.namespace), n.name, rest.DefaultUpdatedObjectInfo(nil,
 		func(_ context.Context, _, existing runtime.Object) (runtime.Object, error) {
 			obj := existing.DeepCopyObject()
 			m, err := meta.Accessor(obj)
@@ -340,7 +455,7 @@ func (c *Controller) update(ctx context.Context, i id, n node, change func(metav
 				return nil, err
 			}
 			if m.GetUID() != i.uid {
-				return nil, apierrors.NewConflict(n.store.DefaultQualifiedResource, n.name, fmt.Errorf("replaced by UID %s", m.GetUID()))
+				return nil, apierrors.NewConflict(n.resource, n.name, fmt.Errorf("replaced by UID %s", m.GetUID()))
 			}
 			change(m)
 			return obj, nil

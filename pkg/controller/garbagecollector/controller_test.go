@@ -331,7 +331,7 @@ func TestNamespaces(t *testing.T) {
 // The graph indexes dependents by their owners' UIDs within their own
 // logical cluster, and tells who to look at again.
 func TestGraph(t *testing.T) {
-	s := &genericregistry.Store{}
+	s := corev1.Resource("configmaps")
 	cm := func(cluster logicalcluster.Name, uid types.UID, owners ...types.UID) *corev1.ConfigMap {
 		c := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: string(uid), UID: uid}}
 		for _, o := range owners {

@@ -23,6 +23,12 @@
 // cluster-scoped object naming a namespaced owner is invalid and left
 // alone, as in Kubernetes.
 //
+// Custom resources own and are owned too. A group resource is watched, one
+// watch for all logical clusters, while any logical cluster defines it;
+// its objects are read and written, and an ownerReference's kind is
+// resolved, through the definition of the object's own logical cluster,
+// since two logical clusters may define the same resource differently.
+//
 // Every read and write goes through the registry stores, addressed to the
 // object's own logical cluster and namespace. One workqueue and a fixed
 // pool of workers do the work of all logical clusters.

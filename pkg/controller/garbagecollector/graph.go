@@ -8,8 +8,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/klog/v2"
 
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
@@ -25,7 +25,9 @@ type id struct {
 
 // node is what the graph knows of an object.
 type node struct {
-	store           *genericregistry.Store
+	// resource is the object's resource, whose store in the object's
+	// logical cluster reads and writes it.
+	resource        schema.GroupResource
 	namespace, name string
 	owners          []metav1.OwnerReference
 	// deletingDependents is a foreground deletion waiting for the
@@ -64,19 +66,19 @@ func heldBy(m metav1.Object, f string) bool {
 	return m.GetDeletionTimestamp() != nil && slices.Contains(m.GetFinalizers(), f)
 }
 
-// observe records obj, which s holds, as it is now. It returns the
+// observe records obj, an object of resource r, as it is now. It returns the
 // objects to look at again: obj if it has owners that might be gone or
 // is a deletion for the collector to finalize, the dependents of a
 // foreground deletion that just began, and the foreground deletions an
 // ownerReference that obj no longer holds was blocking.
-func (g *graph) observe(s *genericregistry.Store, obj runtime.Object) []id {
+func (g *graph) observe(r schema.GroupResource, obj runtime.Object) []id {
 	i, m, err := idOf(obj)
 	if err != nil {
-		klog.ErrorS(err, "A watched object cannot be collected", "resource", s.DefaultQualifiedResource)
+		klog.ErrorS(err, "A watched object cannot be collected", "resource", r)
 		return nil
 	}
 	n := &node{
-		store: s, namespace: m.GetNamespace(), name: m.GetName(),
+		resource: r, namespace: m.GetNamespace(), name: m.GetName(),
 		owners:             m.GetOwnerReferences(),
 		deletingDependents: heldBy(m, metav1.FinalizerDeleteDependents),
 	}
@@ -120,21 +122,21 @@ func (g *graph) forget(i id) []id {
 	return append(g.link(i, n.owners, nil), g.dependentsOf(i)...)
 }
 
-// replace makes the objects of s what objs is, forgetting those that are
+// replace makes the objects of resource r what objs is, forgetting those that are
 // no longer there: after a broken watch, this is what a list tells.
-func (g *graph) replace(s *genericregistry.Store, objs []runtime.Object) []id {
+func (g *graph) replace(r schema.GroupResource, objs []runtime.Object) []id {
 	listed := map[id]bool{}
 	var next []id
 	for _, obj := range objs {
 		if i, _, err := idOf(obj); err == nil {
 			listed[i] = true
 		}
-		next = append(next, g.observe(s, obj)...)
+		next = append(next, g.observe(r, obj)...)
 	}
 	g.mu.Lock()
 	var gone []id
 	for i, n := range g.nodes {
-		if n.store == s && !listed[i] {
+		if n.resource == r && !listed[i] {
 			gone = append(gone, i)
 		}
 	}

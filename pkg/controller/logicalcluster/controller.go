@@ -12,7 +12,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
-	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/klog/v2"
 
@@ -31,9 +30,9 @@ const workers = 32
 type Config struct {
 	LogicalClusters *tenancy.Storage
 	// Data are the stores of every resource kept per logical cluster,
-	// LogicalClusters' among them: deleting a logical cluster empties
-	// each of them.
-	Data []*genericregistry.Store
+	// LogicalClusters' and its custom resources among them: deleting a
+	// logical cluster empties each of them.
+	Data clusterwide.Stores
 	// SetUp creates what a new logical cluster starts with. It must
 	// succeed when run again.
 	SetUp func(context.Context, logicalcluster.Name) error
@@ -175,7 +174,13 @@ func (c *Controller) terminate(ctx context.Context, n logicalcluster.Name, lc *t
 	}
 	removed := 0
 	for {
-		found, left, err := clusterwide.Empty(in(ctx, n), c.c.Data)
+		// Its definitions of custom resources go with it, so the stores
+		// are looked up anew for each pass.
+		stores, err := c.c.Data.In(ctx, n)
+		if err != nil {
+			return err
+		}
+		found, left, err := clusterwide.Empty(in(ctx, n), stores)
 		removed += found - clusterwide.Count(left)
 		if err != nil {
 			return err

@@ -11,7 +11,8 @@
 // as status.observedGeneration.
 //
 // Deleting a LogicalCluster removes, through the registries so that
-// watchers see every DELETE, each object stored in its logical cluster.
+// watchers see every DELETE, each object stored in its logical cluster,
+// its custom resources and their definitions included.
 // Those include the LogicalClusters nested in it, whose own deletion then
 // runs the same way; the finalizer keeps each LogicalCluster until the
 // logical clusters nested in it are gone, so deleting root:a ends only

@@ -32,9 +32,10 @@ type Config struct {
 	Delete rest.GracefulDeleter
 	// Finalize is namespaces/finalize, which sets spec.finalizers.
 	Finalize rest.Updater
-	// Data are the stores of every namespaced resource: a Terminating
-	// namespace's objects are deleted from each.
-	Data []*genericregistry.Store
+	// Data are the stores of every resource, custom resources among
+	// them: a Terminating namespace's objects are deleted from each of
+	// those that are namespaced in its logical cluster.
+	Data clusterwide.Stores
 }
 
 // key names one namespace of one logical cluster.
@@ -104,7 +105,11 @@ func (c *Controller) process(ctx context.Context, k key) error {
 		return nil
 	}
 	for {
-		found, held, err := clusterwide.Empty(in(ctx, k.cluster, k.name), c.c.Data)
+		stores, err := c.namespaced(ctx, k.cluster)
+		if err != nil {
+			return err
+		}
+		found, held, err := clusterwide.Empty(in(ctx, k.cluster, k.name), stores)
 		left := clusterwide.Count(held)
 		if err != nil {
 			return err
@@ -141,4 +146,21 @@ func (c *Controller) process(ctx context.Context, k key) error {
 		klog.V(2).InfoS("Deleted the content of a namespace", "cluster", k.cluster, "namespace", k.name)
 	}
 	return err
+}
+
+// namespaced are the stores of the resources namespaced in cluster. A
+// custom resource may be namespaced in one logical cluster and not in
+// another, so they are looked up anew for each pass.
+func (c *Controller) namespaced(ctx context.Context, cluster logicalcluster.Name) ([]*genericregistry.Store, error) {
+	all, err := c.c.Data.In(ctx, cluster)
+	if err != nil {
+		return nil, err
+	}
+	var namespaced []*genericregistry.Store
+	for _, s := range all {
+		if s.NamespaceScoped() {
+			namespaced = append(namespaced, s)
+		}
+	}
+	return namespaced, nil
 }

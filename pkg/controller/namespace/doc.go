@@ -7,7 +7,8 @@
 // logical clusters and a fixed pool of workers serve every logical
 // cluster: for each Terminating namespace the controller deletes, through
 // the registries so that watchers see every DELETE, each object in it
-// from every namespaced store, then clears the finalizer through
+// from every namespaced store, those of the custom resources its logical
+// cluster defines as namespaced included, then clears the finalizer through
 // namespaces/finalize and deletes the namespace again, which now removes
 // it. Every read and delete is addressed to the namespace's own logical
 // cluster, so same-named namespaces elsewhere are not touched.

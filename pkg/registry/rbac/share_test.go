@@ -6,23 +6,25 @@ import (
 	"time"
 
 	rbacv1 "k8s.io/api/rbac/v1"
+
+	"github.com/canopy-dev/canopy/pkg/registry"
 )
 
 func TestShareRules(t *testing.T) {
-	table := &ruleTable{lists: map[string]sharedList{}}
+	table := registry.NewShared[rbacv1.PolicyRule]()
 	rules := func(resource string) []rbacv1.PolicyRule {
 		return []rbacv1.PolicyRule{{Verbs: []string{"get"}, APIGroups: []string{""}, Resources: []string{resource}}}
 	}
-	a := table.share(rules("pods"))
-	b := table.share(rules("pods"))
-	c := table.share(rules("services"))
+	a := shareRules(table, rules("pods"))
+	b := shareRules(table, rules("pods"))
+	c := shareRules(table, rules("services"))
 	if &a[0] != &b[0] {
 		t.Error("equal rule lists were not shared")
 	}
 	if &a[0] == &c[0] || c[0].Resources[0] != "services" {
 		t.Error("different rule lists were shared")
 	}
-	if got := table.share(nil); got != nil {
+	if got := shareRules(table, nil); got != nil {
 		t.Errorf("an empty list became %v", got)
 	}
 
@@ -31,9 +33,7 @@ func TestShareRules(t *testing.T) {
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		runtime.GC()
-		table.mu.Lock()
-		n := len(table.lists)
-		table.mu.Unlock()
+		n := table.Len()
 		if n == 0 {
 			break
 		}

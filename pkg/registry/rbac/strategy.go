@@ -22,7 +22,7 @@ func roleStrategy(typer runtime.ObjectTyper) registry.Kind[*rbacv1.Role] {
 		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1,
 		CreateOnUpdate: true, ValidName: path.ValidatePathSegmentName,
 		Check: func(r *rbacv1.Role) field.ErrorList { return validateRules(r.Rules, true) },
-		Share: func(r *rbacv1.Role) { r.Rules = sharedRules.share(r.Rules) },
+		Share: func(r *rbacv1.Role) { r.Rules = shareRules(sharedRules, r.Rules) },
 	}
 }
 
@@ -40,7 +40,7 @@ func clusterRoleStrategy(typer runtime.ObjectTyper) registry.Kind[*rbacv1.Cluste
 			}
 			return errs
 		},
-		Share: func(r *rbacv1.ClusterRole) { r.Rules = sharedRules.share(r.Rules) },
+		Share: func(r *rbacv1.ClusterRole) { r.Rules = shareRules(sharedRules, r.Rules) },
 	}
 }
 

@@ -1,0 +1,174 @@
+package customresource
+
+import (
+	"context"
+
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
+	"k8s.io/klog/v2"
+
+	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+)
+
+// The hub's controllers, which delete namespaces and logical clusters and
+// collect garbage, reach custom resources through the stores below: those
+// of a logical cluster's own definitions, each at its storage version and
+// with its scope, so that an object is deleted or updated as its own
+// logical cluster defines it.
+
+// named tells whether crd has the names its objects are stored and served
+// by: only then can it have objects.
+func named(crd *apiextensions.CustomResourceDefinition) bool {
+	n := crd.Status.AcceptedNames
+	return n.Plural != "" && n.Singular != "" && n.Kind != "" && n.ListKind != ""
+}
+
+// resourceOf is the group resource of crd's objects.
+func resourceOf(crd *apiextensions.CustomResourceDefinition) schema.GroupResource {
+	return schema.GroupResource{Group: crd.Spec.Group, Resource: crd.Status.AcceptedNames.Plural}
+}
+
+// In is a store for each resource that cluster defines, at its
+// definition's storage version and scope, read consistently: a
+// definition just created is among them.
+func (h *Handler) In(ctx context.Context, cluster logicalcluster.Name) ([]*genericregistry.Store, error) {
+	crds, err := h.definitionsOf(logicalcluster.WithCluster(ctx, cluster))
+	if err != nil {
+		return nil, err
+	}
+	var stores []*genericregistry.Store
+	for i := range crds {
+		if !named(&crds[i]) {
+			continue
+		}
+		s, err := h.Store(cluster, &crds[i])
+		if err != nil {
+			return nil, err
+		}
+		stores = append(stores, s)
+	}
+	return stores, nil
+}
+
+// Resource is the store of gr in cluster, NotFound if cluster does not
+// define it.
+func (h *Handler) Resource(ctx context.Context, cluster logicalcluster.Name, gr schema.GroupResource) (*genericregistry.Store, error) {
+	ctx = logicalcluster.WithCluster(genericapirequest.WithNamespace(ctx, ""), cluster)
+	obj, err := h.definitions.Get(ctx, gr.String(), &metav1.GetOptions{ResourceVersion: "0"})
+	if apierrors.IsNotFound(err) {
+		// The watch cache may trail a definition just made.
+		obj, err = h.definitions.Get(ctx, gr.String(), &metav1.GetOptions{})
+	}
+	if err != nil {
+		return nil, err
+	}
+	crd := obj.(*apiextensions.CustomResourceDefinition)
+	if !named(crd) {
+		return nil, notServed(gr, "logical cluster "+string(cluster)+" has not accepted the names of CustomResourceDefinition "+gr.String()+" yet")
+	}
+	return h.Store(cluster, crd)
+}
+
+// Kind is the store of the resource of kind gk in cluster, nil if cluster
+// defines none.
+func (h *Handler) Kind(ctx context.Context, cluster logicalcluster.Name, gk schema.GroupKind) (*genericregistry.Store, error) {
+	crds, err := h.definitionsOf(logicalcluster.WithCluster(ctx, cluster))
+	if err != nil {
+		return nil, err
+	}
+	for i := range crds {
+		if crd := &crds[i]; named(crd) && crd.Spec.Group == gk.Group && crd.Status.AcceptedNames.Kind == gk.Kind {
+			return h.Store(cluster, crd)
+		}
+	}
+	return nil, nil
+}
+
+// WatchResources calls added with a store of each group resource once
+// some logical cluster defines it, and removed once none does, until ctx
+// ends: one watch of the definitions of every logical cluster. The store
+// lists and watches the objects of the group resource in every logical
+// cluster, which all its definitions share.
+func (h *Handler) WatchResources(ctx context.Context, added func(schema.GroupResource, *genericregistry.Store), removed func(schema.GroupResource)) {
+	defined := definedResources{}
+	add := func(crd *apiextensions.CustomResourceDefinition, cluster logicalcluster.Name) {
+		s, err := h.Store(cluster, crd)
+		if err != nil {
+			klog.ErrorS(err, "The objects of a CustomResourceDefinition cannot be watched", "cluster", cluster, "name", crd.Name)
+			return
+		}
+		added(resourceOf(crd), s)
+	}
+	clusterwide.Watch(ctx, "customresource-resources", h.definitions, func() runtime.Object { return &apiextensions.CustomResourceDefinitionList{} },
+		func(objs []runtime.Object) {
+			next := definedResources{}
+			for _, obj := range objs {
+				crd, key, ok := definitionOf(obj)
+				if ok && named(crd) && next.set(resourceOf(crd), key, true) && len(next[resourceOf(crd)]) == 1 && defined[resourceOf(crd)] == nil {
+					add(crd, key.cluster)
+				}
+			}
+			for gr := range defined {
+				if next[gr] == nil {
+					removed(gr)
+				}
+			}
+			defined = next
+		},
+		func(obj runtime.Object, deleted bool) {
+			crd, key, ok := definitionOf(obj)
+			if !ok {
+				return
+			}
+			gr := resourceOf(crd)
+			defines := !deleted && named(crd)
+			if changed := defined.set(gr, key, defines); !changed {
+				return
+			}
+			switch {
+			case defines && len(defined[gr]) == 1:
+				add(crd, key.cluster)
+			case !defines && defined[gr] == nil:
+				removed(gr)
+			}
+		})
+}
+
+// definitionOf is a definition a watch sent and its installation.
+func definitionOf(obj runtime.Object) (*apiextensions.CustomResourceDefinition, installation, bool) {
+	key, ok := installationOf(obj)
+	if !ok {
+		return nil, installation{}, false
+	}
+	return obj.(*apiextensions.CustomResourceDefinition), key, true
+}
+
+// definedResources are the group resources some logical cluster defines,
+// with the installations that define each.
+type definedResources map[schema.GroupResource]map[installation]bool
+
+// set records whether installation key defines gr, and tells whether that
+// changed anything. A group resource no installation defines is dropped.
+func (d definedResources) set(gr schema.GroupResource, key installation, defines bool) bool {
+	if d[gr][key] == defines {
+		return false
+	}
+	if defines {
+		if d[gr] == nil {
+			d[gr] = map[installation]bool{}
+		}
+		d[gr][key] = true
+		return true
+	}
+	delete(d[gr], key)
+	if len(d[gr]) == 0 {
+		delete(d, gr)
+	}
+	return true
+}
