@@ -155,19 +155,19 @@ func groupsOf(crds []apiextensions.CustomResourceDefinition) []apiGroup {
 // discover is the discovery of the definitions of the request's logical
 // cluster.
 func (h *Handler) discover(ctx context.Context) ([]apiGroup, error) {
-	crds, err := h.definitionsOf(ctx)
+	crds, err := h.visibleDefinitions(ctx)
 	if err != nil {
 		return nil, err
 	}
 	return groupsOf(crds), nil
 }
 
-// definitionsOf are the definitions of the request's logical cluster, by
-// a consistent read: a client that saw a definition established, and
-// asks what it may now use, finds it. To a requester who is not one of
-// its members, a logical cluster has none: discovery and OpenAPI show
-// them the hub's own APIs only.
-func (h *Handler) definitionsOf(ctx context.Context) ([]apiextensions.CustomResourceDefinition, error) {
+// visibleDefinitions are the definitions of the request's logical
+// cluster as its requester may know them: all of them, by a consistent
+// read (a client that saw a definition established, and asks what it may
+// now use, finds it), to its members; none to anyone else, whose
+// discovery and OpenAPI show the hub's own APIs only.
+func (h *Handler) visibleDefinitions(ctx context.Context) ([]apiextensions.CustomResourceDefinition, error) {
 	cluster, ok := logicalcluster.ClusterFrom(ctx)
 	u, known := genericapirequest.UserFrom(ctx)
 	if !ok || !known {
@@ -176,7 +176,18 @@ func (h *Handler) definitionsOf(ctx context.Context) ([]apiextensions.CustomReso
 	if member, err := h.members.IsMember(ctx, cluster, u); err != nil || !member {
 		return nil, err
 	}
-	list, err := h.definitions.List(genericapirequest.WithNamespace(ctx, ""), &metainternalversion.ListOptions{})
+	return h.definitionsIn(ctx, cluster, consistently)
+}
+
+// consistently and fromCache are how definitionsIn reads.
+var (
+	consistently = &metainternalversion.ListOptions{}
+	fromCache    = &metainternalversion.ListOptions{ResourceVersion: "0"}
+)
+
+// definitionsIn are the definitions of cluster, whoever asks.
+func (h *Handler) definitionsIn(ctx context.Context, cluster logicalcluster.Name, how *metainternalversion.ListOptions) ([]apiextensions.CustomResourceDefinition, error) {
+	list, err := h.definitions.List(logicalcluster.WithCluster(genericapirequest.WithNamespace(ctx, ""), cluster), how)
 	if err != nil {
 		return nil, err
 	}

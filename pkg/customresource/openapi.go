@@ -89,9 +89,9 @@ func (h *Handler) openAPIDocs(ctx context.Context, cluster logicalcluster.Name) 
 }
 
 // established are the established definitions of the request's logical
-// cluster, which OpenAPI describes.
+// cluster, which OpenAPI describes to its members.
 func (h *Handler) established(ctx context.Context) ([]*apiextensions.CustomResourceDefinition, error) {
-	crds, err := h.definitionsOf(ctx)
+	crds, err := h.visibleDefinitions(ctx)
 	if err != nil {
 		return nil, err
 	}

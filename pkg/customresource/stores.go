@@ -5,6 +5,7 @@ import (
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -38,7 +39,7 @@ func resourceOf(crd *apiextensions.CustomResourceDefinition) schema.GroupResourc
 // definition's storage version and scope, read consistently: a
 // definition just created is among them.
 func (h *Handler) In(ctx context.Context, cluster logicalcluster.Name) ([]*genericregistry.Store, error) {
-	crds, err := h.definitionsOf(logicalcluster.WithCluster(ctx, cluster))
+	crds, err := h.definitionsIn(ctx, cluster, consistently)
 	if err != nil {
 		return nil, err
 	}
@@ -76,15 +77,19 @@ func (h *Handler) Resource(ctx context.Context, cluster logicalcluster.Name, gr 
 }
 
 // Kind is the store of the resource of kind gk in cluster, nil if cluster
-// defines none.
+// defines none. The garbage collector asks for each owner of a custom
+// kind, so the watch cache answers first, and the database only when the
+// cache does not know the kind: it may trail a definition just made.
 func (h *Handler) Kind(ctx context.Context, cluster logicalcluster.Name, gk schema.GroupKind) (*genericregistry.Store, error) {
-	crds, err := h.definitionsOf(logicalcluster.WithCluster(ctx, cluster))
-	if err != nil {
-		return nil, err
-	}
-	for i := range crds {
-		if crd := &crds[i]; named(crd) && crd.Spec.Group == gk.Group && crd.Status.AcceptedNames.Kind == gk.Kind {
-			return h.Store(cluster, crd)
+	for _, how := range []*metainternalversion.ListOptions{fromCache, consistently} {
+		crds, err := h.definitionsIn(ctx, cluster, how)
+		if err != nil {
+			return nil, err
+		}
+		for i := range crds {
+			if crd := &crds[i]; named(crd) && crd.Spec.Group == gk.Group && crd.Status.AcceptedNames.Kind == gk.Kind {
+				return h.Store(cluster, crd)
+			}
 		}
 	}
 	return nil, nil
