@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/singleflight"
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apiextensions-apiserver/pkg/controller/openapi/builder"
@@ -43,12 +44,16 @@ var protobufOpenAPIV2 = []string{"application/com.github.proto-openapi.spec.v2.v
 // MiB, the size of the hub's own document.
 const openAPIV2Cached = 8
 
-// openAPIV2Docs are the hub's own document and the merged ones.
+// openAPIV2Docs are the hub's own document and the merged ones. A
+// document is made outside any lock, once however many ask for it at the
+// same time, so that a request for one already made never waits for
+// another being made.
 type openAPIV2Docs struct {
 	mu sync.Mutex
 	// builtin is the hub's document, which does not change while it runs.
 	builtin *spec.Swagger
 	merged  *lru.Cache
+	making  singleflight.Group
 }
 
 // openAPIV2Doc is one merged document, in JSON, and in protobuf once a
@@ -111,17 +116,48 @@ func (h *Handler) serveOpenAPIV2(w http.ResponseWriter, req *http.Request, next 
 
 // doc is the merged document named etag, of the hub's and crds'.
 func (d *openAPIV2Docs) doc(ctx context.Context, etag string, crds []*apiextensions.CustomResourceDefinition, next http.Handler) (*openAPIV2Doc, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
 	if doc, ok := d.merged.Get(etag); ok {
 		return doc.(*openAPIV2Doc), nil
 	}
+	// The requests waiting for it share the making: one leaving does
+	// not stop it.
+	ctx = context.WithoutCancel(ctx)
+	doc, err, _ := d.making.Do(etag, func() (any, error) {
+		if doc, ok := d.merged.Get(etag); ok {
+			return doc, nil
+		}
+		doc, err := d.make(ctx, etag, crds, next)
+		if err != nil {
+			return nil, err
+		}
+		d.merged.Add(etag, doc)
+		return doc, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return doc.(*openAPIV2Doc), nil
+}
+
+// builtinDoc is the hub's own document, read from next the first time.
+func (d *openAPIV2Docs) builtinDoc(ctx context.Context, next http.Handler) (*spec.Swagger, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	if d.builtin == nil {
 		builtin, err := builtinOpenAPIV2(ctx, next)
 		if err != nil {
 			return nil, err
 		}
 		d.builtin = builtin
+	}
+	return d.builtin, nil
+}
+
+// make merges the documents of crds into the hub's.
+func (d *openAPIV2Docs) make(ctx context.Context, etag string, crds []*apiextensions.CustomResourceDefinition, next http.Handler) (*openAPIV2Doc, error) {
+	builtin, err := d.builtinDoc(ctx, next)
+	if err != nil {
+		return nil, err
 	}
 	specs := []*spec.Swagger{}
 	for _, crd := range crds {
@@ -140,7 +176,7 @@ func (d *openAPIV2Docs) doc(ctx context.Context, etag string, crds []*apiextensi
 			specs = append(specs, s)
 		}
 	}
-	merged, err := builder.MergeSpecs(d.builtin, specs...)
+	merged, err := builder.MergeSpecs(builtin, specs...)
 	if err != nil {
 		return nil, err
 	}
@@ -148,9 +184,7 @@ func (d *openAPIV2Docs) doc(ctx context.Context, etag string, crds []*apiextensi
 	if err != nil {
 		return nil, err
 	}
-	doc := &openAPIV2Doc{etag: etag, json: body, protobuf: sync.OnceValues(func() ([]byte, error) { return handler.ToProtoBinary(body) })}
-	d.merged.Add(etag, doc)
-	return doc, nil
+	return &openAPIV2Doc{etag: etag, json: body, protobuf: sync.OnceValues(func() ([]byte, error) { return handler.ToProtoBinary(body) })}, nil
 }
 
 // builtinOpenAPIV2 is the hub's own document, as its handler, next,
