@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -40,12 +41,34 @@ type hub struct {
 	log    bytes.Buffer
 }
 
-func buildHub(t *testing.T) string {
+func buildHub(t *testing.T) string { return mustBuild(t, hubBinary) }
+
+var (
+	// binDir holds the binaries the tests build; TestMain makes and
+	// removes it.
+	binDir string
+	// hubBinary and syncerBinary build their command once per test
+	// binary: linking the hub takes seconds, which each of two dozen tests
+	// paid before, and tests only run what is built.
+	hubBinary    = buildOnce("github.com/canopy-dev/canopy/cmd/hub")
+	syncerBinary = buildOnce("github.com/canopy-dev/canopy/cmd/syncer")
+)
+
+func buildOnce(pkg string) func() (string, error) {
+	return sync.OnceValues(func() (string, error) {
+		bin := filepath.Join(binDir, filepath.Base(pkg))
+		if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+			return "", fmt.Errorf("building %s: %v\n%s", pkg, err, out)
+		}
+		return bin, nil
+	})
+}
+
+func mustBuild(t *testing.T, build func() (string, error)) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "hub")
-	build := exec.Command("go", "build", "-o", bin, "github.com/canopy-dev/canopy/cmd/hub")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building cmd/hub: %v\n%s", err, out)
+	bin, err := build()
+	if err != nil {
+		t.Fatal(err)
 	}
 	return bin
 }
@@ -299,7 +322,15 @@ var datastores = []struct {
 	{"postgres", func(t *testing.T) string { return pgtest.Shared(t).NewDatabase(t) }},
 }
 
-func TestMain(m *testing.M) { pgtest.Main(m) }
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "canopy-e2e-bin")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binDir = dir
+	pgtest.Main(m, func() { os.RemoveAll(dir) })
+}
 
 // onEachDatastore runs test once per datastore, in a subtest with a hub
 // of its own and the admin's kubectl.

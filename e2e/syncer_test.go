@@ -428,15 +428,7 @@ func syncerKubeconfig(t *testing.T, h *hub, cluster, name string) kubectl {
 	return syncer
 }
 
-func buildSyncer(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "syncer")
-	build := exec.Command("go", "build", "-o", bin, "github.com/canopy-dev/canopy/cmd/syncer")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building cmd/syncer: %v\n%s", err, out)
-	}
-	return bin
-}
+func buildSyncer(t *testing.T) string { return mustBuild(t, syncerBinary) }
 
 // syncerProcess is a syncer run by a test, which may kill and start it
 // again.

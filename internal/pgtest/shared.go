@@ -38,12 +38,16 @@ func Shared(tb testing.TB) *Server {
 }
 
 // Main runs the tests, stops the shared server if one was started, and exits.
-// Call it as the whole body of TestMain:
+// Call it last in TestMain; cleanups run once the tests are done, since
+// Main exits without returning:
 //
 //	func TestMain(m *testing.M) { pgtest.Main(m) }
-func Main(m *testing.M) {
+func Main(m *testing.M, cleanups ...func()) {
 	mainActive.Store(true)
 	code := m.Run()
+	for _, c := range cleanups {
+		c()
+	}
 	// Going through once both waits for a start still in progress and keeps
 	// a straggling goroutine from starting a server nobody would stop.
 	shared.once.Do(func() { shared.err = errors.New("the tests have already finished") })
