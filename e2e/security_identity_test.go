@@ -12,22 +12,23 @@ import (
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 )
 
-// requests counts the requests an attack matrix makes, for its log.
-type requests int
+// identityRequests counts the requests the matrices of this file make,
+// for their logs.
+type identityRequests int
 
 // run runs kubectl as k, counting it.
-func (n *requests) run(k kubectl, args ...string) (string, error) {
+func (n *identityRequests) run(k kubectl, args ...string) (string, error) {
 	*n++
 	return k.run(args...)
 }
 
-// withHeaders adds headers to every request it sends.
-type withHeaders struct {
+// impersonationHeaders adds headers to every request it sends.
+type impersonationHeaders struct {
 	next    http.RoundTripper
 	headers http.Header
 }
 
-func (w withHeaders) RoundTrip(req *http.Request) (*http.Response, error) {
+func (w impersonationHeaders) RoundTrip(req *http.Request) (*http.Response, error) {
 	req = req.Clone(req.Context())
 	for k, v := range w.headers {
 		req.Header[k] = v
@@ -35,9 +36,9 @@ func (w withHeaders) RoundTrip(req *http.Request) (*http.Response, error) {
 	return w.next.RoundTrip(req)
 }
 
-// adminOf makes LogicalCluster name in the logical cluster of context,
-// as admin, with user its only admin, and waits until it is ready.
-func (k kubectl) adminOf(context, name, user string) {
+// createLogicalClusterFor makes LogicalCluster name in the logical cluster
+// of context with user its only admin, and waits until it is ready.
+func (k kubectl) createLogicalClusterFor(context, name, user string) {
 	k.t.Helper()
 	k.apply(context, "apiVersion: tenancy.canopy.dev/v1alpha1\nkind: LogicalCluster\nmetadata:\n  name: "+name+"\nspec:\n  admins:\n  - kind: User\n    name: "+user+"\n")
 	k.must("--context", context, "wait", "--for=jsonpath={.status.phase}=Ready", "logicalcluster/"+name, "--timeout=15s")
@@ -54,7 +55,7 @@ func TestReservedIdentities(t *testing.T) { onEachDatastore(t, testReservedIdent
 func testReservedIdentities(t *testing.T, h *hub, admin kubectl) {
 	pki := filepath.Join(h.dataDir, "pki")
 	admin.addContexts(h, pki, "admin")
-	admin.adminOf("root", "a", "dave")
+	admin.createLogicalClusterFor("root", "a", "dave")
 	admin.createLogicalCluster("root", "b")
 	dave := userKubeconfig(t, pki, "dave")
 	dave.addContexts(h, pki, "dave")
@@ -70,7 +71,7 @@ func testReservedIdentities(t *testing.T, h *hub, admin kubectl) {
 	admin.must("--context", "b", "create", "serviceaccount", "builder")
 	admin.must("--context", "b", "create", "clusterrolebinding", "builder-everything", "--clusterrole", "cluster-admin", "--serviceaccount", "default:builder")
 
-	var n requests
+	var n identityRequests
 	key := workloadv1alpha1.TargetKey("root", "pc1")
 	// The identities system:masters may take but that may not ask for a
 	// review themselves: a syncer's group without the syncer's user.
@@ -132,7 +133,7 @@ func testReservedIdentities(t *testing.T, h *hub, admin kubectl) {
 			k    kubectl
 		}{{"dave", dave}, {"system:masters", admin}} {
 			client := who.k.httpClient("a")
-			client.Transport = withHeaders{client.Transport, headers}
+			client.Transport = impersonationHeaders{client.Transport, headers}
 			n++
 			status, code, raw := send(t, client, http.MethodPost, url, review)
 			switch refused := who.name == "dave" && tc.why != ""; {
@@ -297,12 +298,12 @@ func testInheritedPoliciesHold(t *testing.T, h *hub, admin kubectl) {
 	admin.addContext(h, pki, "org", "root:org")
 	dave := userKubeconfig(t, pki, "dave")
 	for _, team := range []string{"team", "team2"} {
-		admin.adminOf("org", team, "dave")
+		admin.createLogicalClusterFor("org", team, "dave")
 		admin.addContext(h, pki, team, "root:org:"+team)
 		dave.addContextAs(h, pki, "dave", team, "root:org:"+team)
 	}
 	dave.eventually("--context", "team", "auth", "can-i", "impersonate", "groups")
-	var n requests
+	var n identityRequests
 
 	// The platform's LoadBalancer policy, which exempts system:masters.
 	admin.apply("org", platformLoadBalancers)
