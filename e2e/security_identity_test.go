@@ -170,6 +170,16 @@ func testReservedIdentities(t *testing.T, h *hub, admin kubectl) {
 			t.Errorf("%s: %v; want a 403 saying %q", tc.name, err, tc.refused)
 		}
 	}
+	// kubectl auth can-i answers as the impersonation filter decides.
+	for _, tc := range []struct{ what, answer string }{
+		{"groups/system:masters", "no - group system:masters is reserved to the hub"},
+		{"users/syncer:" + key, "no - user syncer:" + key + " is reserved to the hub"},
+		{"groups/developers", "yes"},
+	} {
+		if out, _ := n.run(dave, "--context", "a", "auth", "can-i", "impersonate", tc.what); !strings.HasPrefix(out, tc.answer) {
+			t.Errorf("dave: can-i impersonate %s: %q; want %q", tc.what, out, tc.answer)
+		}
+	}
 	t.Logf("the impersonation matrix made %d requests", n)
 }
 

@@ -42,6 +42,19 @@ func applyConfiguration(expression string) admissionregistrationv1.Mutation {
 	}
 }
 
+// configMapCreations matches the creations of ConfigMaps.
+func configMapCreations() *admissionregistrationv1.MatchResources {
+	return &admissionregistrationv1.MatchResources{
+		MatchPolicy:       ptr.To(admissionregistrationv1.Equivalent),
+		NamespaceSelector: &metav1.LabelSelector{},
+		ObjectSelector:    &metav1.LabelSelector{},
+		ResourceRules: []admissionregistrationv1.NamedRuleWithOperations{{RuleWithOperations: admissionregistrationv1.RuleWithOperations{
+			Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Create},
+			Rule:       admissionregistrationv1.Rule{APIGroups: []string{""}, APIVersions: []string{"v1"}, Resources: []string{"configmaps"}, Scope: ptr.To(admissionregistrationv1.AllScopes)},
+		}}},
+	}
+}
+
 // configMapMutation is a policy named name that mutates the ConfigMaps
 // created by m.
 func configMapMutation(name string, m admissionregistrationv1.Mutation) *mutatingPolicy {
@@ -50,16 +63,8 @@ func configMapMutation(name string, m admissionregistrationv1.Mutation) *mutatin
 		Spec: admissionregistrationv1.MutatingAdmissionPolicySpec{
 			FailurePolicy:      ptr.To(admissionregistrationv1.Fail),
 			ReinvocationPolicy: admissionregistrationv1.NeverReinvocationPolicy,
-			MatchConstraints: &admissionregistrationv1.MatchResources{
-				MatchPolicy:       ptr.To(admissionregistrationv1.Equivalent),
-				NamespaceSelector: &metav1.LabelSelector{},
-				ObjectSelector:    &metav1.LabelSelector{},
-				ResourceRules: []admissionregistrationv1.NamedRuleWithOperations{{RuleWithOperations: admissionregistrationv1.RuleWithOperations{
-					Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Create},
-					Rule:       admissionregistrationv1.Rule{APIGroups: []string{""}, APIVersions: []string{"v1"}, Resources: []string{"configmaps"}, Scope: ptr.To(admissionregistrationv1.AllScopes)},
-				}}},
-			},
-			Mutations: []admissionregistrationv1.Mutation{m},
+			MatchConstraints:   configMapCreations(),
+			Mutations:          []admissionregistrationv1.Mutation{m},
 		},
 	}
 }
@@ -158,9 +163,14 @@ func TestInheritedMutationsRunLast(t *testing.T) {
 		"Object{metadata: Object.metadata{labels: {'platform': 'enforced', 'tier': 'org'}}}")), inherited("platform")}
 	root := policyOf{"root", configMapMutation("root", applyConfiguration("Object{metadata: Object.metadata{labels: {'tier': 'root'}}}")), inherited("root")}
 	// enforced is a validation root:org binds for its descendants.
-	enforced := maxReplicas("enforced", "0", nil)
-	enforced.Spec.MatchConstraints.ResourceRules[0].Rule = admissionregistrationv1.Rule{APIGroups: []string{""}, APIVersions: []string{"v1"}, Resources: []string{"configmaps"}, Scope: ptr.To(admissionregistrationv1.AllScopes)}
-	enforced.Spec.Validations = []admissionregistrationv1.Validation{{Expression: "object.metadata.labels.platform == 'enforced'", Message: "the platform label must be enforced"}}
+	enforced := &policy{
+		ObjectMeta: metav1.ObjectMeta{Name: "enforced"},
+		Spec: admissionregistrationv1.ValidatingAdmissionPolicySpec{
+			FailurePolicy:    ptr.To(admissionregistrationv1.Fail),
+			MatchConstraints: configMapCreations(),
+			Validations:      []admissionregistrationv1.Validation{{Expression: "object.metadata.labels.platform == 'enforced'", Message: "the platform label must be enforced"}},
+		},
+	}
 
 	for _, tc := range []struct {
 		name   string
