@@ -68,6 +68,7 @@ import (
 	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	rbacauthorizer "github.com/canopy-dev/canopy/pkg/authorization/rbac"
+	"github.com/canopy-dev/canopy/pkg/authorization/reserved"
 	wildcardauthorizer "github.com/canopy-dev/canopy/pkg/authorization/wildcard"
 	"github.com/canopy-dev/canopy/pkg/controller/clusterroleaggregation"
 	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
@@ -263,11 +264,13 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	}
 
 	// system:masters may do anything anywhere; everyone else what the RBAC
-	// objects of the logical cluster they address grant them there; a
-	// syncer what its SyncTarget's scope allows, whatever RBAC says.
+	// objects of the logical cluster they address grant them there, but
+	// for impersonating the identities the hub reserves; a syncer what its
+	// SyncTarget's scope allows, whatever RBAC says.
 	rbacAuthorizer := rbacauthorizer.New(rbacStorage)
 	authz, err := union.New(
 		union.NamedAuthorizer{AuthorizerName: "system:masters", Authorizer: authorizerfactory.NewPrivilegedGroups(user.SystemPrivilegedGroup)},
+		union.NamedAuthorizer{AuthorizerName: "reserved", Authorizer: reserved.New()},
 		union.NamedAuthorizer{AuthorizerName: "rbac", Authorizer: rbacAuthorizer},
 	)
 	if err != nil {

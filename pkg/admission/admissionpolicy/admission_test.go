@@ -233,6 +233,8 @@ func TestInheritance(t *testing.T) {
 	x.setBinding("root:org", bindingOf("platform-here", "platform", false))
 	x.setPolicy("root:org:team", maxReplicas("platform", "100", nil))
 	x.setBinding("root:org:team", bindingOf("platform", "platform", false))
+	x.setPolicy("root", maxReplicas("root", "50", nil))
+	x.setBinding("root", bindingOf("root", "root", true))
 
 	describe := func(hooks []validating.PolicyHook) []string {
 		var out []string
@@ -243,13 +245,15 @@ func TestInheritance(t *testing.T) {
 		}
 		return out
 	}
+	// A cluster's own hooks come first, then its ancestors' inherited
+	// ones, the nearest first and root's last.
 	for cluster, want := range map[logicalcluster.Name][]string{
-		"root:org":              {"object.spec.replicas <= 5 by platform", "object.spec.replicas <= 5 by platform-here"},
-		"root:org:team":         {"object.spec.replicas <= 5 by platform", "object.spec.replicas <= 100 by platform"},
-		"root:org:team:sandbox": {"object.spec.replicas <= 5 by platform"},
-		"root:org:other":        {"object.spec.replicas <= 5 by platform"},
-		"root":                  nil,
-		"root:organisation":     nil,
+		"root:org":              {"object.spec.replicas <= 5 by platform", "object.spec.replicas <= 5 by platform-here", "object.spec.replicas <= 50 by root"},
+		"root:org:team":         {"object.spec.replicas <= 100 by platform", "object.spec.replicas <= 5 by platform", "object.spec.replicas <= 50 by root"},
+		"root:org:team:sandbox": {"object.spec.replicas <= 5 by platform", "object.spec.replicas <= 50 by root"},
+		"root:org:other":        {"object.spec.replicas <= 5 by platform", "object.spec.replicas <= 50 by root"},
+		"root":                  {"object.spec.replicas <= 50 by root"},
+		"root:organisation":     {"object.spec.replicas <= 50 by root"},
 	} {
 		if got := describe(x.hooksFor(cluster)); strings.Join(got, ", ") != strings.Join(want, ", ") {
 			t.Errorf("%s: hooks %q, want %q", cluster, got, want)
@@ -258,6 +262,7 @@ func TestInheritance(t *testing.T) {
 
 	// Unlabelled, the binding applies in root:org only.
 	x.setBinding("root:org", bindingOf("platform", "platform", false))
+	x.deleteBinding("root", "root")
 	if got := describe(x.hooksFor("root:org:team:sandbox")); got != nil {
 		t.Errorf("no inherited bindings left, root:org:team:sandbox has %q", got)
 	}

@@ -10,7 +10,15 @@
 //
 // A binding labelled admission.canopy.dev/inherit=descendants applies,
 // with its policy, in its own logical cluster and every one below it,
-// which can neither remove nor weaken it. Params are objects of a
+// which can neither remove nor weaken it. Policies run in this order: the
+// logical cluster's own, then those inherited from its parent, and so on
+// up to root's, last. A MutatingAdmissionPolicy of the logical cluster may
+// set what it likes, but an inherited one that sets the same field runs
+// after it and has the last word, the one nearest root over the others;
+// kube-apiserver's chain runs every mutation before any validation, so an
+// inherited ValidatingAdmissionPolicy judges the object as all of them
+// left it. The hub's chain reinvokes no plugin, so a policy that ran
+// first cannot answer back, whatever its reinvocationPolicy. Params are objects of a
 // built-in kind the hub serves, read in the logical cluster of the
 // policy's bindings when each request comes. Mutations apply to the
 // built-in kinds, whose schemas the hub knows, and not to custom

@@ -16,7 +16,9 @@ import (
 // own. Both objects stay in the ancestor, where those who administer a
 // descendant have no rights unless granted there, so they can neither
 // remove nor change them; and whatever the descendant sets itself only
-// adds to them, since any policy that denies a request denies it. Its
+// adds to them: any policy that denies a request denies it, and the
+// descendant's mutations run before the inherited ones, which so have the
+// last word, and before any validation, which sees the final object. Its
 // selectors, though, read the labels of the descendant's namespaces and
 // objects, which the descendant sets: a policy that must hold whatever
 // the descendant does matches by resource rules and matchConditions.
@@ -62,9 +64,12 @@ func newIndex[P, B object, E any](k *kind[P, B, E], params paramStores) *index[P
 	return &index[P, B, E]{kind: k, evaluators: newEvaluators(k), params: params, clusters: map[logicalcluster.Name]*clusterPolicies[P, B, E]{}}
 }
 
-// hooksFor returns what applies to a request in cluster: the hooks its
-// ancestors' inherited bindings call for, nearest last, then its own.
-// The caller must not change the slice.
+// hooksFor returns what applies to a request in cluster, in the order
+// they run: its own hooks, then those its ancestors' inherited bindings
+// call for, from the nearest ancestor to root. Mutations apply in that
+// order, so an inherited policy's have the last word over what the
+// cluster's own set, and root's over all. The caller must not change the
+// slice.
 func (x *index[P, B, E]) hooksFor(cluster logicalcluster.Name) []generic.PolicyHook[P, B, E] {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
@@ -75,16 +80,15 @@ func (x *index[P, B, E]) hooksFor(cluster logicalcluster.Name) []generic.PolicyH
 	if x.inheriting == 0 {
 		return own
 	}
-	var hooks []generic.PolicyHook[P, B, E]
+	// Clipped, so that appending makes a slice of this request's own
+	// instead of writing into the cluster's, which other requests share.
+	hooks := slices.Clip(own)
 	for p, ok := cluster.Parent(); ok; p, ok = p.Parent() {
-		if c := x.clusters[p]; c != nil && len(c.inherited) > 0 {
-			hooks = append(slices.Clip(c.inherited), hooks...)
+		if c := x.clusters[p]; c != nil {
+			hooks = append(hooks, c.inherited...)
 		}
 	}
-	if hooks == nil {
-		return own
-	}
-	return append(hooks, own...)
+	return hooks
 }
 
 // cluster returns the entry of name, making it; callers hold mu.
