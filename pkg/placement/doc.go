@@ -11,8 +11,10 @@
 // The candidates of a placement are the SyncTargets of the logical
 // cluster of the objects it places and of that cluster's ancestors
 // (Lineage): the platform registers physical clusters high in the tree,
-// and every team below can use them. The constraints are the
-// PlacementConstraints of the same lineage, all of them: a target is
+// and every team below can use them, unless a target's
+// spec.logicalClusters names only some of the logical clusters below it.
+// The constraints are the PlacementConstraints of the same lineage, all
+// of them: a target is
 // allowed only if every one allows it. A child's admins cannot write
 // their parent's constraints, so governance only narrows going down, and
 // a placement cannot escape it: its own selectors select among the
