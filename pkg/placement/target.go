@@ -47,13 +47,13 @@ func TargetFrom(st *workloadv1alpha1.SyncTarget) (Target, error) {
 		return Target{}, fmt.Errorf("SyncTarget %s: %w", st.Name, err)
 	}
 	t := Target{
-		Cluster:       cluster,
-		Name:          st.Name,
-		Key:           workloadv1alpha1.TargetKey(string(cluster), st.Name),
-		Labels:        st.Labels,
-		Taints:        st.Spec.Taints,
-		Unschedulable: st.Spec.Unschedulable,
-		NotReadySince: st.CreationTimestamp.Time,
+		Cluster:         cluster,
+		Name:            st.Name,
+		Key:             workloadv1alpha1.TargetKey(string(cluster), st.Name),
+		Labels:          st.Labels,
+		Taints:          st.Spec.Taints,
+		Unschedulable:   st.Spec.Unschedulable,
+		NotReadySince:   st.CreationTimestamp.Time,
 		Resources:       st.Spec.Resources,
 		Allocatable:     st.Status.Allocatable,
 		LogicalClusters: st.Spec.LogicalClusters,
