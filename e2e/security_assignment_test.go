@@ -54,12 +54,18 @@ func escapeJSONPointer(s string) string {
 
 var assignmentFields = []assignmentField{
 	{
-		name:     "label",
-		set:      func(d *appsv1.Deployment, key string) { d.Labels[workloadv1alpha1.StateLabel(key)] = workloadv1alpha1.StateSync },
-		patch:    func(key string) string { return fmt.Sprintf(`{"metadata":{"labels":{%q:"Sync"}}}`, workloadv1alpha1.StateLabel(key)) },
-		jsonPath: func(key string) string { return "/metadata/labels/" + escapeJSONPointer(workloadv1alpha1.StateLabel(key)) },
-		value:    workloadv1alpha1.StateSync,
-		command:  "label",
+		name: "label",
+		set: func(d *appsv1.Deployment, key string) {
+			d.Labels[workloadv1alpha1.StateLabel(key)] = workloadv1alpha1.StateSync
+		},
+		patch: func(key string) string {
+			return fmt.Sprintf(`{"metadata":{"labels":{%q:"Sync"}}}`, workloadv1alpha1.StateLabel(key))
+		},
+		jsonPath: func(key string) string {
+			return "/metadata/labels/" + escapeJSONPointer(workloadv1alpha1.StateLabel(key))
+		},
+		value:   workloadv1alpha1.StateSync,
+		command: "label",
 	},
 	{
 		name: "replicas share",
