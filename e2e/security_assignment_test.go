@@ -422,6 +422,8 @@ func slipIn(t *testing.T, datastore string, cluster logicalcluster.Name, d *apps
 	}
 	store := group.Storage["deployments"].(*registry.Served).Store
 	defer store.DestroyFunc()
+	// The hub defaults what it decodes from a request, before the store.
+	scheme.Default(d)
 	ctx = logicalcluster.WithCluster(genericapirequest.WithNamespace(ctx, d.Namespace), cluster)
 	if _, err := store.Create(ctx, d, rest.ValidateAllObjectFunc, &metav1.CreateOptions{}); err != nil {
 		t.Fatalf("writing %s/%s into the database: %v", cluster, d.Name, err)
