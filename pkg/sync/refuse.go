@@ -22,7 +22,15 @@ const RefusedReason = "SyncRefused"
 // syncer's own check, for an object that reached the hub's store some
 // other way.
 func (s *Syncer) usable(cluster string) bool {
-	return workloadv1alpha1.UsableFrom(string(s.targetCluster), *s.logicalClusters.Load(), cluster)
+	return workloadv1alpha1.UsableFrom(string(s.targetCluster), s.servedClusters(), cluster)
+}
+
+// servedClusters is the target's spec.logicalClusters as last read.
+func (s *Syncer) servedClusters() []string {
+	if clusters := s.logicalClusters.Load(); clusters != nil {
+		return *clusters
+	}
+	return nil
 }
 
 // followLogicalClusters records the target's spec.logicalClusters as read
@@ -30,7 +38,7 @@ func (s *Syncer) usable(cluster string) bool {
 // dependencies again: those of logical clusters let in are applied,
 // those shut out deleted downstream.
 func (s *Syncer) followLogicalClusters(clusters []string) {
-	if slices.Equal(*s.logicalClusters.Swap(&clusters), clusters) {
+	if was := s.logicalClusters.Swap(&clusters); was != nil && slices.Equal(*was, clusters) {
 		return
 	}
 	klog.InfoS("The SyncTarget's logical clusters changed", "logicalClusters", clusters)
@@ -51,6 +59,22 @@ func (s *Syncer) followLogicalClusters(clusters []string) {
 // syncer runs: a Warning Event on h at the hub, a log line and
 // canopy_syncer_refused_objects_total.
 func (s *Syncer) refuse(ctx context.Context, k objectKey, h *hubObject) error {
+	// The copy goes first: a report that fails must not keep it.
+	gone, err := s.deleteDownstream(ctx, k)
+	if err != nil {
+		return err
+	}
+	if gone {
+		if err := s.release(ctx, k, h.Unstructured); err != nil {
+			return err
+		}
+	}
+	return s.reportRefusal(ctx, k, h)
+}
+
+// reportRefusal reports the refusal of hub object h of k, unless it was
+// reported already.
+func (s *Syncer) reportRefusal(ctx context.Context, k objectKey, h *hubObject) error {
 	gvr := s.resources[k.resource].gvr
 	if s.firstRefusal(conflictKey{gvr, k.origin}, h.GetUID()) {
 		message := fmt.Sprintf("SyncTarget %s:%s does not sync objects of logical cluster %s: its spec.logicalClusters %s; "+
@@ -58,22 +82,18 @@ func (s *Syncer) refuse(ctx context.Context, k objectKey, h *hubObject) error {
 			s.targetCluster, s.targetName, k.cluster, s.describeLogicalClusters(), workloadv1alpha1.StateLabel(s.key))
 		klog.InfoS("Not syncing an object of a logical cluster the SyncTarget does not serve",
 			"resource", gvr.String(), "cluster", k.cluster, "namespace", k.namespace, "name", k.name)
-		refusedObjects.WithLabelValues(gvr.GroupResource().String()).Inc()
 		if err := s.recordEvent(ctx, k.origin, h.Unstructured, RefusedReason, message); err != nil {
 			s.forgetRefusal(conflictKey{gvr, k.origin})
 			return fmt.Errorf("recording the refusal at the hub: %w", err)
 		}
+		refusedObjects.WithLabelValues(gvr.GroupResource().String()).Inc()
 	}
-	gone, err := s.deleteDownstream(ctx, k)
-	if err != nil || !gone {
-		return err
-	}
-	return s.release(ctx, k, h.Unstructured)
+	return nil
 }
 
 // describeLogicalClusters says which logical clusters the target serves.
 func (s *Syncer) describeLogicalClusters() string {
-	if clusters := *s.logicalClusters.Load(); len(clusters) > 0 {
+	if clusters := s.servedClusters(); len(clusters) > 0 {
 		return fmt.Sprintf("are %v", clusters)
 	}
 	return fmt.Sprintf("are empty, which means %s and the logical clusters below it", s.targetCluster)
