@@ -100,27 +100,11 @@ func (x *index) constraints(cluster logicalcluster.Name) []engine.Constraint {
 // waitRead waits until both kinds have been listed, for readyWait at
 // most. Once they have, it costs two channel reads.
 func (x *index) waitRead(ctx context.Context) error {
-	var timeout <-chan time.Time
-	for _, ch := range x.read {
-		select {
-		case <-ch:
-			continue
-		default:
-		}
-		if timeout == nil {
-			timer := time.NewTimer(readyWait)
-			defer timer.Stop()
-			timeout = timer.C
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-timeout:
-			return errors.New("not yet ready to check assignments: the SyncTargets are still being read")
-		}
+	read, err := clusterwide.WaitListed(ctx, x.read[:], readyWait)
+	if err == nil && !read {
+		err = errors.New("not yet ready to check assignments: the SyncTargets are still being read")
 	}
-	return nil
+	return err
 }
 
 // run keeps the index up to date from the stores until ctx ends.
