@@ -23,9 +23,9 @@
 // selecting the object's namespace and resource). NewScope does the
 // first for a logical cluster, from what each logical cluster of its
 // lineage holds; ObjectFrom reads an object as placement sees it, with
-// the targets it is on now. The controller
-// and hub placement explain both resolve through them, so that a dry run
-// predicts what the controller does.
+// the targets it is on now. The controller and hub placement explain
+// both resolve through them, so that a dry run predicts what the
+// controller does.
 //
 // # Decisions
 //
