@@ -181,7 +181,9 @@ var assignmentWrites = []assignmentWrite{
 // write is refused, naming the grant she lacks. bob, granted use on the
 // platform's targets, may assign to shared, and is refused a cordoned
 // target, a NoExecute taint, a target a PlacementConstraint of root
-// excludes and targets whose spec.logicalClusters leave root:a out.
+// excludes and targets whose spec.logicalClusters leave root:a out. A
+// ServiceAccount of root:a named as one root granted use gets nothing
+// from that grant.
 func TestSecurityAssignment(t *testing.T) { onEachDatastore(t, testSecurityAssignment) }
 
 func testSecurityAssignment(t *testing.T, h *hub, admin kubectl) {
@@ -329,6 +331,24 @@ rules:
 	}
 	if err := write(alice, "label", "deployment", "web", workloadv1alpha1.StateLabel(shared)+"-"); err != nil {
 		t.Errorf("alice releasing web from shared: %v", err)
+	}
+
+	// A ServiceAccount of root:a named as one root granted use gets
+	// nothing from that grant: it is another ServiceAccount.
+	for _, context := range []string{"root", "a"} {
+		admin.must("--context", context, "create", "namespace", "ci")
+		admin.must("--context", context, "create", "serviceaccount", "deployer", "-n", "ci")
+	}
+	admin.must("--context", "root", "create", "clusterrolebinding", "deployer-uses-synctargets", "--clusterrole", "synctarget-users", "--serviceaccount", "ci:deployer")
+	admin.must("--context", "a", "create", "clusterrolebinding", "deployer-everything", "--clusterrole", "everything", "--serviceaccount", "ci:deployer")
+	deployer := kubectl{t: t, kubeconfig: filepath.Join(t.TempDir(), "kubeconfig"), home: t.TempDir()}
+	deployer.must("config", "set-credentials", "deployer", "--token", strings.TrimSpace(admin.must("--context", "a", "create", "token", "deployer", "-n", "ci")))
+	deployer.addContexts(h, pki, "deployer")
+	refused("root:a's ServiceAccount named as root's", write(deployer, "label", "deployment", "web", workloadv1alpha1.StateLabel(shared)+"=Sync"),
+		`user "system:serviceaccount:ci:deployer" may not assign objects to SyncTarget root:shared`,
+		"a ServiceAccount of logical cluster root:a may assign objects only to the SyncTargets of root:a")
+	if err := write(deployer, "label", "--overwrite", "deployment", "web", workloadv1alpha1.StateLabel(own)+"=Sync"); err != nil {
+		t.Errorf("root:a's ServiceAccount assigning to a SyncTarget of root:a: %v", err)
 	}
 	t.Logf("the matrix made %d write requests", requests)
 }

@@ -164,6 +164,12 @@ func TestRefusal(t *testing.T) {
 	d := &decider{world: w, authz: g, now: time.Now}
 	alice := &user.DefaultInfo{Name: "alice"}
 	bob := &user.DefaultInfo{Name: "bob"}
+	// A ServiceAccount of root:a named as one that root granted use.
+	bot := &user.DefaultInfo{Name: "system:serviceaccount:ci:deployer"}
+	g["system:serviceaccount:ci:deployer@root:shared"] = true
+	ownTarget := target("root:a", "own", nil)
+	w.targets[ownTarget.Key] = ownTarget
+	g["system:serviceaccount:ci:deployer@root:a:own"] = true
 	assign := func(t *engine.Target) []change { return []change{{t.Key, "label " + label(t.Key), true}} }
 	reshare := func(t *engine.Target) []change { return []change{{t.Key, "annotation " + share(t.Key), false}} }
 	for _, tc := range []struct {
@@ -186,6 +192,8 @@ func TestRefusal(t *testing.T) {
 		{"NoSchedule", bob, "root:a", assign(noSchedule), []string{"taint maintenance:NoSchedule is not tolerated"}},
 		{"constraint", bob, "root:a", assign(us), []string{"PlacementConstraint root/eu-only does not allow it"}},
 		{"not ready", bob, "root:a", assign(notReady), nil},
+		{"a ServiceAccount, another cluster's target", bot, "root:a", assign(shared), []string{"a ServiceAccount of logical cluster root:a may assign objects only to the SyncTargets of root:a"}},
+		{"a ServiceAccount, its own cluster's target", bot, "root:a", assign(ownTarget), nil},
 		{"a share on a cordoned target", bob, "root:a", reshare(cordoned), nil},
 		{"the first refusal counts", bob, "root:a", append(assign(shared), assign(cordoned)...), []string{"SyncTarget root:cordoned"}},
 	} {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apiserver/pkg/authentication/serviceaccount"
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/apiserver/pkg/authorization/authorizer"
 
@@ -48,6 +49,13 @@ func (d *decider) refusal(ctx context.Context, u user.Info, cluster logicalclust
 			return fmt.Sprintf("no SyncTarget has key %s (%s): use the key a SyncTarget's status.key shows", c.key, c.field), nil
 		}
 		prefix := fmt.Sprintf("user %q may not assign objects to SyncTarget %s:%s (%s): ", u.GetName(), t.Cluster, t.Name, c.field)
+		if _, _, err := serviceaccount.SplitUsername(u.GetName()); err == nil && t.Cluster != cluster {
+			// A ServiceAccount is named alike in every logical cluster,
+			// so RBAC of the target's logical cluster that names one
+			// names its own, never this one.
+			return prefix + fmt.Sprintf("a ServiceAccount of logical cluster %s may assign objects only to the SyncTargets of %s; "+
+				"ask an admin of %s to assign them, or use a user's credential granted %q there", cluster, cluster, t.Cluster, UseVerb), nil
+		}
 		allowed, err := d.mayUse(ctx, u, t)
 		if err != nil {
 			return "", err

@@ -24,6 +24,10 @@
 //     of the hub's authorizer in that cluster, so system:masters and the
 //     cluster-admins there may; the default admin and edit roles do not
 //     grant it);
+//   - for a ServiceAccount, that the target is in the ServiceAccount's
+//     own logical cluster: its user name is the same in every logical
+//     cluster, so RBAC of another that names it names another
+//     ServiceAccount;
 //   - that the target's spec.logicalClusters lets the object's logical
 //     cluster use it;
 //   - for a new assignment, a label that now says Sync, that the
