@@ -78,8 +78,9 @@ to push to a registry the physical cluster pulls from (see deploy/syncer).`,
 			if err := syncerdeploy.Register(cmd.Context(), admin, t); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "SyncTarget %s has key %s; assign an object to it with the label %s=%s.\n",
-				t.Path(), t.Key(), workloadv1alpha1.StateLabel(t.Key()), workloadv1alpha1.StateSync)
+			fmt.Fprintf(cmd.ErrOrStderr(), "SyncTarget %s has key %s; assign an object to it with the label %s=%s.\n"+
+				"Besides the admins of %s, only users granted the verb use on synctargets %q there may.\n",
+				t.Path(), t.Key(), workloadv1alpha1.StateLabel(t.Key()), workloadv1alpha1.StateSync, t.Cluster, t.Name)
 			_, err = cmd.OutOrStdout().Write(manifest)
 			return err
 		},

@@ -62,6 +62,7 @@ import (
 	openapicommon "k8s.io/kube-openapi/pkg/common"
 
 	"github.com/canopy-dev/canopy/pkg/admission/admissionpolicy"
+	"github.com/canopy-dev/canopy/pkg/admission/assignment"
 	"github.com/canopy-dev/canopy/pkg/admission/namespacelifecycle"
 	"github.com/canopy-dev/canopy/pkg/admission/upsynced"
 	placementv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/placement/v1alpha1"
@@ -286,10 +287,15 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	assignments, err := assignmentAdmission(groups, authz)
+	if err != nil {
+		return err
+	}
 	cfg.AdmissionControl = admission.NewChainHandler(
 		namespacelifecycle.New(coreGroup.Storage["namespaces"].(rest.Getter)),
 		upsynced.New(),
 		syncerscope.NewAdmission(),
+		assignments,
 		policies,
 	)
 	cfg.TracerProvider = tracerProvider
@@ -439,6 +445,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		"crd-names":              crdcontroller.New(definitionStore, definitions.Storage["customresourcedefinitions/status"].(rest.Updater)),
 		"crd-finalizer":          crdcontroller.NewFinalizer(definitionStore, definitions.Storage["customresourcedefinitions/status"].(rest.Updater), customResources),
 		"admission-policy":       policies,
+		"assignment-admission":   assignments,
 	} {
 		if err := server.AddPostStartHook("canopy-"+name+"-controller", func(hookCtx genericapiserver.PostStartHookContext) error {
 			go c.Run(hookCtx)
@@ -629,6 +636,21 @@ func admissionPolicies(groups []storedGroup, core registry.Group, authz authoriz
 		Typer:            typer,
 		OpenAPI:          openAPI,
 	})
+}
+
+// assignmentAdmission is the admission plugin deciding who may assign
+// objects to which SyncTargets by hand.
+func assignmentAdmission(groups []storedGroup, authz authorizer.Authorizer) (*assignment.Plugin, error) {
+	workload, err := groupOf(groups, workloadv1alpha1.SchemeGroupVersion)
+	if err != nil {
+		return nil, err
+	}
+	placements, err := groupOf(groups, placementv1alpha1.SchemeGroupVersion)
+	if err != nil {
+		return nil, err
+	}
+	return assignment.New(authz, workload.Storage["synctargets"].(*registry.Served).Store,
+		placements.Storage["placementconstraints"].(*registry.Served).Store), nil
 }
 
 // aggregatedResources are the workload resources whose objects placement

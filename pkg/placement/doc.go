@@ -11,19 +11,21 @@
 // The candidates of a placement are the SyncTargets of the logical
 // cluster of the objects it places and of that cluster's ancestors
 // (Lineage): the platform registers physical clusters high in the tree,
-// and every team below can use them. The constraints are the
-// PlacementConstraints of the same lineage, all of them: a target is
-// allowed only if every one allows it. A child's admins cannot write
-// their parent's constraints, so governance only narrows going down, and
-// a placement cannot escape it: its own selectors select among the
-// allowed targets. Which placement places an object is Applicable (the
-// logical cluster's own placements, or the nearest inherited default)
-// then Choose (the highest priority selecting the object's namespace and
-// resource). NewScope does the first for a logical cluster, from what
-// each logical cluster of its lineage holds; ObjectFrom reads an object
-// as placement sees it, with the targets it is on now. The controller
-// and hub placement explain both resolve through them, so that a dry run
-// predicts what the controller does.
+// and every team below can use them, unless a target's
+// spec.logicalClusters names only some of the logical clusters below it.
+// The constraints are the PlacementConstraints of the same lineage, all
+// of them: a target is allowed only if every one allows it. A child's
+// admins cannot write their parent's constraints, so governance only
+// narrows going down, and a placement cannot escape it: its own
+// selectors select among the allowed targets. Which placement places an
+// object is Applicable (the logical cluster's own placements, or the
+// nearest inherited default) then Choose (the highest priority
+// selecting the object's namespace and resource). NewScope does the
+// first for a logical cluster, from what each logical cluster of its
+// lineage holds; ObjectFrom reads an object as placement sees it, with
+// the targets it is on now. The controller and hub placement explain
+// both resolve through them, so that a dry run predicts what the
+// controller does.
 //
 // # Decisions
 //

@@ -2,6 +2,7 @@ package placement
 
 import (
 	placementv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/placement/v1alpha1"
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 )
 
@@ -16,7 +17,8 @@ type Level struct {
 
 // Scope is what places the objects of one logical cluster: the
 // placements that apply there, compiled with the constraints of its
-// lineage, and the candidate targets, the SyncTargets of its lineage.
+// lineage, and the candidate targets, the SyncTargets of its lineage
+// that let it use them (spec.logicalClusters).
 type Scope struct {
 	// From is the logical cluster of the placements that apply: the
 	// objects' own, or the ancestor they inherit from; empty if none
@@ -40,7 +42,12 @@ func NewScope(lineage []Level) *Scope {
 		for _, pc := range l.Constraints {
 			constraints = append(constraints, Constraint{Cluster: l.Cluster, PlacementConstraint: pc})
 		}
-		s.Targets = append(s.Targets, l.Targets...)
+		for _, t := range l.Targets {
+			// A target whose spec keeps lineage[0] out is no candidate.
+			if workloadv1alpha1.UsableFrom(string(l.Cluster), t.LogicalClusters, string(lineage[0].Cluster)) {
+				s.Targets = append(s.Targets, t)
+			}
+		}
 	}
 	level, applicable := Applicable(placements)
 	if len(applicable) == 0 {

@@ -65,6 +65,19 @@ func TestNewScope(t *testing.T) {
 	if own.From != "root:org:team" || len(own.Policies) != 1 || own.Policies[0].Name != "team" || len(own.Invalid) != 0 {
 		t.Errorf("own placement: from %q, policies %v, invalid %v", own.From, own.Policies, own.Invalid)
 	}
+	// A target that names the logical clusters it serves is a candidate
+	// only there and below.
+	only := func(clusters ...string) Target {
+		return with(pcs()[0], func(t *Target) { t.LogicalClusters = clusters })
+	}
+	for _, tc := range []struct {
+		clusters []string
+		want     int
+	}{{nil, 1}, {[]string{"root:org"}, 1}, {[]string{"root:org:team"}, 1}, {[]string{"root:other"}, 0}, {[]string{"root:org:other", "root:org:team:sub"}, 0}} {
+		if got := NewScope([]Level{{Cluster: "root:org:team"}, {Cluster: "root:org"}, {Cluster: "root", Targets: []Target{only(tc.clusters...)}}}); len(got.Targets) != tc.want {
+			t.Errorf("target for %v: %d candidates in root:org:team, want %d", tc.clusters, len(got.Targets), tc.want)
+		}
+	}
 	none := NewScope([]Level{{Cluster: "root:org"}, {Cluster: "root", Targets: pcs()}})
 	if none.From != "" || len(none.Policies) != 0 || len(none.Targets) != 3 {
 		t.Errorf("no placement: from %q, policies %v, targets %d", none.From, none.Policies, len(none.Targets))

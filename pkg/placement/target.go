@@ -29,6 +29,9 @@ type Target struct {
 	// workloadv1alpha1.DefaultResources.
 	Resources   []workloadv1alpha1.GroupResource
 	Allocatable corev1.ResourceList
+	// LogicalClusters are those whose objects may go to the target, as
+	// its spec lists them (workloadv1alpha1.UsableFrom).
+	LogicalClusters []string
 
 	// vars are the target's CEL variables, made once by TargetFrom for
 	// every evaluation of the target; nil makes them per evaluation.
@@ -44,15 +47,16 @@ func TargetFrom(st *workloadv1alpha1.SyncTarget) (Target, error) {
 		return Target{}, fmt.Errorf("SyncTarget %s: %w", st.Name, err)
 	}
 	t := Target{
-		Cluster:       cluster,
-		Name:          st.Name,
-		Key:           workloadv1alpha1.TargetKey(string(cluster), st.Name),
-		Labels:        st.Labels,
-		Taints:        st.Spec.Taints,
-		Unschedulable: st.Spec.Unschedulable,
-		NotReadySince: st.CreationTimestamp.Time,
-		Resources:     st.Spec.Resources,
-		Allocatable:   st.Status.Allocatable,
+		Cluster:         cluster,
+		Name:            st.Name,
+		Key:             workloadv1alpha1.TargetKey(string(cluster), st.Name),
+		Labels:          st.Labels,
+		Taints:          st.Spec.Taints,
+		Unschedulable:   st.Spec.Unschedulable,
+		NotReadySince:   st.CreationTimestamp.Time,
+		Resources:       st.Spec.Resources,
+		Allocatable:     st.Status.Allocatable,
+		LogicalClusters: st.Spec.LogicalClusters,
 	}
 	t.vars = celVars(&t)
 	if c := meta.FindStatusCondition(st.Status.Conditions, workloadv1alpha1.ConditionReady); c != nil {

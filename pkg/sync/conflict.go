@@ -58,8 +58,8 @@ func (s *Syncer) conflicted(ctx context.Context, gvr schema.GroupVersionResource
 	// The Event first: should the condition fail, the retry records both
 	// again rather than neither.
 	if !keeps || changed {
-		if err := s.recordConflictEvent(ctx, gvr, o, obj, message); err != nil {
-			return err
+		if err := s.recordEvent(ctx, o, obj, ConflictReason, message); err != nil {
+			return fmt.Errorf("recording the conflict at the hub: %w", err)
 		}
 	}
 	if keeps && changed {
@@ -73,9 +73,9 @@ func (s *Syncer) conflicted(ctx context.Context, gvr schema.GroupVersionResource
 	return nil
 }
 
-// recordConflictEvent records a Warning Event on hub object obj, at o,
+// recordEvent records a Warning Event of reason on hub object obj, at o,
 // saying message.
-func (s *Syncer) recordConflictEvent(ctx context.Context, gvr schema.GroupVersionResource, o origin, obj *unstructured.Unstructured, message string) error {
+func (s *Syncer) recordEvent(ctx context.Context, o origin, obj *unstructured.Unstructured, reason, message string) error {
 	hub, err := kubernetes.NewForConfigAndClient(s.hubConfig(o.cluster), s.hubHTTP)
 	if err != nil {
 		return err
@@ -98,7 +98,7 @@ func (s *Syncer) recordConflictEvent(ctx context.Context, gvr schema.GroupVersio
 			UID:             obj.GetUID(),
 			ResourceVersion: obj.GetResourceVersion(),
 		},
-		Reason:              ConflictReason,
+		Reason:              reason,
 		Type:                corev1.EventTypeWarning,
 		Message:             message,
 		Source:              corev1.EventSource{Component: FieldManager},
@@ -108,10 +108,8 @@ func (s *Syncer) recordConflictEvent(ctx context.Context, gvr schema.GroupVersio
 		LastTimestamp:       now,
 		Count:               1,
 	}
-	if _, err := hub.CoreV1().Events(o.namespace).Create(ctx, event, metav1.CreateOptions{FieldManager: FieldManager}); err != nil {
-		return fmt.Errorf("recording the conflict at the hub: %w", err)
-	}
-	return nil
+	_, err = hub.CoreV1().Events(o.namespace).Create(ctx, event, metav1.CreateOptions{FieldManager: FieldManager})
+	return err
 }
 
 // resolved forgets any conflict of the hub object of gvr at o, which no

@@ -118,10 +118,13 @@ func (s *Syncer) syncDependency(ctx context.Context, k dependencyKey) error {
 			return err
 		}
 	}
+	// A dependency is in the logical cluster of the workloads referring
+	// to it: one the target does not serve has none synced.
 	referenced, err := s.referenced(k)
 	if err != nil {
 		return err
 	}
+	referenced = referenced && s.usable(k.cluster)
 	hub, err := s.hubIn(k.cluster)
 	if err != nil {
 		return err

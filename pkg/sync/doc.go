@@ -97,13 +97,28 @@
 // synced, and a condition per accepted resource in the heartbeat says
 // which are not, rather than the syncer stopping on one.
 //
+// Logical clusters served (refuse.go): the syncer applies only the
+// objects of the logical clusters its SyncTarget's spec.logicalClusters
+// lets use it (by default the target's own and those below it), which
+// it reads at start and again with each heartbeat. The hub's admission
+// refuses any other assignment (pkg/admission/assignment); the syncer
+// checks on its own, for an object that reached the hub's store some
+// other way, so that neither a bug nor a write past the API puts a
+// tenant's workload on a physical cluster not given to it. Such an
+// object is treated as unassigned: not applied, any copy made before
+// deleted, the finalizer released; and reported once per object while
+// the syncer runs, with a Warning Event of reason SyncRefused on it at
+// the hub, a log line and canopy_syncer_refused_objects_total. When the
+// list changes, every assigned object is looked at again.
+//
 // Metrics (metrics.go): besides client-go's series of the named work
 // queues and REST clients, canopy_syncer_sync_latency_seconds measures,
 // by direction and resource, from the first change of an object observed
 // by the informers since its last sync to the write that carries it:
 // the downstream apply, down, or the hub status update, up. A sync that
 // writes nothing observes nothing. canopy_syncer_sync_errors_total counts
-// failed syncs by queue and by type of error. No label names a logical
+// failed syncs by queue and by type of error, and
+// canopy_syncer_refused_objects_total the objects refused. No label names a logical
 // cluster or an object.
 //
 // Tracing (tracing.go): each downward sync of an object is a span,

@@ -19,13 +19,18 @@ import (
 
 // syncDown makes the downstream object of k match its hub object, or
 // removes it downstream and releases the hub object when the hub object
-// is being deleted or no longer assigned.
+// is being deleted, no longer assigned, or of a logical cluster the
+// target does not serve.
 func (s *Syncer) syncDown(ctx context.Context, k objectKey) error {
 	h, ok, err := s.hubObjectOf(k)
 	if err != nil {
 		return err
 	}
 	if ok && h.GetDeletionTimestamp() == nil {
+		if !s.usable(k.cluster) {
+			return s.refuse(ctx, k, h)
+		}
+		s.forgetRefusal(conflictKey{s.resources[k.resource].gvr, k.origin})
 		return s.apply(ctx, k, h)
 	}
 	var obj *unstructured.Unstructured

@@ -52,7 +52,8 @@ func (s *Syncer) heartbeat(ctx context.Context) {
 
 // beat writes the SyncTarget's status: its key, the time, Ready, whether
 // the physical cluster takes each accepted resource, and the allocatable
-// resources of its nodes.
+// resources of its nodes. The SyncTarget it reads for that tells the
+// logical clusters the target serves now.
 func (s *Syncer) beat(ctx context.Context) error {
 	nodes, err := s.downKube.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
 	if err != nil {
@@ -62,6 +63,7 @@ func (s *Syncer) beat(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	s.followLogicalClusters(target.Spec.LogicalClusters)
 	target.Status.Key = s.key
 	target.Status.LastHeartbeatTime = metav1.Now()
 	target.Status.Allocatable = allocatable(nodes.Items)

@@ -49,6 +49,14 @@ var (
 		Help:           "Syncs of a work queue's key that failed and are retried, by queue and type of error.",
 		StabilityLevel: metrics.ALPHA,
 	}, []string{"queue", "type"})
+	refusedObjects = metrics.NewCounterVec(&metrics.CounterOpts{
+		Namespace: "canopy",
+		Subsystem: "syncer",
+		Name:      "refused_objects_total",
+		Help: "Hub objects assigned to the target from a logical cluster its spec.logicalClusters does not let use it, " +
+			"which the syncer keeps out of the physical cluster, by resource; each counts once while the syncer runs.",
+		StabilityLevel: metrics.ALPHA,
+	}, []string{"resource"})
 )
 
 var registerMetrics gosync.Once
@@ -58,7 +66,7 @@ var registerMetrics gosync.Once
 // has to be told from no errors.
 func register() {
 	registerMetrics.Do(func() {
-		legacyregistry.MustRegister(syncLatency, syncErrors)
+		legacyregistry.MustRegister(syncLatency, syncErrors, refusedObjects)
 		for _, q := range []string{queueDown, queueUp, queueDependencies, queuePods, queueEvents, queueNamespaces} {
 			for _, t := range errorTypes {
 				syncErrors.WithLabelValues(q, t)

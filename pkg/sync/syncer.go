@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	gosync "sync"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
@@ -103,6 +104,12 @@ type Syncer struct {
 	// was recorded at the hub, so that a resync records it only once.
 	conflictsMu gosync.Mutex
 	conflicts   map[conflictKey]types.UID
+	// logicalClusters is the target's spec.logicalClusters as last read,
+	// at start and with each heartbeat; refused holds the UID of each
+	// hub object refused for it whose refusal was reported (refuse.go).
+	logicalClusters atomic.Pointer[[]string]
+	refusedMu       gosync.Mutex
+	refused         map[conflictKey]types.UID
 
 	// nsQueue deletes the downstream namespaces left empty; emptySince
 	// holds when each was first found so.
@@ -162,7 +169,8 @@ func ParseTarget(s string) (logicalcluster.Name, string, error) {
 }
 
 // New connects to both sides and reads the SyncTarget for the resources
-// it accepts, which stay as read until the syncer restarts.
+// it accepts, which stay as read until the syncer restarts, and the
+// logical clusters it serves, which the heartbeat reads again.
 func New(ctx context.Context, c Config) (*Syncer, error) {
 	cluster, name, err := ParseTarget(c.Target)
 	if err != nil {
@@ -186,6 +194,7 @@ func New(ctx context.Context, c Config) (*Syncer, error) {
 		eventQueue:           workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: queueEvents}),
 		accepted:             map[schema.GroupVersionResource]int{},
 		conflicts:            map[conflictKey]types.UID{},
+		refused:              map[conflictKey]types.UID{},
 		nsQueue:              workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[namespaceKey](), workqueue.TypedRateLimitingQueueConfig[namespaceKey]{Name: queueNamespaces}),
 		namespaceGracePeriod: c.NamespaceGracePeriod,
 		emptySince:           map[string]time.Time{},
@@ -206,6 +215,7 @@ func New(ctx context.Context, c Config) (*Syncer, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.logicalClusters.Store(&target.Spec.LogicalClusters)
 	if err := s.setUpResources(target.Spec.Resources); err != nil {
 		return nil, err
 	}

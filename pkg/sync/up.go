@@ -19,7 +19,7 @@ import (
 // assigned to other targets too, to the target's report of it.
 func (s *Syncer) syncUp(ctx context.Context, k objectKey) error {
 	h, ok, err := s.hubObjectOf(k)
-	if err != nil || !ok || h.GetDeletionTimestamp() != nil {
+	if err != nil || !ok || h.GetDeletionTimestamp() != nil || !s.usable(k.cluster) {
 		return err
 	}
 	down, ok, err := s.downstreamOf(k)

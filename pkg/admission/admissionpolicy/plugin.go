@@ -215,27 +215,11 @@ func (typeConverters) Run(context.Context) {}
 // waitRead waits until the policies and bindings have been read, for
 // readyWait at most. Once they have, it costs a channel read per store.
 func (p *Plugin) waitRead(ctx context.Context) error {
-	var timeout <-chan time.Time
-	for _, ch := range p.read {
-		select {
-		case <-ch:
-			continue
-		default:
-		}
-		if timeout == nil {
-			timer := time.NewTimer(readyWait)
-			defer timer.Stop()
-			timeout = timer.C
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-timeout:
-			return errors.New("not yet ready to handle request: admission policies are still being read")
-		}
+	read, err := clusterwide.WaitListed(ctx, p.read, readyWait)
+	if err == nil && !read {
+		err = errors.New("not yet ready to handle request: admission policies are still being read")
 	}
-	return nil
+	return err
 }
 
 // Run keeps the indexes of every logical cluster's policies and bindings

@@ -159,3 +159,31 @@ func serve(ctx context.Context, name string, w watch.Interface, changed func(obj
 		}
 	}
 }
+
+// WaitListed waits until each of listed is closed, as a watcher closes
+// one after its first list, for timeout at most, and tells whether all
+// are; err is ctx's, should it end first. Once all are closed it costs a
+// channel read each, so a request may call it every time.
+func WaitListed(ctx context.Context, listed []chan struct{}, timeout time.Duration) (bool, error) {
+	var expired <-chan time.Time
+	for _, ch := range listed {
+		select {
+		case <-ch:
+			continue
+		default:
+		}
+		if expired == nil {
+			timer := time.NewTimer(timeout)
+			defer timer.Stop()
+			expired = timer.C
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case <-expired:
+			return false, nil
+		}
+	}
+	return true, nil
+}

@@ -37,7 +37,9 @@
 // the keys of the labels it set in workload.canopy.dev/placed, and
 // adds, changes or removes only those: a label written by hand, as
 // before placement existed, stays, and its target is not placement's to
-// move.
+// move. Who may write one by hand is pkg/admission/assignment's to
+// decide; placement's own writes, made inside the hub, do not pass
+// through admission.
 //
 // The write is an update through the registry with the resourceVersion
 // read as a precondition, whose object differs from the one read only in

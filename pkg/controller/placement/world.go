@@ -224,7 +224,8 @@ func (w *world) setTarget(cluster logicalcluster.Name, t engine.Target, deleted 
 func sameTarget(a, b engine.Target) bool {
 	return a.Key == b.Key && a.Ready == b.Ready && a.NotReadySince.Equal(b.NotReadySince) && a.Unschedulable == b.Unschedulable &&
 		equality.Semantic.DeepEqual(a.Labels, b.Labels) && equality.Semantic.DeepEqual(a.Taints, b.Taints) &&
-		equality.Semantic.DeepEqual(a.Resources, b.Resources) && equality.Semantic.DeepEqual(a.Allocatable, b.Allocatable)
+		equality.Semantic.DeepEqual(a.Resources, b.Resources) && equality.Semantic.DeepEqual(a.Allocatable, b.Allocatable) &&
+		slices.Equal(a.LogicalClusters, b.LogicalClusters)
 }
 
 func set[V any](m map[logicalcluster.Name]map[string]V, cluster logicalcluster.Name, name string, v V, deleted bool) {

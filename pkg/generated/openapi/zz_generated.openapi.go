@@ -1722,6 +1722,25 @@ func schema_pkg_apis_workload_v1alpha1_SyncTargetSpec(ref common.ReferenceCallba
 							Format:      "",
 						},
 					},
+					"logicalClusters": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "set",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "LogicalClusters are the logical clusters whose objects may be assigned to the target: each path here and every logical cluster below it. Each must be the target's own logical cluster or one below it, so a target only ever narrows who uses it. Empty means the target's own logical cluster and every one below it. Who may assign by hand is decided by RBAC too: the verb use on the target, in its logical cluster.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
 				},
 			},
 		},

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apiserver/pkg/storage/names"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/registry"
 )
 
@@ -105,10 +106,38 @@ func stampTaints(st, old *workloadv1alpha1.SyncTarget, now time.Time) {
 }
 
 // validateSyncTarget checks that each accepted resource is named once,
-// and the taints.
+// the taints, and the logical clusters that may use the target.
 func validateSyncTarget(st *workloadv1alpha1.SyncTarget) field.ErrorList {
 	errs := ValidateResources(st.Spec.Resources, field.NewPath("spec", "resources"))
-	return append(errs, validateTaints(st.Spec.Taints, field.NewPath("spec", "taints"))...)
+	errs = append(errs, validateTaints(st.Spec.Taints, field.NewPath("spec", "taints"))...)
+	return append(errs, validateLogicalClusters(st, field.NewPath("spec", "logicalClusters"))...)
+}
+
+// validateLogicalClusters checks that each logical cluster st lets use it
+// is a logical cluster path, named once, and st's own logical cluster or
+// one below it: a target narrows who uses it, and reaches no logical
+// cluster its own admins do not govern. The registry records st's
+// logical cluster on it before validating.
+func validateLogicalClusters(st *workloadv1alpha1.SyncTarget, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	own, err := logicalcluster.FromObject(st)
+	seen := sets.New[string]()
+	for i, c := range st.Spec.LogicalClusters {
+		p := path.Index(i)
+		if _, perr := logicalcluster.Parse(c); perr != nil {
+			errs = append(errs, field.Invalid(p, c, perr.Error()))
+			continue
+		}
+		if err == nil && !workloadv1alpha1.UsableFrom(string(own), nil, c) {
+			errs = append(errs, field.Invalid(p, c, fmt.Sprintf(
+				"must be the SyncTarget's own logical cluster %s or one below it; register the target higher up to share it more widely", own)))
+		}
+		if seen.Has(c) {
+			errs = append(errs, field.Duplicate(p, c))
+		}
+		seen.Insert(c)
+	}
+	return errs
 }
 
 // ValidateResources checks that each resource of a list is named, once.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/canopy-dev/canopy/internal/fieldtest"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 )
 
 func TestValidateSyncTarget(t *testing.T) {
@@ -24,6 +25,28 @@ func TestValidateSyncTarget(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st := &workloadv1alpha1.SyncTarget{Spec: workloadv1alpha1.SyncTargetSpec{Resources: tc.resources}}
+			fieldtest.OnlyField(t, validateSyncTarget(st), tc.want)
+		})
+	}
+}
+
+func TestValidateLogicalClusters(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		clusters []string
+		want     string
+	}{
+		{"none", nil, ""},
+		{"its own", []string{"root:org"}, ""},
+		{"below it", []string{"root:org:team", "root:org:other"}, ""},
+		{"above it", []string{"root"}, "spec.logicalClusters[0]"},
+		{"beside it", []string{"root:org:team", "root:organic"}, "spec.logicalClusters[1]"},
+		{"not a path", []string{"org"}, "spec.logicalClusters[0]"},
+		{"twice", []string{"root:org:team", "root:org:team"}, "spec.logicalClusters[1]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := &workloadv1alpha1.SyncTarget{Spec: workloadv1alpha1.SyncTargetSpec{Resources: workloadv1alpha1.DefaultResources, LogicalClusters: tc.clusters}}
+			logicalcluster.SetOn(st, "root:org")
 			fieldtest.OnlyField(t, validateSyncTarget(st), tc.want)
 		})
 	}

@@ -146,3 +146,19 @@ func shortHash(s string) string {
 func DownstreamNamespace(cluster, namespace string) string {
 	return "canopy-" + shortHash(cluster+"/"+namespace)
 }
+
+// UsableFrom tells whether the objects of logical cluster cluster may be
+// assigned to a SyncTarget of logical cluster targetCluster whose spec
+// lists logicalClusters: cluster is targetCluster or below it and, if
+// any are listed, one of them or below one.
+func UsableFrom(targetCluster string, logicalClusters []string, cluster string) bool {
+	if !within(cluster, targetCluster) {
+		return false
+	}
+	return len(logicalClusters) == 0 || slices.ContainsFunc(logicalClusters, func(c string) bool { return within(cluster, c) })
+}
+
+// within tells whether logical cluster cluster is root or below it.
+func within(cluster, root string) bool {
+	return cluster == root || strings.HasPrefix(cluster, root+":")
+}

@@ -42,6 +42,16 @@ type SyncTargetSpec struct {
 	// object, and leave those placed on it.
 	// +optional
 	Unschedulable bool `json:"unschedulable,omitempty"`
+	// LogicalClusters are the logical clusters whose objects may be
+	// assigned to the target: each path here and every logical cluster
+	// below it. Each must be the target's own logical cluster or one
+	// below it, so a target only ever narrows who uses it. Empty means
+	// the target's own logical cluster and every one below it. Who may
+	// assign by hand is decided by RBAC too: the verb use on the
+	// target, in its logical cluster.
+	// +optional
+	// +listType=set
+	LogicalClusters []string `json:"logicalClusters,omitempty"`
 }
 
 // GroupResource names a resource by its group ("" for the core group)

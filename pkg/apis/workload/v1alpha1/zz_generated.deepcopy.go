@@ -103,6 +103,11 @@ func (in *SyncTargetSpec) DeepCopyInto(out *SyncTargetSpec) {
 			(*in)[i].DeepCopyInto(&(*out)[i])
 		}
 	}
+	if in.LogicalClusters != nil {
+		in, out := &in.LogicalClusters, &out.LogicalClusters
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
 	return
 }
 

@@ -1,0 +1,76 @@
+package assignment
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apiserver/pkg/admission"
+	"k8s.io/apiserver/pkg/authorization/authorizer"
+	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
+
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+)
+
+// Plugin refuses assignments to SyncTargets that the requester may not
+// make.
+type Plugin struct {
+	*admission.Handler
+	decider
+	index *index
+	// targets and constraints are the stores the index is fed from.
+	targets, constraints *genericregistry.Store
+}
+
+var _ admission.ValidationInterface = &Plugin{}
+
+// New returns the plugin, which asks authz whether a requester may use a
+// SyncTarget and reads the SyncTargets and PlacementConstraints of every
+// logical cluster from their stores. It refuses every assignment, after
+// readyWait, until Run has read them.
+func New(authz authorizer.UnconditionalAuthorizer, targets, constraints *genericregistry.Store) *Plugin {
+	x := newIndex()
+	return &Plugin{
+		Handler:     admission.NewHandler(admission.Create, admission.Update),
+		decider:     decider{world: x, authz: authz, now: time.Now},
+		index:       x,
+		targets:     targets,
+		constraints: constraints,
+	}
+}
+
+// Run keeps what the plugin reads up to date until ctx ends.
+func (p *Plugin) Run(ctx context.Context) { p.index.run(ctx, p.targets, p.constraints) }
+
+// Validate refuses a create or update, of any resource and subresource,
+// whose assignment changes the requester may not make; a write that
+// changes no assignment, or only removes some, costs a look at the
+// object's labels and annotations. It validates, rather than mutates,
+// so that it sees what mutating admission policies added too.
+func (p *Plugin) Validate(ctx context.Context, a admission.Attributes, _ admission.ObjectInterfaces) error {
+	cs := changes(a.GetOldObject(), a.GetObject())
+	if len(cs) == 0 {
+		return nil
+	}
+	u := a.GetUserInfo()
+	if u == nil {
+		return admission.NewForbidden(a, errors.New("an anonymous request may not assign objects to SyncTargets"))
+	}
+	cluster, ok := logicalcluster.ClusterFrom(ctx)
+	if !ok {
+		return apierrors.NewInternalError(errors.New("no logical cluster in the request"))
+	}
+	if err := p.index.waitRead(ctx); err != nil {
+		return admission.NewForbidden(a, err)
+	}
+	why, err := p.refusal(ctx, u, cluster, cs)
+	if err != nil {
+		return apierrors.NewInternalError(fmt.Errorf("checking who may assign the object to SyncTargets: %w", err))
+	}
+	if why != "" {
+		return admission.NewForbidden(a, errors.New(why))
+	}
+	return nil
+}
