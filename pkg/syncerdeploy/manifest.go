@@ -40,12 +40,28 @@ func Manifest(t Target, image string, hubKubeconfig []byte) ([]byte, error) {
 	}
 	objs = append(objs, clusterRBAC(t.meta("canopy:"+name, ""), t.downstreamRules(),
 		rbacv1.Subject{Kind: rbacv1.ServiceAccountKind, Name: name, Namespace: Namespace})...)
-	objs = append(objs,
-		&corev1.Secret{
-			TypeMeta: typeMeta("v1", "Secret"), ObjectMeta: t.meta(name+"-hub-kubeconfig", Namespace),
-			Type: corev1.SecretTypeOpaque, Data: map[string][]byte{kubeconfigKey: hubKubeconfig},
-		},
-		t.deployment(name, labels, image))
+	objs = append(objs, t.kubeconfigSecret(hubKubeconfig), t.deployment(name, labels, image))
+	return multiDocument(objs)
+}
+
+// KubeconfigSecret is the YAML of the Secret of Manifest alone, holding
+// hubKubeconfig: what `hub synctarget rotate` prints, for the syncer to
+// take a new credential without anything else changing.
+func KubeconfigSecret(t Target, hubKubeconfig []byte) ([]byte, error) {
+	return multiDocument([]runtime.Object{t.kubeconfigSecret(hubKubeconfig)})
+}
+
+// kubeconfigSecret is the Secret the syncer's container reads its hub
+// kubeconfig from.
+func (t Target) kubeconfigSecret(hubKubeconfig []byte) *corev1.Secret {
+	return &corev1.Secret{
+		TypeMeta: typeMeta("v1", "Secret"), ObjectMeta: t.meta("syncer-"+t.Key()+"-hub-kubeconfig", Namespace),
+		Type: corev1.SecretTypeOpaque, Data: map[string][]byte{kubeconfigKey: hubKubeconfig},
+	}
+}
+
+// multiDocument is the multi-document YAML of objs.
+func multiDocument(objs []runtime.Object) ([]byte, error) {
 	var out bytes.Buffer
 	for i, o := range objs {
 		doc, err := yaml.Marshal(o)

@@ -103,6 +103,7 @@ func (in *SyncTargetSpec) DeepCopyInto(out *SyncTargetSpec) {
 			(*in)[i].DeepCopyInto(&(*out)[i])
 		}
 	}
+	in.CredentialsNotBefore.DeepCopyInto(&out.CredentialsNotBefore)
 	return
 }
 
@@ -134,6 +135,7 @@ func (in *SyncTargetStatus) DeepCopyInto(out *SyncTargetStatus) {
 			(*out)[key] = val.DeepCopy()
 		}
 	}
+	in.CredentialNotBefore.DeepCopyInto(&out.CredentialNotBefore)
 	return
 }
 
