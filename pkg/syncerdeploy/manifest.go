@@ -2,6 +2,8 @@ package syncerdeploy
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 
 	"github.com/canopy-dev/canopy/pkg/podspec"
 	appsv1 "k8s.io/api/apps/v1"
@@ -9,6 +11,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/yaml"
 )
@@ -49,6 +52,23 @@ func Manifest(t Target, image string, hubKubeconfig []byte) ([]byte, error) {
 // take a new credential without anything else changing.
 func KubeconfigSecret(t Target, hubKubeconfig []byte) ([]byte, error) {
 	return multiDocument([]runtime.Object{t.kubeconfigSecret(hubKubeconfig)})
+}
+
+// HubKubeconfig is the syncer's hub kubeconfig in manifest, as Manifest
+// or KubeconfigSecret make it: the one Secret's kubeconfig.
+func HubKubeconfig(manifest []byte) ([]byte, error) {
+	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(manifest), 4096)
+	for {
+		var secret corev1.Secret
+		if err := dec.Decode(&secret); err == io.EOF {
+			return nil, fmt.Errorf("no Secret with a %s in:\n%s", kubeconfigKey, manifest)
+		} else if err != nil {
+			return nil, err
+		}
+		if kubeconfig, ok := secret.Data[kubeconfigKey]; secret.Kind == "Secret" && ok {
+			return kubeconfig, nil
+		}
+	}
 }
 
 // kubeconfigSecret is the Secret the syncer's container reads its hub

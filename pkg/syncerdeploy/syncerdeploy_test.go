@@ -113,4 +113,13 @@ func TestKubeconfigSecret(t *testing.T) {
 	if got, want := strings.TrimSpace(string(secret)), strings.TrimSpace(documents(t, target)["Secret"]); got != want {
 		t.Errorf("the rotated Secret\n%s\nwant the manifest's\n%s", got, want)
 	}
+	manifest, err := Manifest(target, "example.com/syncer:v1", []byte("hub kubeconfig"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range [][]byte{secret, manifest} {
+		if got, err := HubKubeconfig(m); err != nil || string(got) != "hub kubeconfig" {
+			t.Errorf("the hub kubeconfig %q, %v", got, err)
+		}
+	}
 }
