@@ -24,7 +24,6 @@ import (
 
 	"github.com/canopy-dev/canopy/e2e/pcluster"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
-	"github.com/canopy-dev/canopy/pkg/syncerdeploy"
 )
 
 // TestSecuritySyncerCredential attacks with the hub credential of
@@ -279,11 +278,7 @@ func synctarget(t *testing.T, h *hub, args ...string) []byte {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("hub %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
 	}
-	kubeconfig, err := syncerdeploy.HubKubeconfig(stdout.Bytes())
-	if err != nil {
-		t.Fatalf("hub %s: %v", strings.Join(args, " "), err)
-	}
-	return kubeconfig
+	return hubKubeconfigOf(t, stdout.Bytes())
 }
 
 // syncerKubectl is kubectl with hub kubeconfig, a syncer's, given the
