@@ -82,38 +82,47 @@ func testSecuritySyncerCredential(t *testing.T, h *hub, admin kubectl) {
 
 	t.Run("deleted", func(t *testing.T) {
 		// Watches as the syncer holds them, of its work across every
-		// logical cluster and of its copies in one.
-		client, err := dynamic.NewForConfig(syncer.restConfig("all"))
-		if err != nil {
-			t.Fatal(err)
+		// logical cluster and of its copies in one, on each replica of
+		// the hub: on a shared database, a second one too.
+		hubs := []*hub{h}
+		if h.datastore != "" {
+			hubs = append(hubs, startReplica(t, h))
 		}
 		assigned := metav1.ListOptions{LabelSelector: workloadv1alpha1.StateLabel(pc2) + "=" + workloadv1alpha1.StateSync}
 		copies := metav1.ListOptions{LabelSelector: workloadv1alpha1.UpsyncedLabel + "=" + pc2}
 		var watches []watch.Interface
-		for _, w := range []func() (watch.Interface, error){
-			func() (watch.Interface, error) {
-				return client.Resource(deploymentsGVR).Watch(context.Background(), assigned)
-			},
-			func() (watch.Interface, error) {
-				return client.Resource(podsGVR).Watch(context.Background(), copies)
-			},
-		} {
-			requests++
-			watcher, err := w()
+		for _, replica := range hubs {
+			cfg := syncer.restConfig("all")
+			cfg.Host = "https://127.0.0.1:" + strconv.Itoa(replica.port) + "/clusters/*"
+			client, err := dynamic.NewForConfig(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer watcher.Stop()
-			// Each streams: the first event is what it already holds.
-			select {
-			case ev := <-watcher.ResultChan():
-				if ev.Type != watch.Added {
-					t.Fatalf("the watch began with %s %v", ev.Type, ev.Object)
+			for _, w := range []func() (watch.Interface, error){
+				func() (watch.Interface, error) {
+					return client.Resource(deploymentsGVR).Watch(context.Background(), assigned)
+				},
+				func() (watch.Interface, error) {
+					return client.Resource(podsGVR).Watch(context.Background(), copies)
+				},
+			} {
+				requests++
+				watcher, err := w()
+				if err != nil {
+					t.Fatal(err)
 				}
-			case <-time.After(10 * time.Second):
-				t.Fatal("the watch sent nothing in 10s")
+				defer watcher.Stop()
+				// Each streams: the first event is what it already holds.
+				select {
+				case ev := <-watcher.ResultChan():
+					if ev.Type != watch.Added {
+						t.Fatalf("the watch began with %s %v", ev.Type, ev.Object)
+					}
+				case <-time.After(10 * time.Second):
+					t.Fatal("the watch sent nothing in 10s")
+				}
+				watches = append(watches, watcher)
 			}
-			watches = append(watches, watcher)
 		}
 		// When each ends; none has before the deletion.
 		closed := make([]chan time.Time, len(watches))
@@ -144,12 +153,16 @@ func testSecuritySyncerCredential(t *testing.T, h *hub, admin kubectl) {
 			}
 		}
 		time.Sleep(time.Until(deleted.Add(time.Second)))
-		requests += refusedEverything(t, h, syncer, pc2, "SyncTarget root:pc2 does not exist")
+		for _, replica := range hubs {
+			requests += refusedEverything(t, replica, syncer, pc2, "SyncTarget root:pc2 does not exist")
+		}
 
 		// Created again, the SyncTarget of the same name is another.
 		admin.apply("root", "apiVersion: workload.canopy.dev/v1alpha1\nkind: SyncTarget\nmetadata:\n  name: pc2\n")
 		time.Sleep(time.Second)
-		requests += refusedEverything(t, h, syncer, pc2, "which was deleted")
+		for _, replica := range hubs {
+			requests += refusedEverything(t, replica, syncer, pc2, "which was deleted")
+		}
 	})
 
 	t.Run("rotated", func(t *testing.T) {
@@ -200,10 +213,22 @@ var (
 	podsGVR        = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
 )
 
+// startReplica starts another hub on h's database, with h's certificates,
+// as a second replica of it.
+func startReplica(t *testing.T, h *hub) *hub {
+	t.Helper()
+	r := &hub{bin: h.bin, dataDir: t.TempDir(), datastore: h.datastore, port: freePort(t), flags: h.flags}
+	if err := os.CopyFS(filepath.Join(r.dataDir, "pki"), os.DirFS(filepath.Join(h.dataDir, "pki"))); err != nil {
+		t.Fatal(err)
+	}
+	r.start(t)
+	return r
+}
+
 // refusedEverything checks that every kind of request the syncer makes,
 // as k makes them, is refused with a 401 or 403, a 403 saying the
 // credential is revoked, why, and how to get a new one. It returns how
-// many requests it made.
+// many requests it made. It asks hub h, one replica of the hub.
 func refusedEverything(t *testing.T, h *hub, k kubectl, key, why string) int {
 	t.Helper()
 	client := k.httpClient("root")
@@ -235,7 +260,7 @@ func refusedEverything(t *testing.T, h *hub, k kubectl, key, why string) int {
 			t.Errorf("%s %s with a revoked credential: 403 %q, want it to say it is revoked, %q, and how to get a new one", c.method, c.path, status.Message, why)
 		}
 	}
-	// What kubectl shows a person.
+	// What kubectl shows a person, at the hub its contexts name.
 	out, err := k.run("--context", "a", "-n", "ns1", "get", "deployment", "mine")
 	checkRefusal(t, "kubectl get with a revoked credential", out, err, why)
 	return len(cases) + 1

@@ -121,23 +121,20 @@ func (r *Revoker) WithRevocation(next http.Handler) http.Handler {
 		// The SyncTarget may have changed between the Authorizer's
 		// decision and the request's being added, unseen by Changed. The
 		// watch cache is never behind the watch that feeds Changed.
+		var refusal *apierrors.StatusError
 		st, err := syncTarget(ctx, r.objects, t)
-		if err == nil {
-			if reason := t.revoked(st); reason != "" {
-				err = apierrors.NewForbidden(syncTargets, t.name, errors.New(reason))
-			}
-		}
 		if err != nil {
-			var status apierrors.APIStatus
-			if !errors.As(err, &status) {
-				status = apierrors.NewInternalError(err)
-			}
-			s := status.Status()
-			s.TypeMeta = metav1.TypeMeta{Kind: "Status", APIVersion: "v1"}
-			responsewriters.WriteRawJSON(int(s.Code), s, w)
+			refusal = apierrors.NewInternalError(err)
+		} else if reason := t.revoked(st); reason != "" {
+			refusal = apierrors.NewForbidden(syncTargets, t.name, errors.New(reason))
+		}
+		if refusal == nil {
+			next.ServeHTTP(w, req.WithContext(ctx))
 			return
 		}
-		next.ServeHTTP(w, req.WithContext(ctx))
+		s := refusal.Status()
+		s.TypeMeta = metav1.TypeMeta{Kind: "Status", APIVersion: "v1"}
+		responsewriters.WriteRawJSON(int(s.Code), s, w)
 	})
 }
 
