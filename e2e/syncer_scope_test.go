@@ -66,7 +66,7 @@ metadata:
 		{"patch", "deployment", "mine", "--subresource", "status", "--type", "merge", "-p", `{"status":{"replicas":1}}`},
 		{"patch", "deployment", "mine", "--type", "json", "-p", `[{"op":"add","path":"/metadata/finalizers","value":["` + workloadv1alpha1.FinalizerPrefix + pc1 + `"]}]`},
 		{"annotate", "deployment", "mine", workloadv1alpha1.StatusAnnotation(pc1) + `={"replicas":1}`},
-		{"create", "-f", writeFile(t, upsyncedPod("copy", pc1))},
+		{"create", "-f", writeFile(t, upsyncedPod("copy", pc1, "deployments.apps/mine"))},
 		{"label", "pod", "copy", "extra=1"},
 		{"delete", "pod", "copy"},
 		{"--context", "root", "get", "synctarget", "pc1"},
@@ -103,8 +103,13 @@ metadata:
 		{[]string{"patch", "deployment", "plain", "--type", "json", "-p", `[{"op":"add","path":"/metadata/finalizers","value":["` + workloadv1alpha1.FinalizerPrefix + pc1 + `"]}]`}, "not assigned"},
 		{[]string{"patch", "configmap", "env", "--type", "merge", "-p", `{"data":{"k":"changed"}}`}, "not assigned"},
 		{[]string{"create", "configmap", "new"}, "creates only the pods and Events"},
-		{[]string{"create", "-f", writeFile(t, upsyncedPod("forged", pc2))}, "read-only copy"},
-		{[]string{"create", "-f", writeFile(t, upsyncedPod("unlabelled", ""))}, "writes only the pods and Events labelled"},
+		{[]string{"create", "-f", writeFile(t, upsyncedPod("forged", pc2, "deployments.apps/mine"))}, "read-only copy"},
+		{[]string{"create", "-f", writeFile(t, upsyncedPod("unlabelled", "", "deployments.apps/mine"))}, "writes only the pods and Events labelled"},
+		// A copy names the object it is a pod of, which must be assigned.
+		{[]string{"create", "-f", writeFile(t, upsyncedPod("ownerless", pc1, ""))}, "writes only the pods of objects assigned to it"},
+		{[]string{"create", "-f", writeFile(t, upsyncedPod("of-theirs", pc1, "deployments.apps/theirs"))}, "writes only the pods of objects assigned to it"},
+		{[]string{"create", "-f", writeFile(t, upsyncedPod("of-plain", pc1, "deployments.apps/plain"))}, "writes only the pods of objects assigned to it"},
+		{[]string{"create", "-f", writeFile(t, upsyncedPod("of-unaccepted", pc1, "statefulsets.apps/mine"))}, "writes only the pods of objects assigned to it"},
 		{[]string{"delete", "pod", "theirs"}, "not assigned"},
 		{[]string{"create", "namespace", "x"}, "creates only the pods and Events"},
 		{[]string{"--context", "root", "get", "synctarget", "pc2"}, "its own SyncTarget"},
@@ -225,20 +230,24 @@ apiVersion: v1
 kind: Secret
 metadata: {name: theirs, namespace: ns1}
 ` + strings.ReplaceAll(deployment("mine", "mounted", label(mine))+deployment("theirs", "theirs", label(theirs))+deployment("plain", "mounted"), "metadata:\n  name:", "metadata:\n  namespace: ns1\n  name:") +
-		"---\n" + upsyncedPod("theirs", theirs)
+		"---\n" + upsyncedPod("theirs", theirs, "deployments.apps/theirs")
 }
 
 // upsyncedPod is a pod in ns1 labelled as copied up by the syncer of key,
-// or not labelled so for an empty key.
-func upsyncedPod(name, key string) string {
-	label := ""
+// or not labelled so for an empty key, naming owner as the hub object it
+// is a pod of, or none for an empty owner.
+func upsyncedPod(name, key, owner string) string {
+	label, annotation := "", ""
 	if key != "" {
 		label = ", " + workloadv1alpha1.UpsyncedLabel + ": " + key
 	}
+	if owner != "" {
+		annotation = ", annotations: {" + workloadv1alpha1.OwnerAnnotation + ": " + owner + "}"
+	}
 	return fmt.Sprintf(`apiVersion: v1
 kind: Pod
-metadata: {name: %s, namespace: ns1, labels: {app: web%s}}
+metadata: {name: %s, namespace: ns1, labels: {app: web%s}%s}
 spec:
   containers: [{name: c, image: nginx:1.27}]
-`, name, label)
+`, name, label, annotation)
 }

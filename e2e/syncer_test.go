@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -422,10 +423,19 @@ func syncerKubeconfig(t *testing.T, h *hub, cluster, name string) kubectl {
 	t.Helper()
 	pki := filepath.Join(h.dataDir, "pki")
 	user := workloadv1alpha1.SyncerUser(workloadv1alpha1.TargetKey(cluster, name))
-	syncer := userKubeconfig(t, pki, user, workloadv1alpha1.SyncersGroup, workloadv1alpha1.SyncTargetGroup(cluster, name))
+	syncer := userKubeconfig(t, pki, user, workloadv1alpha1.SyncersGroup, workloadv1alpha1.SyncTargetGroup(cluster, name),
+		workloadv1alpha1.SyncTargetUIDGroup(syncTargetUID(t, h, cluster, name)))
 	syncer.addContexts(h, pki, user)
 	syncer.must("config", "use-context", strings.TrimPrefix(cluster, "root:"))
 	return syncer
+}
+
+// syncTargetUID is the UID of SyncTarget name in logical cluster
+// cluster, which the credential of its syncer names.
+func syncTargetUID(t *testing.T, h *hub, cluster, name string) string {
+	t.Helper()
+	admin := kubectl{t: t, kubeconfig: filepath.Join(h.dataDir, "admin.kubeconfig"), home: t.TempDir()}
+	return admin.must("--server", "https://127.0.0.1:"+strconv.Itoa(h.port)+"/clusters/"+cluster, "get", "synctarget", name, "-o", "jsonpath={.metadata.uid}")
 }
 
 func buildSyncer(t *testing.T) string { return mustBuild(t, syncerBinary) }

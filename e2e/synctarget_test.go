@@ -10,9 +10,6 @@ import (
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
-	"sigs.k8s.io/yaml"
-
 	"github.com/canopy-dev/canopy/e2e/pcluster"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/syncerdeploy"
@@ -128,7 +125,9 @@ func TestSyncTargetCreate(t *testing.T) {
 	}
 
 	syncer := kubectl{t: t, kubeconfig: writeFile(t, string(hubKubeconfigOf(t, stdout.Bytes()))), home: t.TempDir()}
-	if who := syncer.must("auth", "whoami", "-o", "jsonpath={.status.userInfo.username} {.status.userInfo.groups}"); who != `syncer:`+key+` ["canopy:syncers","canopy:synctarget:root:platform:pc1","system:authenticated"]` {
+	// Bound to the SyncTarget it registered.
+	uid := admin.must(append(platform, "--context", "root", "get", "synctarget", "pc1", "-o", "jsonpath={.metadata.uid}")...)
+	if who := syncer.must("auth", "whoami", "-o", "jsonpath={.status.userInfo.username} {.status.userInfo.groups}"); who != `syncer:`+key+` ["canopy:syncers","canopy:synctarget:root:platform:pc1","canopy:synctarget-uid:`+uid+`","system:authenticated"]` {
 		t.Errorf("the syncer's hub identity: %s", who)
 	}
 	selector := workloadv1alpha1.StateLabel(key) + "=" + workloadv1alpha1.StateSync
@@ -158,15 +157,9 @@ func TestSyncTargetCreate(t *testing.T) {
 // manifest.
 func hubKubeconfigOf(t *testing.T, manifest []byte) []byte {
 	t.Helper()
-	for _, doc := range strings.Split(string(manifest), "\n---\n") {
-		var s corev1.Secret
-		if err := yaml.Unmarshal([]byte(doc), &s); err != nil {
-			t.Fatalf("a document of the manifest: %v\n%s", err, doc)
-		}
-		if s.Kind == "Secret" {
-			return s.Data["kubeconfig"]
-		}
+	kubeconfig, err := syncerdeploy.HubKubeconfig(manifest)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatalf("no Secret in the manifest:\n%s", manifest)
-	return nil
+	return kubeconfig
 }

@@ -3,9 +3,12 @@ package main
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
@@ -21,7 +24,8 @@ func newSyncTargetCommand() *cobra.Command {
 		Use:   "synctarget",
 		Short: "Register physical clusters that syncers pull workloads into",
 	}
-	var dataDir, hubURL, cluster, image string
+	var h hubFlags
+	var image string
 	var labels map[string]string
 	var resources []string
 	create := &cobra.Command{
@@ -34,16 +38,20 @@ the manifest to apply to the physical cluster, which runs the syncer there:
       --hub-url https://hub.example.com:6443 | kubectl --context pc1 apply -f -
 
 It talks to the hub as admin, with <data-dir>/admin.kubeconfig, and signs the
-syncer's client certificate (user syncer:<target key>, groups canopy:syncers
-and canopy:synctarget:<logical cluster>:<name>) with the CA in <data-dir>/pki,
-so it runs where the hub's data directory is. The manifest holds that
-certificate's key: treat it as a secret. Running it again updates the
-SyncTarget and issues a new certificate.
+syncer's client certificate (user syncer:<target key>, groups canopy:syncers,
+canopy:synctarget:<logical cluster>:<name> and canopy:synctarget-uid:<UID of
+the SyncTarget>) with the CA in <data-dir>/pki, so it runs where the hub's
+data directory is. The manifest holds that certificate's key: treat it as a
+secret. Running it again updates the SyncTarget and issues a new certificate.
 
 The hub confines that certificate to the target: across every logical
 cluster, it reads only the objects assigned to the target and what their pods
 refer to, and writes only their status, its finalizer on them, and the pods
-and Events it copies up (see deploy/syncer). No RBAC is needed anywhere.
+and Events it copies up where the target has work (see deploy/syncer). No
+RBAC is needed anywhere. The certificate is bound to the SyncTarget's UID: it
+stops working, open watches included, as soon as the SyncTarget is deleted,
+and a SyncTarget created again under the same name does not revive it. hub
+synctarget rotate replaces it.
 
 The syncer's image, --image, is by default the one built from the same
 sources as this hub: ghcr.io/canopy-dev/syncer tagged with the release
@@ -53,29 +61,26 @@ to push to a registry the physical cluster pulls from (see deploy/syncer).`,
 		Args:         cobra.ExactArgs(1),
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, err := syncTarget(args[0], cluster, labels, resources)
+			t, err := syncTarget(args[0], h.cluster, labels, resources)
 			if err != nil {
 				return err
 			}
-			admin, err := clientcmd.BuildConfigFromFlags("", hub.KubeconfigPath(dataDir))
+			admin, err := h.admin()
 			if err != nil {
-				return fmt.Errorf("the admin kubeconfig of --data-dir %s: %w", dataDir, err)
+				return err
 			}
-			if hubURL == "" {
-				hubURL, _, _ = strings.Cut(admin.Host, logicalcluster.PathPrefix)
+			// The credential names the UID of the SyncTarget, which
+			// must exist first.
+			uid, err := syncerdeploy.Register(cmd.Context(), admin, t)
+			if err != nil {
+				return err
 			}
-			if !strings.HasPrefix(hubURL, "https://") || strings.Contains(hubURL, logicalcluster.PathPrefix) {
-				return fmt.Errorf("--hub-url %q must be the hub's https://host:port, as the physical cluster reaches it, without a logical cluster path", hubURL)
-			}
-			kubeconfig, err := hub.ClientKubeconfig(dataDir, strings.TrimSuffix(hubURL, "/")+logicalcluster.PathPrefix+string(t.Cluster), t.User(), t.Groups())
+			kubeconfig, _, err := h.kubeconfig(t, uid)
 			if err != nil {
 				return err
 			}
 			manifest, err := syncerdeploy.Manifest(t, image, kubeconfig)
 			if err != nil {
-				return err
-			}
-			if err := syncerdeploy.Register(cmd.Context(), admin, t); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "SyncTarget %s has key %s; assign an object to it with the label %s=%s.\n"+
@@ -85,14 +90,119 @@ to push to a registry the physical cluster pulls from (see deploy/syncer).`,
 			return err
 		},
 	}
-	create.Flags().StringVar(&dataDir, "data-dir", ".canopy", "the hub's data directory, for its admin kubeconfig and CA")
-	create.Flags().StringVar(&hubURL, "hub-url", "", "https://host:port the syncer reaches the hub at from the physical cluster (default: the admin kubeconfig's)")
-	create.Flags().StringVar(&cluster, "logical-cluster", "", "logical cluster to create the SyncTarget in, as root:platform")
+	h.addFlags(create)
 	create.Flags().StringToStringVar(&labels, "label", nil, "label of the SyncTarget, k=v, for placement to select on; repeatable")
 	create.Flags().StringSliceVar(&resources, "resources", nil, "resources the target accepts, as deployments.apps,configmaps (default "+defaultResources()+")")
 	create.Flags().StringVar(&image, "image", release.Image("syncer", release.Version()), "the syncer's container image: this build's, see above")
-	cmd.AddCommand(create)
+	cmd.AddCommand(create, newRotateCommand())
 	return cmd
+}
+
+// newRotateCommand is `hub synctarget rotate`.
+func newRotateCommand() *cobra.Command {
+	var h hubFlags
+	var revoke bool
+	rotate := &cobra.Command{
+		Use:   "rotate NAME",
+		Short: "Issue a new hub credential for the syncer of SyncTarget NAME, and print the Secret that holds it",
+		Long: `Issue a new client certificate for the syncer of SyncTarget NAME in
+--logical-cluster, bound to the SyncTarget as it is now (its UID), and print
+to stdout the syncer's kubeconfig Secret, the same that hub synctarget create
+prints in its manifest, to apply to the physical cluster:
+
+  hub synctarget rotate pc1 --logical-cluster root:platform \
+      --hub-url https://hub.example.com:6443 | kubectl --context pc1 apply -f -
+
+The syncer reads its kubeconfig file again every few seconds and, once the
+Secret's new content reaches its volume (up to a minute or so, as the kubelet
+syncs it), reconnects to the hub with the new certificate, without a restart
+and without rewriting anything in the physical cluster. Its next status
+report, within 10s, records the new certificate's issue time in the
+SyncTarget's status.credentialNotBefore, and from then on the hub refuses
+every certificate of the target issued before it.
+
+--revoke refuses them at once instead, by setting the SyncTarget's
+spec.credentialsNotBefore to the new certificate's issue time: for a
+credential that was stolen. The syncer then stops working until the new
+Secret reaches it. Certificates hold their issue time in whole seconds: two
+issued within the same second are not told apart.
+
+A credential the hub refuses, as that of a deleted SyncTarget or one
+created again under the same name, gets a 403 saying so; this command makes
+a new one.`,
+		Args:         cobra.ExactArgs(1),
+		SilenceUsage: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			t, err := syncTarget(args[0], h.cluster, nil, nil)
+			if err != nil {
+				return err
+			}
+			admin, err := h.admin()
+			if err != nil {
+				return err
+			}
+			uid, err := syncerdeploy.UID(cmd.Context(), admin, t)
+			if err != nil {
+				return err
+			}
+			kubeconfig, issued, err := h.kubeconfig(t, uid)
+			if err != nil {
+				return err
+			}
+			secret, err := syncerdeploy.KubeconfigSecret(t, kubeconfig)
+			if err != nil {
+				return err
+			}
+			if revoke {
+				if err := syncerdeploy.Revoke(cmd.Context(), admin, t, issued); err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "Every credential of SyncTarget %s issued before %s is revoked.\n", t.Path(), issued.UTC().Format(time.RFC3339))
+			} else {
+				fmt.Fprintf(cmd.ErrOrStderr(), "The credentials of SyncTarget %s issued before %s are revoked once its syncer has reported with this one.\n", t.Path(), issued.UTC().Format(time.RFC3339))
+			}
+			_, err = cmd.OutOrStdout().Write(secret)
+			return err
+		},
+	}
+	h.addFlags(rotate)
+	rotate.Flags().BoolVar(&revoke, "revoke", false, "revoke every older credential of the target at once, rather than once the syncer uses the new one")
+	return rotate
+}
+
+// hubFlags are the flags telling hub synctarget commands where the hub's
+// data directory is, and how the syncer reaches the hub.
+type hubFlags struct {
+	dataDir, hubURL, cluster string
+}
+
+func (h *hubFlags) addFlags(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&h.dataDir, "data-dir", ".canopy", "the hub's data directory, for its admin kubeconfig and CA")
+	cmd.Flags().StringVar(&h.hubURL, "hub-url", "", "https://host:port the syncer reaches the hub at from the physical cluster (default: the admin kubeconfig's)")
+	cmd.Flags().StringVar(&h.cluster, "logical-cluster", "", "logical cluster of the SyncTarget, as root:platform")
+}
+
+// admin is the client configuration of the hub's admin kubeconfig, and
+// sets the hub URL from it if none was given.
+func (h *hubFlags) admin() (*rest.Config, error) {
+	admin, err := clientcmd.BuildConfigFromFlags("", hub.KubeconfigPath(h.dataDir))
+	if err != nil {
+		return nil, fmt.Errorf("the admin kubeconfig of --data-dir %s: %w", h.dataDir, err)
+	}
+	if h.hubURL == "" {
+		h.hubURL, _, _ = strings.Cut(admin.Host, logicalcluster.PathPrefix)
+	}
+	if !strings.HasPrefix(h.hubURL, "https://") || strings.Contains(h.hubURL, logicalcluster.PathPrefix) {
+		return nil, fmt.Errorf("--hub-url %q must be the hub's https://host:port, as the physical cluster reaches it, without a logical cluster path", h.hubURL)
+	}
+	return admin, nil
+}
+
+// kubeconfig is a new hub kubeconfig of the syncer of t, bound to t's
+// SyncTarget of uid, and its credential's issue time.
+func (h *hubFlags) kubeconfig(t syncerdeploy.Target, uid types.UID) ([]byte, time.Time, error) {
+	server := strings.TrimSuffix(h.hubURL, "/") + logicalcluster.PathPrefix + string(t.Cluster)
+	return hub.ClientKubeconfig(h.dataDir, server, t.User(), t.Groups(uid))
 }
 
 // syncTarget is the target that the arguments of synctarget create name,

@@ -37,7 +37,11 @@ func newCommand() *cobra.Command {
 
 A hub object is assigned to the target whose key is K by the label
 state.workload.canopy.dev/K=Sync; the target's key is in its status, or
-the first 16 hex digits of the SHA-256 of "<logical cluster path>:<name>".`,
+the first 16 hex digits of the SHA-256 of "<logical cluster path>:<name>".
+
+The syncer reads --hub-kubeconfig again every few seconds: a new client
+certificate there (hub synctarget rotate) replaces the one in use without a
+restart.`,
 		SilenceUsage: true,
 		Args:         cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -50,7 +54,7 @@ the first 16 hex digits of the SHA-256 of "<logical cluster path>:<name>".`,
 			if _, _, err := sync.ParseTarget(target); err != nil {
 				return err
 			}
-			hub, err := clientcmd.BuildConfigFromFlags("", hubKubeconfig)
+			hub, credential, err := hubConfig(hubKubeconfig)
 			if err != nil {
 				return err
 			}
@@ -62,6 +66,7 @@ the first 16 hex digits of the SHA-256 of "<logical cluster path>:<name>".`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			go credential.watch(ctx, credentialPollInterval)
 			tracerProvider, err := otlp.NewTracerProvider(ctx, otlpEndpoint, samplingRate, "canopy-syncer", attribute.String("canopy.sync_target", target))
 			if err != nil {
 				return err

@@ -145,7 +145,7 @@ func (p *pki) ensureLeaf(name string, tmpl x509.Certificate) error {
 			return err
 		}
 	}
-	certPEM, key, err := p.issue(tmpl)
+	certPEM, key, err := p.issue(&tmpl)
 	if err != nil {
 		return err
 	}
@@ -153,8 +153,8 @@ func (p *pki) ensureLeaf(name string, tmpl x509.Certificate) error {
 }
 
 // issue signs a certificate of tmpl, valid for leafValidity from now, for
-// a new key.
-func (p *pki) issue(tmpl x509.Certificate) ([]byte, *ecdsa.PrivateKey, error) {
+// a new key, filling in tmpl's serial number and validity.
+func (p *pki) issue(tmpl *x509.Certificate) ([]byte, *ecdsa.PrivateKey, error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return nil, nil, err
@@ -165,10 +165,11 @@ func (p *pki) issue(tmpl x509.Certificate) ([]byte, *ecdsa.PrivateKey, error) {
 	}
 	now := time.Now()
 	tmpl.SerialNumber = serial
-	tmpl.NotBefore = now.Add(-time.Minute)
+	// Certificates hold whole seconds.
+	tmpl.NotBefore = now.Add(-time.Minute).Truncate(time.Second)
 	tmpl.NotAfter = now.Add(leafValidity)
 	tmpl.KeyUsage = x509.KeyUsageDigitalSignature
-	der, err := x509.CreateCertificate(rand.Reader, &tmpl, p.ca, key.Public(), p.caKey)
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, p.ca, key.Public(), p.caKey)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -178,27 +179,29 @@ func (p *pki) issue(tmpl x509.Certificate) ([]byte, *ecdsa.PrivateKey, error) {
 // ClientKubeconfig is a kubeconfig for user, a member of groups, at
 // server: a client certificate for a year that the CA in <dataDir>/pki
 // signs, embedded with its key and the CA certificate, so that the file
-// works wherever it is copied. The CA must exist: the hub made it on its
-// first start.
-func ClientKubeconfig(dataDir, server, user string, groups []string) ([]byte, error) {
+// works wherever it is copied; and the certificate's issue time, its
+// NotBefore. The CA must exist: the hub made it on its first start.
+func ClientKubeconfig(dataDir, server, user string, groups []string) ([]byte, time.Time, error) {
 	p := &pki{dir: filepath.Join(dataDir, "pki")}
 	ca, caKey, err := load(p.path("ca.crt"), p.path("ca.key"))
 	if err != nil {
-		return nil, fmt.Errorf("the hub's CA in %s: %w; start the hub once with --data-dir %s to create it", p.dir, err, dataDir)
+		return nil, time.Time{}, fmt.Errorf("the hub's CA in %s: %w; start the hub once with --data-dir %s to create it", p.dir, err, dataDir)
 	}
 	p.ca, p.caKey = ca, caKey
-	certPEM, key, err := p.issue(x509.Certificate{
+	tmpl := x509.Certificate{
 		Subject:     pkix.Name{CommonName: user, Organization: groups},
 		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
-	})
+	}
+	certPEM, key, err := p.issue(&tmpl)
 	if err != nil {
-		return nil, err
+		return nil, time.Time{}, err
 	}
 	keyPEM, err := keyutil.MarshalPrivateKeyToPEM(key)
 	if err != nil {
-		return nil, err
+		return nil, time.Time{}, err
 	}
-	return clientcmd.Write(kubeconfig(server, encodeCert(ca.Raw), user, certPEM, keyPEM, "hub"))
+	out, err := clientcmd.Write(kubeconfig(server, encodeCert(ca.Raw), user, certPEM, keyPEM, "hub"))
+	return out, tmpl.NotBefore, err
 }
 
 // names tells whether c names every host and address tmpl does, so that a

@@ -277,7 +277,9 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	authz = syncerscope.New(wildcardauthorizer.New(authz), syncerStores(coreGroup.Storage, groups))
+	syncerObjects := syncerStores(coreGroup.Storage, groups)
+	authz = syncerscope.New(wildcardauthorizer.New(authz), syncerObjects)
+	revoker := syncerscope.NewRevoker(syncerObjects)
 
 	cfg, err := serverConfig(scheme, codecs, p, o, dataDir, tenancyStorage, authz, tokens)
 	if err != nil {
@@ -294,7 +296,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	cfg.AdmissionControl = admission.NewChainHandler(
 		namespacelifecycle.New(coreGroup.Storage["namespaces"].(rest.Getter)),
 		upsynced.New(),
-		syncerscope.NewAdmission(),
+		syncerscope.NewAdmission(syncerObjects),
 		assignments,
 		policies,
 	)
@@ -317,7 +319,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	}
 	chain := cfg.BuildHandlerChainFunc
 	cfg.BuildHandlerChainFunc = func(apiHandler http.Handler, c *genericapiserver.Config) http.Handler {
-		return chain(customResources.WithDiscovery(apiHandler), c)
+		return chain(revoker.WithRevocation(customResources.WithDiscovery(apiHandler)), c)
 	}
 	completed := cfg.Complete(nil)
 	server, err := completed.New("canopy-hub", genericapiserver.NewEmptyDelegate())
@@ -446,6 +448,10 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		"crd-finalizer":          crdcontroller.NewFinalizer(definitionStore, definitions.Storage["customresourcedefinitions/status"].(rest.Updater), customResources),
 		"admission-policy":       policies,
 		"assignment-admission":   assignments,
+		"syncer-revocation": runFunc(func(ctx context.Context) {
+			clusterwide.Watch(ctx, "syncer-revocation", syncTargets.Storage["synctargets"].(*registry.Served).Store,
+				func() runtime.Object { return &workloadv1alpha1.SyncTargetList{} }, revoker.Listed, revoker.Changed)
+		}),
 	} {
 		if err := server.AddPostStartHook("canopy-"+name+"-controller", func(hookCtx genericapiserver.PostStartHookContext) error {
 			go c.Run(hookCtx)
@@ -505,7 +511,7 @@ func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki
 		bearer = tokenunion.New(tokens, static)
 	}
 	cfg.Authentication.Authenticator = group.NewAuthenticatedGroupAdder(unionauth.New(
-		newCachedCertUsers(x509request.NewDynamic(clientCA.VerifyOptions, x509request.CommonNameUserConversion)),
+		newCachedCertUsers(x509request.NewDynamic(clientCA.VerifyOptions, certUser)),
 		bearertoken.New(bearer),
 	))
 	cfg.Authorization.Authorizer = authz
@@ -719,6 +725,11 @@ func syncerStores(core map[string]rest.Storage, groups []storedGroup) syncerscop
 	}
 	return stores
 }
+
+// runFunc runs a function as a controller.
+type runFunc func(context.Context)
+
+func (f runFunc) Run(ctx context.Context) { f(ctx) }
 
 // compactInterval is the datastore's CompactInterval for a
 // --compaction-interval, where zero disables compaction.

@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"slices"
+	"strings"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -122,7 +125,9 @@ func (s *Syncer) syncPod(ctx context.Context, o origin) error {
 	if err != nil {
 		return err
 	}
-	if c.down == nil {
+	owner, owned := s.hubOwner(c.down)
+	if c.down == nil || !owned {
+		// The hub takes only the pods of objects assigned to the target.
 		return c.deleteHub(ctx, o.name)
 	}
 	if c.hub != nil && nodeOf(c.hub.Unstructured) != nodeOf(c.down) {
@@ -137,13 +142,19 @@ func (s *Syncer) syncPod(ctx context.Context, o origin) error {
 		s.podQueue.AddAfter(o, wait)
 		return nil
 	}
-	desired := s.upsynced(c.down, o)
+	desired := s.upsynced(c.down, o, owner)
 	status, _, _ := unstructured.NestedMap(desired.Object, "status")
 	var current *unstructured.Unstructured
 	if c.hub != nil {
 		current = c.hub.Unstructured.DeepCopy()
-		if !maps.Equal(current.GetLabels(), desired.GetLabels()) {
+		if !maps.Equal(current.GetLabels(), desired.GetLabels()) || current.GetAnnotations()[workloadv1alpha1.OwnerAnnotation] != owner {
 			current.SetLabels(desired.GetLabels())
+			annotations := current.GetAnnotations()
+			if annotations == nil {
+				annotations = map[string]string{}
+			}
+			annotations[workloadv1alpha1.OwnerAnnotation] = owner
+			current.SetAnnotations(annotations)
 			if current, err = c.client.Update(ctx, current, metav1.UpdateOptions{FieldManager: FieldManager}); err != nil {
 				return fmt.Errorf("updating the labels of the upsynced pod: %w", err)
 			}
@@ -241,9 +252,10 @@ func (c upsyncedCopy) deleteHub(ctx context.Context, name string) error {
 }
 
 // upsynced is the hub pod of downstream pod down from o: its spec and
-// status, its labels with the upsynced mark for the target's label, and
-// nothing else of its metadata, which names downstream objects.
-func (s *Syncer) upsynced(down *unstructured.Unstructured, o origin) *unstructured.Unstructured {
+// status, its labels with the upsynced mark for the target's label, the
+// hub object owner it is a pod of, and nothing else of its metadata,
+// which names downstream objects.
+func (s *Syncer) upsynced(down *unstructured.Unstructured, o origin, owner string) *unstructured.Unstructured {
 	out := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "v1",
 		"kind":       "Pod",
@@ -260,5 +272,50 @@ func (s *Syncer) upsynced(down *unstructured.Unstructured, o origin) *unstructur
 	}
 	l[workloadv1alpha1.UpsyncedLabel] = s.key
 	out.SetLabels(l)
+	out.SetAnnotations(map[string]string{workloadv1alpha1.OwnerAnnotation: owner})
 	return out
+}
+
+// hubOwner is the hub object downstream pod down is a pod of, as
+// workloadv1alpha1.OwnerAnnotation names it, from its controller: a synced
+// object of the same name as its hub object, or the ReplicaSet
+// <deployment>-<pod-template-hash> of a synced Deployment. False when the
+// pod has no such controller. The hub checks the object is assigned to
+// the target; the pod's copy has no ownerReference, which would have the
+// hub's garbage collector delete it behind the syncer's back.
+func (s *Syncer) hubOwner(down *unstructured.Unstructured) (string, bool) {
+	if down == nil {
+		return "", false
+	}
+	ref := metav1.GetControllerOfNoCopy(down)
+	if ref == nil {
+		return "", false
+	}
+	gv, err := schema.ParseGroupVersion(ref.APIVersion)
+	if err != nil {
+		return "", false
+	}
+	gk := gv.WithKind(ref.Kind).GroupKind()
+	if gk == replicaSets {
+		hash := down.GetLabels()[appsv1.DefaultDeploymentUniqueLabelKey]
+		if deployment, ok := strings.CutSuffix(ref.Name, "-"+hash); ok && hash != "" && s.syncs(deployments) {
+			return workloadv1alpha1.Owner(workloadv1alpha1.GroupResource{Group: deployments.Group, Resource: deployments.Resource}, deployment), true
+		}
+	}
+	for _, r := range s.resources {
+		if r.gvk.GroupKind() == gk {
+			return workloadv1alpha1.Owner(workloadv1alpha1.GroupResource{Group: r.gvr.Group, Resource: r.gvr.Resource}, ref.Name), true
+		}
+	}
+	return "", false
+}
+
+var (
+	replicaSets = appsv1.SchemeGroupVersion.WithKind("ReplicaSet").GroupKind()
+	deployments = appsv1.Resource("deployments")
+)
+
+// syncs tells whether the syncer syncs resource gr.
+func (s *Syncer) syncs(gr schema.GroupResource) bool {
+	return slices.ContainsFunc(s.resources, func(r *resource) bool { return r.gvr.GroupResource() == gr })
 }

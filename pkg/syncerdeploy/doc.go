@@ -4,8 +4,12 @@
 // for there.
 //
 // The syncer's hub identity is a client certificate for user
-// syncer:<target key> in groups canopy:syncers and
-// canopy:synctarget:<logical cluster>:<name> (Target.Groups), which the
-// hub confines to the target's scope in every logical cluster
-// (pkg/syncerscope); no RBAC is created for it anywhere.
+// syncer:<target key> in groups canopy:syncers,
+// canopy:synctarget:<logical cluster>:<name> and
+// canopy:synctarget-uid:<UID of the SyncTarget> (Target.Groups), which the
+// hub confines to the target's scope in every logical cluster, and takes
+// only while that SyncTarget exists (pkg/syncerscope); no RBAC is created
+// for it anywhere. The SyncTarget is registered first, for its UID.
+// KubeconfigSecret is the part of the manifest a rotated credential
+// replaces.
 package syncerdeploy

@@ -2,6 +2,8 @@ package syncerdeploy
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 
 	"github.com/canopy-dev/canopy/pkg/podspec"
 	appsv1 "k8s.io/api/apps/v1"
@@ -9,6 +11,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/yaml"
 )
@@ -40,12 +43,45 @@ func Manifest(t Target, image string, hubKubeconfig []byte) ([]byte, error) {
 	}
 	objs = append(objs, clusterRBAC(t.meta("canopy:"+name, ""), t.downstreamRules(),
 		rbacv1.Subject{Kind: rbacv1.ServiceAccountKind, Name: name, Namespace: Namespace})...)
-	objs = append(objs,
-		&corev1.Secret{
-			TypeMeta: typeMeta("v1", "Secret"), ObjectMeta: t.meta(name+"-hub-kubeconfig", Namespace),
-			Type: corev1.SecretTypeOpaque, Data: map[string][]byte{kubeconfigKey: hubKubeconfig},
-		},
-		t.deployment(name, labels, image))
+	objs = append(objs, t.kubeconfigSecret(hubKubeconfig), t.deployment(name, labels, image))
+	return multiDocument(objs)
+}
+
+// KubeconfigSecret is the YAML of the Secret of Manifest alone, holding
+// hubKubeconfig: what `hub synctarget rotate` prints, for the syncer to
+// take a new credential without anything else changing.
+func KubeconfigSecret(t Target, hubKubeconfig []byte) ([]byte, error) {
+	return multiDocument([]runtime.Object{t.kubeconfigSecret(hubKubeconfig)})
+}
+
+// HubKubeconfig is the syncer's hub kubeconfig in manifest, as Manifest
+// or KubeconfigSecret make it: the one Secret's kubeconfig.
+func HubKubeconfig(manifest []byte) ([]byte, error) {
+	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(manifest), 4096)
+	for {
+		var secret corev1.Secret
+		if err := dec.Decode(&secret); err == io.EOF {
+			return nil, fmt.Errorf("no Secret with a %s in:\n%s", kubeconfigKey, manifest)
+		} else if err != nil {
+			return nil, err
+		}
+		if kubeconfig, ok := secret.Data[kubeconfigKey]; secret.Kind == "Secret" && ok {
+			return kubeconfig, nil
+		}
+	}
+}
+
+// kubeconfigSecret is the Secret the syncer's container reads its hub
+// kubeconfig from.
+func (t Target) kubeconfigSecret(hubKubeconfig []byte) *corev1.Secret {
+	return &corev1.Secret{
+		TypeMeta: typeMeta("v1", "Secret"), ObjectMeta: t.meta("syncer-"+t.Key()+"-hub-kubeconfig", Namespace),
+		Type: corev1.SecretTypeOpaque, Data: map[string][]byte{kubeconfigKey: hubKubeconfig},
+	}
+}
+
+// multiDocument is the multi-document YAML of objs.
+func multiDocument(objs []runtime.Object) ([]byte, error) {
 	var out bytes.Buffer
 	for i, o := range objs {
 		doc, err := yaml.Marshal(o)

@@ -62,14 +62,18 @@ func TestHubIdentity(t *testing.T) {
 	if got := target.User(); got != "syncer:"+target.Key() {
 		t.Errorf("user %s", got)
 	}
-	var named []string
-	for _, g := range target.Groups() {
+	var named, uids []string
+	groups := target.Groups("4a1c")
+	for _, g := range groups {
 		if cluster, name, ok := workloadv1alpha1.SyncTargetOfGroup(g); ok {
 			named = append(named, cluster+" "+name)
 		}
+		if uid, ok := workloadv1alpha1.SyncTargetUIDOfGroup(g); ok {
+			uids = append(uids, uid)
+		}
 	}
-	if !slices.Contains(target.Groups(), workloadv1alpha1.SyncersGroup) || !slices.Equal(named, []string{"root:platform pc1"}) {
-		t.Errorf("groups %v: want %s and one naming root:platform pc1", target.Groups(), workloadv1alpha1.SyncersGroup)
+	if !slices.Contains(groups, workloadv1alpha1.SyncersGroup) || !slices.Equal(named, []string{"root:platform pc1"}) || !slices.Equal(uids, []string{"4a1c"}) {
+		t.Errorf("groups %v: want %s, one naming root:platform pc1 and one naming UID 4a1c", groups, workloadv1alpha1.SyncersGroup)
 	}
 	st := target.SyncTarget()
 	if st.Name != "pc1" || !reflect.DeepEqual(st.Labels, target.Labels) || !reflect.DeepEqual(st.Spec.Resources, target.Resources) {
@@ -96,4 +100,26 @@ func documents(t *testing.T, target Target) map[string]string {
 		t.Fatalf("the manifest holds kinds %v, want 6", docs)
 	}
 	return docs
+}
+
+// TestKubeconfigSecret checks that rotation prints the very Secret of the
+// manifest, with the new kubeconfig, so that applying it replaces that
+// Secret's content and nothing else.
+func TestKubeconfigSecret(t *testing.T) {
+	secret, err := KubeconfigSecret(target, []byte("hub kubeconfig"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.TrimSpace(string(secret)), strings.TrimSpace(documents(t, target)["Secret"]); got != want {
+		t.Errorf("the rotated Secret\n%s\nwant the manifest's\n%s", got, want)
+	}
+	manifest, err := Manifest(target, "example.com/syncer:v1", []byte("hub kubeconfig"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range [][]byte{secret, manifest} {
+		if got, err := HubKubeconfig(m); err != nil || string(got) != "hub kubeconfig" {
+			t.Errorf("the hub kubeconfig %q, %v", got, err)
+		}
+	}
 }

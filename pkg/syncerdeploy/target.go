@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
@@ -31,10 +32,11 @@ func (t Target) Path() string { return string(t.Cluster) + ":" + t.Name }
 // certificate.
 func (t Target) User() string { return workloadv1alpha1.SyncerUser(t.Key()) }
 
-// Groups are the groups of the syncer's client certificate, which confine
-// it to the target's scope at the hub.
-func (t Target) Groups() []string {
-	return []string{workloadv1alpha1.SyncersGroup, workloadv1alpha1.SyncTargetGroup(string(t.Cluster), t.Name)}
+// Groups are the groups of the syncer's client certificate for the
+// target's SyncTarget of uid, which confine it to the target's scope at
+// the hub, as long as that SyncTarget exists.
+func (t Target) Groups(uid types.UID) []string {
+	return []string{workloadv1alpha1.SyncersGroup, workloadv1alpha1.SyncTargetGroup(string(t.Cluster), t.Name), workloadv1alpha1.SyncTargetUIDGroup(string(uid))}
 }
 
 func (t Target) resources() []workloadv1alpha1.GroupResource {

@@ -2,34 +2,73 @@ package syncerscope
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/admission"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 )
 
 // Admission checks the objects a syncer writes, which its Authorizer
-// cannot see: what it creates is labelled as its copy or report, its
-// copies stay labelled so, and of the objects assigned to it, it changes
-// only its finalizer and its report of their status.
+// cannot see: what it creates is labelled as its copy or report, in a
+// namespace where its target has work, a pod as the pod of an object
+// assigned to it; its copies stay labelled so, and of the objects
+// assigned to it, it changes only its finalizer and its report of their
+// status. It also stamps, on each status write of a SyncTarget, the issue
+// time of the newest credential its syncer has used.
 type Admission struct {
 	*admission.Handler
+	objects Objects
 }
 
-var _ admission.ValidationInterface = &Admission{}
+var (
+	_ admission.ValidationInterface = &Admission{}
+	_ admission.MutationInterface   = &Admission{}
+)
 
-// NewAdmission returns the plugin.
-func NewAdmission() *Admission {
-	return &Admission{Handler: admission.NewHandler(admission.Create, admission.Update)}
+// NewAdmission returns the plugin, reading the objects its decisions
+// depend on from objects.
+func NewAdmission(objects Objects) *Admission {
+	return &Admission{Handler: admission.NewHandler(admission.Create, admission.Update), objects: objects}
 }
 
-func (p *Admission) Validate(_ context.Context, a admission.Attributes, _ admission.ObjectInterfaces) error {
+// Admit sets status.credentialNotBefore of a SyncTarget whose status is
+// written: the issue time of the credential of its syncer that writes it,
+// if newer than what it held. Whatever the request says is ignored, so
+// that only the hub moves it, and only forward.
+func (p *Admission) Admit(ctx context.Context, a admission.Attributes, _ admission.ObjectInterfaces) error {
+	if a.GetResource().GroupResource() != syncTargets || a.GetSubresource() != "status" || a.GetOperation() != admission.Update {
+		return nil
+	}
+	st, ok := a.GetObject().(*workloadv1alpha1.SyncTarget)
+	old, oldOK := a.GetOldObject().(*workloadv1alpha1.SyncTarget)
+	if !ok || !oldOK {
+		return nil
+	}
+	st.Status.CredentialNotBefore = old.Status.CredentialNotBefore
+	t, ok, err := targetOf(a.GetUserInfo())
+	if !ok || err != nil || t.issued.IsZero() {
+		return nil
+	}
+	if cluster, _ := logicalcluster.ClusterFrom(ctx); cluster == t.cluster && a.GetName() == t.name && t.issued.After(old.Status.CredentialNotBefore.Time) {
+		st.Status.CredentialNotBefore = metav1.NewTime(t.issued)
+	}
+	return nil
+}
+
+func (p *Admission) Validate(ctx context.Context, a admission.Attributes, _ admission.ObjectInterfaces) error {
 	t, ok, err := targetOf(a.GetUserInfo())
 	if !ok {
 		return nil
@@ -46,6 +85,13 @@ func (p *Admission) Validate(_ context.Context, a admission.Attributes, _ admiss
 		if !t.copied(obj) {
 			return admission.NewForbidden(a, fmt.Errorf("the syncer of SyncTarget %s writes only the pods and Events labelled %s=%s or %s=%s",
 				t, workloadv1alpha1.UpsyncedLabel, t.key, workloadv1alpha1.ReportedByLabel, t.key))
+		}
+		reason, err := p.denyCopy(ctx, t, gr, obj)
+		if err != nil {
+			return apierrors.NewInternalError(err)
+		}
+		if reason != "" {
+			return admission.NewForbidden(a, errors.New(reason))
 		}
 		return nil
 	}
@@ -71,6 +117,71 @@ func (p *Admission) Validate(_ context.Context, a admission.Attributes, _ admiss
 			t, t.finalizer(), workloadv1alpha1.StatusAnnotation(t.key), strings.Join(changed, ", ")))
 	}
 	return nil
+}
+
+// denyCopy is why t's syncer may not write pod or Event obj, of gr, in the
+// logical cluster of ctx; empty if it may. It writes a pod only as that of
+// an object that its target runs, named by the pod's
+// workloadv1alpha1.OwnerAnnotation, and an Event only in a namespace
+// where its target runs something: elsewhere the logical cluster's own
+// users would find objects they cannot change, written by a syncer with
+// no business there.
+func (p *Admission) denyCopy(ctx context.Context, t target, gr schema.GroupResource, obj metav1.Object) (string, error) {
+	st, err := syncTarget(ctx, p.objects, t)
+	if err != nil || st == nil {
+		// The Authorizer has just found the SyncTarget; it is gone since.
+		return t.revoked(st), err
+	}
+	cluster, _ := logicalcluster.ClusterFrom(ctx)
+	where := fmt.Sprintf("namespace %s of logical cluster %s", obj.GetNamespace(), cluster)
+	accepted := accepted(st)
+	if gr == pods {
+		owner := obj.GetAnnotations()[workloadv1alpha1.OwnerAnnotation]
+		resource, name, ok := workloadv1alpha1.OwnerOf(owner)
+		if !ok {
+			return fmt.Sprintf("the syncer of SyncTarget %s writes only the pods of objects assigned to it, which its annotation %s names as <resource>.<group>/<name>, not %q",
+				t, workloadv1alpha1.OwnerAnnotation, owner), nil
+		}
+		gr := schema.GroupResource{Group: resource.Group, Resource: resource.Resource}
+		if accepted[gr] {
+			o, err := p.objects.Get(ctx, gr, obj.GetNamespace(), name)
+			if err != nil && !apierrors.IsNotFound(err) {
+				return "", err
+			}
+			if err == nil && (t.assigned(o) || t.holds(o)) {
+				return "", nil
+			}
+		}
+		return fmt.Sprintf("the syncer of SyncTarget %s writes only the pods of objects assigned to it, and %s (annotation %s) in %s is not",
+			t, owner, workloadv1alpha1.OwnerAnnotation, where), nil
+	}
+	working, err := p.works(ctx, t, accepted, obj.GetNamespace())
+	if err != nil || working {
+		return "", err
+	}
+	return fmt.Sprintf("the syncer of SyncTarget %s writes Events only where objects are assigned to it, and none is in %s", t, where), nil
+}
+
+// works tells whether an object of a resource in accepted is assigned to
+// t, or held by its syncer, in namespace of the logical cluster of ctx.
+// Those assigned are found by their label first, which is the usual case
+// and reads only them.
+func (p *Admission) works(ctx context.Context, t target, accepted map[schema.GroupResource]bool, namespace string) (bool, error) {
+	for _, selector := range []labels.Selector{
+		labels.SelectorFromSet(labels.Set{workloadv1alpha1.StateLabel(t.key): workloadv1alpha1.StateSync}),
+		labels.Everything(),
+	} {
+		for gr := range accepted {
+			objs, err := p.objects.List(ctx, gr, namespace, selector)
+			if err != nil {
+				return false, fmt.Errorf("listing %s in namespace %s: %w", gr, namespace, err)
+			}
+			if slices.ContainsFunc(objs, func(o *unstructured.Unstructured) bool { return t.assigned(o) || t.holds(o) }) {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
 }
 
 // changedButOwn are the fields in which old and obj differ, but for the

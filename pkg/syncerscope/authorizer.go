@@ -10,7 +10,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/selection"
 	"k8s.io/apiserver/pkg/authorization/authorizer"
@@ -60,7 +59,14 @@ func (a *Authorizer) Authorize(ctx context.Context, attrs authorizer.Attributes)
 	if err != nil {
 		return authorizer.DecisionDeny, err.Error(), nil
 	}
-	reason, err := a.deny(ctx, t, attrs)
+	st, err := syncTarget(ctx, a.objects, t)
+	if err != nil {
+		return authorizer.DecisionNoOpinion, "", err
+	}
+	if reason := t.revoked(st); reason != "" {
+		return authorizer.DecisionDeny, reason, nil
+	}
+	reason, err := a.deny(ctx, t, accepted(st), attrs)
 	switch {
 	case err != nil:
 		return authorizer.DecisionNoOpinion, "", err
@@ -85,9 +91,10 @@ func (a *Authorizer) EvaluateConditions(ctx context.Context, decision authorizer
 // requests a syncer may get.
 var discovery = []string{"/api", "/api/", "/apis", "/apis/", "/openapi/", "/version", "/healthz", "/livez", "/readyz"}
 
-// deny is why t's syncer may not make the request of attrs; empty if it
-// may. An error is one reading what the decision depends on.
-func (a *Authorizer) deny(ctx context.Context, t target, attrs authorizer.Attributes) (string, error) {
+// deny is why t's syncer, whose SyncTarget accepts accepted, may not make
+// the request of attrs; empty if it may. An error is one reading what the
+// decision depends on.
+func (a *Authorizer) deny(ctx context.Context, t target, accepted map[schema.GroupResource]bool, attrs authorizer.Attributes) (string, error) {
 	verb := attrs.GetVerb()
 	if !attrs.IsResourceRequest() {
 		path := attrs.GetPath()
@@ -109,7 +116,7 @@ func (a *Authorizer) deny(ctx context.Context, t target, attrs authorizer.Attrib
 	}
 	switch verb {
 	case "list", "watch":
-		return a.denyList(ctx, t, attrs, gr, what)
+		return denyList(t, accepted, attrs, gr, what)
 	case "get", "update", "patch", "delete", "create":
 	default:
 		return what + ": a syncer gets, lists, watches and writes single objects only", nil
@@ -148,10 +155,6 @@ func (a *Authorizer) deny(ctx context.Context, t target, attrs authorizer.Attrib
 	if copies && t.copied(obj) {
 		return "", nil
 	}
-	accepted, err := a.accepted(ctx, t)
-	if err != nil {
-		return "", err
-	}
 	if accepted[gr] && (t.assigned(obj) || t.holds(obj)) {
 		if verb != "delete" {
 			// Of the object itself, admission narrows this to its
@@ -174,7 +177,7 @@ func (a *Authorizer) deny(ctx context.Context, t target, attrs authorizer.Attrib
 
 // denyList is why t's syncer may not list or watch gr as attrs ask, in
 // one logical cluster or across all.
-func (a *Authorizer) denyList(ctx context.Context, t target, attrs authorizer.Attributes, gr schema.GroupResource, what string) (string, error) {
+func denyList(t target, accepted map[schema.GroupResource]bool, attrs authorizer.Attributes, gr schema.GroupResource, what string) (string, error) {
 	if attrs.GetSubresource() != "" {
 		return what + ": it lists and watches no subresource", nil
 	}
@@ -184,10 +187,6 @@ func (a *Authorizer) denyList(ctx context.Context, t target, attrs authorizer.At
 	}
 	if (gr == pods || gr == events) && requires(requirements, workloadv1alpha1.UpsyncedLabel, t.key) {
 		return "", nil
-	}
-	accepted, err := a.accepted(ctx, t)
-	if err != nil {
-		return "", err
 	}
 	if !accepted[gr] {
 		return what + ": the SyncTarget does not accept " + gr.String(), nil
@@ -211,23 +210,13 @@ func requires(requirements labels.Requirements, key, value string) bool {
 	})
 }
 
-// accepted are the resources t's SyncTarget accepts.
-func (a *Authorizer) accepted(ctx context.Context, t target) (map[schema.GroupResource]bool, error) {
-	st, err := a.objects.Get(logicalcluster.WithCluster(ctx, t.cluster), syncTargets, "", t.name)
-	if err != nil {
-		return nil, fmt.Errorf("reading SyncTarget %s: %w", t, err)
-	}
-	var spec workloadv1alpha1.SyncTargetSpec
-	if m, ok := st.Object["spec"].(map[string]any); ok {
-		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(m, &spec); err != nil {
-			return nil, fmt.Errorf("reading SyncTarget %s: %w", t, err)
-		}
-	}
+// accepted are the resources SyncTarget st accepts.
+func accepted(st *workloadv1alpha1.SyncTarget) map[schema.GroupResource]bool {
 	accepted := map[schema.GroupResource]bool{}
-	for _, r := range spec.Resources {
+	for _, r := range st.Spec.Resources {
 		accepted[schema.GroupResource{Group: r.Group, Resource: r.Resource}] = true
 	}
-	return accepted, nil
+	return accepted
 }
 
 // referenced tells whether the pod template of an object assigned to t,

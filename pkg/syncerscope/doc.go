@@ -32,11 +32,30 @@
 //     (labelled workload.canopy.dev/upsynced=<key>) and the Events it
 //     reports (workload.canopy.dev/reported-by=<key>), in the logical
 //     cluster of what they are about; the Admission plugin checks the
-//     label of what is created;
+//     label of what is created or updated, and that it is where the
+//     target has work: a pod names by its annotation
+//     workload.canopy.dev/owner an object in its namespace assigned to
+//     the target or holding its finalizer, and an Event is in a namespace
+//     holding such an object;
 //   - discovery, OpenAPI, and reviews of itself (kubectl auth whoami and
 //     can-i).
 //
 // Everything else is denied with a reason naming the scope. Deciding on an
 // object reads it from the watch cache (Stores): the object as it is now,
 // not as the request describes it.
+//
+// The credential is bound to its SyncTarget: it names the target's UID by
+// a group workloadv1alpha1.SyncTargetUIDGroup, and the hub's certificate
+// authenticator gives the user the certificate's issue time
+// (workloadv1alpha1.CredentialIssuedExtra). The Authorizer reads the
+// SyncTarget first and denies every request, discovery included, of a
+// credential it revokes: when the SyncTarget is gone, has another UID
+// (deleted and created again), or revokes credentials issued before the
+// later of its spec.credentialsNotBefore (set by hub synctarget rotate
+// --revoke) and status.credentialNotBefore. The Admission plugin sets the
+// latter, on each status write of the syncer, to the issue time of the
+// credential it writes with if that is newer, whatever the request says,
+// so that once a rotated credential is used the older ones are revoked.
+// The Revoker ends the requests in flight of a credential once it is
+// revoked, watches included, from one watch of every SyncTarget.
 package syncerscope

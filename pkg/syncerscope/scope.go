@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
@@ -20,11 +21,17 @@ import (
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 )
 
-// target is the SyncTarget a syncer's credential is for.
+// target is the SyncTarget a syncer's credential is for, and what binds
+// the credential to it.
 type target struct {
 	cluster logicalcluster.Name
 	name    string
 	key     string
+	// uid is the UID of the SyncTarget the credential was issued for,
+	// empty if it names none.
+	uid string
+	// issued is when the credential was issued, zero if unknown.
+	issued time.Time
 }
 
 func (t target) String() string { return string(t.cluster) + ":" + t.name }
@@ -37,9 +44,18 @@ func targetOf(u user.Info) (target, bool, error) {
 	}
 	for _, g := range u.GetGroups() {
 		if cluster, name, ok := workloadv1alpha1.SyncTargetOfGroup(g); ok {
-			t := target{logicalcluster.Name(cluster), name, workloadv1alpha1.TargetKey(cluster, name)}
+			t := target{cluster: logicalcluster.Name(cluster), name: name, key: workloadv1alpha1.TargetKey(cluster, name)}
 			if u.GetName() != workloadv1alpha1.SyncerUser(t.key) {
 				return t, true, fmt.Errorf("the syncer credential of SyncTarget %s must be of user %s, not %s", t, workloadv1alpha1.SyncerUser(t.key), u.GetName())
+			}
+			for _, g := range u.GetGroups() {
+				if uid, ok := workloadv1alpha1.SyncTargetUIDOfGroup(g); ok {
+					t.uid = uid
+				}
+			}
+			if issued := u.GetExtra()[workloadv1alpha1.CredentialIssuedExtra]; len(issued) == 1 {
+				// Unparsable, it stays zero: issued before any rotation.
+				t.issued, _ = time.Parse(time.RFC3339, issued[0])
 			}
 			return t, true, nil
 		}

@@ -3,10 +3,8 @@ package fleet
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,7 +16,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/tools/cache"
@@ -26,6 +23,7 @@ import (
 	"github.com/canopy-dev/canopy/bench/internal/proc"
 	"github.com/canopy-dev/canopy/e2e/pcluster"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/syncerdeploy"
 )
 
 // Clusters are physical clusters starting in the background, while the
@@ -118,7 +116,7 @@ func StartSyncer(ctx context.Context, tb testing.TB, h *proc.Hub, hubBin, syncer
 	if err := create.Run(); err != nil {
 		tb.Fatalf("hub synctarget create %s: %v\n%s", pc.Name, err, stderr.String())
 	}
-	kubeconfig, err := hubKubeconfig(stdout.Bytes())
+	kubeconfig, err := syncerdeploy.HubKubeconfig(stdout.Bytes())
 	if err != nil {
 		tb.Fatalf("the manifest of hub synctarget create %s: %v", pc.Name, err)
 	}
@@ -133,26 +131,6 @@ func StartSyncer(ctx context.Context, tb testing.TB, h *proc.Hub, hubBin, syncer
 		// a port of its own.
 		"--metrics-bind-address", "127.0.0.1:0")
 	return &Syncer{Process: p, Cluster: pc}
-}
-
-// hubKubeconfig is the syncer's hub kubeconfig in the manifest of hub
-// synctarget create: the one Secret's kubeconfig.
-func hubKubeconfig(manifest []byte) ([]byte, error) {
-	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(manifest), 4096)
-	for {
-		var doc unstructured.Unstructured
-		if err := dec.Decode(&doc.Object); err == io.EOF {
-			return nil, fmt.Errorf("no Secret with a kubeconfig in:\n%s", manifest)
-		} else if err != nil {
-			return nil, err
-		}
-		if doc.GetKind() != "Secret" {
-			continue
-		}
-		if data, ok, _ := unstructured.NestedString(doc.Object, "data", "kubeconfig"); ok {
-			return base64.StdEncoding.DecodeString(data)
-		}
-	}
 }
 
 // ReadyTimeout bounds a syncer's start, up to its informers' first lists.

@@ -1741,11 +1741,17 @@ func schema_pkg_apis_workload_v1alpha1_SyncTargetSpec(ref common.ReferenceCallba
 							},
 						},
 					},
+					"credentialsNotBefore": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CredentialsNotBefore revokes every syncer credential of the target issued before it: `hub synctarget rotate --revoke` sets it to the issue time of the credential it makes, for one that was stolen.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
 				},
 			},
 		},
 		Dependencies: []string{
-			workloadv1alpha1.GroupResource{}.OpenAPIModelName(), corev1.Taint{}.OpenAPIModelName()},
+			workloadv1alpha1.GroupResource{}.OpenAPIModelName(), corev1.Taint{}.OpenAPIModelName(), metav1.Time{}.OpenAPIModelName()},
 	}
 }
 
@@ -1802,6 +1808,12 @@ func schema_pkg_apis_workload_v1alpha1_SyncTargetStatus(ref common.ReferenceCall
 									},
 								},
 							},
+						},
+					},
+					"credentialNotBefore": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CredentialNotBefore is the issue time of the newest syncer credential the hub has seen the syncer report this status with. The hub sets it, never lowers it, and ignores what clients write here; credentials issued before it are revoked, so that once the syncer uses a rotated credential the older ones stop working.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
 						},
 					},
 				},

@@ -134,6 +134,54 @@ func SyncTargetOfGroup(group string) (cluster, name string, ok bool) {
 	return path[:i], path[i+1:], true
 }
 
+// syncTargetUIDGroupPrefix + the SyncTarget's UID is the group binding a
+// syncer's hub credential to the SyncTarget it was issued for: deleted,
+// or deleted and created again under the same name, the target has
+// another UID or none, and the credential is revoked.
+const syncTargetUIDGroupPrefix = "canopy:synctarget-uid:"
+
+// SyncTargetUIDGroup is the group, besides SyncersGroup and
+// SyncTargetGroup, of the hub credential of the syncer of the SyncTarget
+// of uid.
+func SyncTargetUIDGroup(uid string) string { return syncTargetUIDGroupPrefix + uid }
+
+// SyncTargetUIDOfGroup is the UID that group, a SyncTargetUIDGroup,
+// names.
+func SyncTargetUIDOfGroup(group string) (uid string, ok bool) {
+	uid, ok = strings.CutPrefix(group, syncTargetUIDGroupPrefix)
+	return uid, ok && uid != ""
+}
+
+// The keys of the extra information the hub's client certificate
+// authenticator gives each user: the certificate's issue time (its
+// NotBefore, RFC 3339) and serial number (hexadecimal). A syncer's
+// credential issued before its SyncTarget's
+// status.credentialNotBefore or spec.credentialsNotBefore is revoked.
+const (
+	CredentialIssuedExtra = "workload.canopy.dev/credential-issued"
+	CredentialSerialExtra = "workload.canopy.dev/credential-serial"
+)
+
+// OwnerAnnotation is on each pod a syncer copies to the hub: the hub
+// object whose pods it is, as "<resource>.<group>/<name>" (Owner), in the
+// pod's namespace. The hub lets the syncer write only the pods of objects
+// assigned to its target. It is no ownerReference, which would have the
+// hub's garbage collector delete the copy behind the syncer's back.
+const OwnerAnnotation = "workload.canopy.dev/owner"
+
+// Owner is the value of OwnerAnnotation for object name of resource.
+func Owner(resource GroupResource, name string) string { return resource.String() + "/" + name }
+
+// OwnerOf is the resource and name that value, an Owner, names.
+func OwnerOf(value string) (GroupResource, string, bool) {
+	resource, name, ok := strings.Cut(value, "/")
+	if !ok || resource == "" || name == "" {
+		return GroupResource{}, "", false
+	}
+	r, group, _ := strings.Cut(resource, ".")
+	return GroupResource{Group: group, Resource: r}, name, true
+}
+
 func shortHash(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:8])

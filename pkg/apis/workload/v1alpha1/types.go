@@ -52,6 +52,11 @@ type SyncTargetSpec struct {
 	// +optional
 	// +listType=set
 	LogicalClusters []string `json:"logicalClusters,omitempty"`
+	// CredentialsNotBefore revokes every syncer credential of the target
+	// issued before it: `hub synctarget rotate --revoke` sets it to the
+	// issue time of the credential it makes, for one that was stolen.
+	// +optional
+	CredentialsNotBefore metav1.Time `json:"credentialsNotBefore,omitempty"`
 }
 
 // GroupResource names a resource by its group ("" for the core group)
@@ -100,6 +105,13 @@ type SyncTargetStatus struct {
 	// cluster's nodes.
 	// +optional
 	Allocatable corev1.ResourceList `json:"allocatable,omitempty"`
+	// CredentialNotBefore is the issue time of the newest syncer
+	// credential the hub has seen the syncer report this status with.
+	// The hub sets it, never lowers it, and ignores what clients write
+	// here; credentials issued before it are revoked, so that once the
+	// syncer uses a rotated credential the older ones stop working.
+	// +optional
+	CredentialNotBefore metav1.Time `json:"credentialNotBefore,omitempty"`
 }
 
 // ConditionReady is the condition type telling whether the target's

@@ -108,6 +108,7 @@ func (in *SyncTargetSpec) DeepCopyInto(out *SyncTargetSpec) {
 		*out = make([]string, len(*in))
 		copy(*out, *in)
 	}
+	in.CredentialsNotBefore.DeepCopyInto(&out.CredentialsNotBefore)
 	return
 }
 
@@ -139,6 +140,7 @@ func (in *SyncTargetStatus) DeepCopyInto(out *SyncTargetStatus) {
 			(*out)[key] = val.DeepCopy()
 		}
 	}
+	in.CredentialNotBefore.DeepCopyInto(&out.CredentialNotBefore)
 	return
 }
 

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"io"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+	"k8s.io/client-go/util/keyutil"
+)
+
+// TestHubCredentialReload checks, against a TLS server that asks for
+// client certificates, that the syncer's hub client presents the
+// certificate of its kubeconfig file, and the new one once the file
+// holds another, connections kept alive included.
+func TestHubCredentialReload(t *testing.T) {
+	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	caTmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "ca"}, IsCA: true, BasicConstraintsValid: true,
+		KeyUsage: x509.KeyUsageCertSign, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
+	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, caKey.Public(), caKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca, err := x509.ParseCertificate(caDER)
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, r.TLS.PeerCertificates[0].Subject.CommonName)
+	}))
+	pool := x509.NewCertPool()
+	pool.AddCert(ca)
+	server.TLS = &tls.Config{ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: pool}
+	server.StartTLS()
+	defer server.Close()
+
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	write := func(user string, serial int64) {
+		key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		der, err := x509.CreateCertificate(rand.Reader, &x509.Certificate{SerialNumber: big.NewInt(serial), Subject: pkix.Name{CommonName: user},
+			ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}, KeyUsage: x509.KeyUsageDigitalSignature,
+			NotBefore: time.Now().Add(-time.Minute), NotAfter: time.Now().Add(time.Hour)}, ca, key.Public(), caKey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keyPEM, err := keyutil.MarshalPrivateKeyToPEM(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := clientcmdapi.NewConfig()
+		cfg.Clusters["hub"] = &clientcmdapi.Cluster{Server: server.URL,
+			CertificateAuthorityData: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: server.Certificate().Raw})}
+		cfg.AuthInfos[user] = &clientcmdapi.AuthInfo{ClientCertificateData: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), ClientKeyData: keyPEM}
+		cfg.Contexts["hub"] = &clientcmdapi.Context{Cluster: "hub", AuthInfo: user}
+		cfg.CurrentContext = "hub"
+		// As the kubelet updates a Secret's volume: a new file renamed over.
+		if err := clientcmd.WriteToFile(*cfg, path+".new"); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(path+".new", path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("first", 2)
+	cfg, credential, err := hubConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whoami := func() string {
+		t.Helper()
+		resp, err := client.Get(server.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(body)
+	}
+	if got := whoami(); got != "first" {
+		t.Fatalf("the client is %q, want first", got)
+	}
+	// Unchanged, the file changes nothing.
+	if err := credential.reload(); err != nil {
+		t.Fatal(err)
+	}
+	write("second", 3)
+	if got := whoami(); got != "first" {
+		t.Fatalf("the client is %q before reading the file again, want first", got)
+	}
+	if err := credential.reload(); err != nil {
+		t.Fatal(err)
+	}
+	if got := whoami(); got != "second" {
+		t.Errorf("the client is %q once the file holds another certificate, want second", got)
+	}
+	// A broken file keeps the certificate in use.
+	if err := os.WriteFile(path, []byte("not a kubeconfig"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := credential.reload(); err == nil {
+		t.Error("a broken kubeconfig was taken")
+	}
+	if got := whoami(); got != "second" {
+		t.Errorf("the client is %q after a broken kubeconfig, want second", got)
+	}
+}

@@ -1,0 +1,34 @@
+package hub
+
+import (
+	"crypto/x509"
+	"time"
+
+	"k8s.io/apiserver/pkg/authentication/authenticator"
+	x509request "k8s.io/apiserver/pkg/authentication/request/x509"
+	"k8s.io/apiserver/pkg/authentication/user"
+
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+)
+
+// certUser is the user of a client certificate chain: kube-apiserver's
+// (CommonName, Organizations as groups, a credential ID), with the
+// certificate's issue time and serial number in its extra information,
+// by which the hub tells a syncer's credential from an older one of the
+// same target that rotation revoked (pkg/syncerscope).
+var certUser = x509request.UserConversionFunc(func(chain []*x509.Certificate) (*authenticator.Response, bool, error) {
+	resp, ok, err := x509request.CommonNameUserConversion.User(chain)
+	if !ok || err != nil {
+		return resp, ok, err
+	}
+	info, ok := resp.User.(*user.DefaultInfo)
+	if !ok {
+		return resp, true, nil
+	}
+	if info.Extra == nil {
+		info.Extra = map[string][]string{}
+	}
+	info.Extra[workloadv1alpha1.CredentialIssuedExtra] = []string{chain[0].NotBefore.UTC().Format(time.RFC3339)}
+	info.Extra[workloadv1alpha1.CredentialSerialExtra] = []string{chain[0].SerialNumber.Text(16)}
+	return resp, true, nil
+})
