@@ -8,7 +8,9 @@ import (
 )
 
 func TestKube(t *testing.T) {
-	apiserver := func(v string) []*debug.Module { return []*debug.Module{{Path: "k8s.io/api", Version: "v0.36.0"}, {Path: apiserverModule, Version: v}} }
+	apiserver := func(v string) []*debug.Module {
+		return []*debug.Module{{Path: "k8s.io/api", Version: "v0.36.0"}, {Path: apiserverModule, Version: v}}
+	}
 	for _, c := range []struct {
 		name                    string
 		info                    *debug.BuildInfo
