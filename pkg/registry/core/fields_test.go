@@ -21,7 +21,7 @@ func TestFieldSelection(t *testing.T) {
 	}
 	meta := metav1.ObjectMeta{Name: "x", Namespace: "ns"}
 	pod := &corev1.Pod{ObjectMeta: meta,
-		Spec: corev1.PodSpec{NodeName: "n1", RestartPolicy: corev1.RestartPolicyAlways, SchedulerName: "default-scheduler", ServiceAccountName: "default"},
+		Spec:   corev1.PodSpec{NodeName: "n1", RestartPolicy: corev1.RestartPolicyAlways, SchedulerName: "default-scheduler", ServiceAccountName: "default"},
 		Status: corev1.PodStatus{Phase: corev1.PodRunning, PodIP: "10.0.0.1", PodIPs: []corev1.PodIP{{IP: "10.0.0.1"}, {IP: "fd00::1"}}, NominatedNodeName: "n2"},
 	}
 	onlyPodIP := &corev1.Pod{ObjectMeta: meta, Status: corev1.PodStatus{PodIP: "10.0.0.2"}}
