@@ -10,10 +10,11 @@ import (
 	baseversion "k8s.io/component-base/version"
 )
 
-// apiserverModule is the library whose version says which Kubernetes
-// release the hub implements: k8s.io/apiserver v0.37.2 is Kubernetes
-// v1.37.2.
-const apiserverModule = "k8s.io/apiserver"
+// kubeModules are the libraries whose version says which Kubernetes
+// release a build implements, k8s.io/apiserver v0.37.2 being Kubernetes
+// v1.37.2: the hub's API server library first, then one this package
+// links itself, for a binary without the former.
+var kubeModules = []string{"k8s.io/apiserver", "k8s.io/component-base"}
 
 // Kube is what the hub reports at /version: the Kubernetes version its
 // libraries implement, with the build metadata "+canopy" and this build's
@@ -54,15 +55,17 @@ func kubeFrom(info *debug.BuildInfo) apimachineryversion.Info {
 	return out
 }
 
-// kubeVersion is the Kubernetes version of the k8s.io/apiserver module
-// the build links: v0.X.Y is v1.X.Y, pre-releases kept. A build without
-// that information (none should be) gets the release the libraries were
-// cut for, at patch 0.
+// kubeVersion is the Kubernetes version of the first of kubeModules the
+// build links: v0.X.Y is v1.X.Y, pre-releases kept. A build without that
+// information (none should be) gets the release the libraries were cut
+// for, at patch 0.
 func kubeVersion(info *debug.BuildInfo) *utilversion.Version {
 	if info != nil {
-		for _, dep := range info.Deps {
-			if v, err := utilversion.ParseSemantic(dep.Version); dep.Path == apiserverModule && err == nil && v.Major() == 0 {
-				return v.WithMajor(1).WithBuildMetadata("")
+		for _, module := range kubeModules {
+			for _, dep := range info.Deps {
+				if v, err := utilversion.ParseSemantic(dep.Version); dep.Path == module && err == nil && v.Major() == 0 {
+					return v.WithMajor(1).WithBuildMetadata("")
+				}
 			}
 		}
 	}

@@ -9,7 +9,7 @@ import (
 
 func TestKube(t *testing.T) {
 	apiserver := func(v string) []*debug.Module {
-		return []*debug.Module{{Path: "k8s.io/api", Version: "v0.36.0"}, {Path: apiserverModule, Version: v}}
+		return []*debug.Module{{Path: "k8s.io/api", Version: "v0.36.0"}, {Path: "k8s.io/apiserver", Version: v}}
 	}
 	for _, c := range []struct {
 		name                    string
@@ -40,6 +40,11 @@ func TestKube(t *testing.T) {
 			name:       "go run",
 			info:       &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Deps: apiserver("v0.38.0-rc.1")},
 			gitVersion: "v1.38.0-rc.1+canopy", minor: "38", buildDate: "1970-01-01T00:00:00Z",
+		},
+		{
+			name:       "a binary without k8s.io/apiserver",
+			info:       &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Deps: []*debug.Module{{Path: "k8s.io/component-base", Version: "v0.37.1"}}},
+			gitVersion: "v1.37.1+canopy", minor: "37", buildDate: "1970-01-01T00:00:00Z",
 		},
 		{
 			name:       "no build information",
