@@ -463,7 +463,8 @@ func checkDeploymentEvents(t *testing.T, servers []server) int {
 
 // The hub reports the Kubernetes release its libraries implement:
 // kubectl version exits 0 and names server v1.37, and Helm 3 installs a
-// chart whose kubeVersion asks for at least 1.30.
+// chart whose kubeVersion asks for at least 1.30 and refuses one that asks
+// for 1.99.
 func TestServerVersion(t *testing.T) {
 	_, k, _ := startHubWith(t, "a")
 	out := k.must("--context", "a", "version", "-o", "json")
@@ -474,9 +475,26 @@ func TestServerVersion(t *testing.T) {
 	}
 	k.must("--context", "a", "version")
 
+	h := newHelm(t, k, "helm")
+	if install := h.must("a", "install", "tiny", tinyChart(t, ">=1.30.0-0")); !strings.Contains(install, "STATUS: deployed") {
+		t.Errorf("helm install printed:\n%s", install)
+	}
+	// Helm does check: a chart for a later release is refused.
+	if out, err := h.run("a", "install", "later", tinyChart(t, ">=1.99.0-0")); err == nil || !strings.Contains(err.Error(), "incompatible with Kubernetes v1.37.") {
+		t.Errorf("helm install of a chart for Kubernetes 1.99: %s %v", out, err)
+	}
+	if got := k.must("--context", "a", "get", "cm", "tiny", "-n", "default", "-o", "jsonpath={.data.kube}"); !strings.HasPrefix(got, "v1.37.") {
+		t.Errorf("the chart saw Kubernetes %q, want v1.37.x", got)
+	}
+}
+
+// tinyChart writes a chart of one ConfigMap, which records the Kubernetes
+// version Helm saw, for the releases kubeVersion names.
+func tinyChart(t *testing.T, kubeVersion string) string {
+	t.Helper()
 	chart := t.TempDir()
 	files := map[string]string{
-		"Chart.yaml":            "apiVersion: v2\nname: tiny\nversion: 0.1.0\nkubeVersion: \">=1.30.0-0\"\n",
+		"Chart.yaml":            fmt.Sprintf("apiVersion: v2\nname: tiny\nversion: 0.1.0\nkubeVersion: %q\n", kubeVersion),
 		"templates/config.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: tiny\ndata:\n  kube: {{ .Capabilities.KubeVersion.Version | quote }}\n",
 	}
 	for name, content := range files {
@@ -488,10 +506,5 @@ func TestServerVersion(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if install := newHelm(t, k, "helm").must("a", "install", "tiny", chart); !strings.Contains(install, "STATUS: deployed") {
-		t.Errorf("helm install printed:\n%s", install)
-	}
-	if got := k.must("--context", "a", "get", "cm", "tiny", "-n", "default", "-o", "jsonpath={.data.kube}"); !strings.HasPrefix(got, "v1.37.") {
-		t.Errorf("the chart saw Kubernetes %q, want v1.37.x", got)
-	}
+	return chart
 }
