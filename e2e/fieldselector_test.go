@@ -36,7 +36,7 @@ func (s server) must(args ...string) string {
 	return s.k.must(append([]string{"--context", s.context}, args...)...)
 }
 
-// fieldSelectorObjects are the objects both servers hold, all labelled
+// fieldSelectorObjects are the objects every server holds, all labelled
 // e2e=fs so that what the physical cluster makes of its own (kube-system,
 // its controllers' Events) stays out of the comparisons. Pods on node fs-a
 // are run by kwok there; the others name a scheduler that does not exist,
@@ -207,7 +207,7 @@ count: 1
 
 // The hub answers field selectors as kube-apiserver does: for each kind the
 // hub serves with selectable fields, the same objects created in a logical
-// cluster and in a physical cluster give the same names for every field
+// cluster, on each datastore, and in a physical cluster give the same names for every field
 // selector, a watch with a field selector delivers the same events, an
 // unsupported field label is refused with the same code and message, and
 // kubectl describe and kubectl events --for show the Events of a
@@ -216,15 +216,18 @@ func TestFieldSelectors(t *testing.T) {
 	if _, err := pcluster.EnsureBinaries(); err != nil {
 		t.Fatal(err)
 	}
-	_, admin, _ := startHubWith(t, "a")
 	pc := pcluster.Start(t, "fs", pcluster.Options{Nodes: []pcluster.Node{{Name: "fs-a"}}})
 	kubeconfig, err := clientcmd.LoadFromFile(pc.Kubeconfig)
 	if err != nil {
 		t.Fatal(err)
 	}
-	servers := []server{
-		{name: "kube-apiserver", k: kubectl{t: t, kubeconfig: pc.Kubeconfig, home: t.TempDir()}, context: kubeconfig.CurrentContext},
-		{name: "hub", k: admin, context: "a"},
+	servers := []server{{name: "kube-apiserver", k: kubectl{t: t, kubeconfig: pc.Kubeconfig, home: t.TempDir()}, context: kubeconfig.CurrentContext}}
+	bin := buildHub(t)
+	for _, ds := range datastores {
+		h, admin := startHub(t, bin, ds.url(t))
+		admin.addContexts(h, filepath.Join(h.dataDir, "pki"), "admin")
+		admin.createLogicalCluster("root", "a")
+		servers = append(servers, server{name: "the hub on " + ds.name, k: admin, context: "a"})
 	}
 	podIP := setUpFieldSelectorObjects(t, servers)
 
@@ -235,12 +238,13 @@ func TestFieldSelectors(t *testing.T) {
 	t.Logf("compared the answers of %d requests to each server", requests)
 }
 
-// setUpFieldSelectorObjects creates the objects in both servers and gives
-// the hub's pods the status kwok gave the physical cluster's, and both
-// the same status for the pods nothing runs. It returns p-run's IP.
+// setUpFieldSelectorObjects creates the objects in every server, the
+// physical cluster's first, and gives the hubs' pods the status kwok gave
+// the physical cluster's, and all the same status for the pods nothing
+// runs. It returns p-run's IP.
 func setUpFieldSelectorObjects(t *testing.T, servers []server) string {
 	t.Helper()
-	kube, hub := servers[0], servers[1]
+	kube, hubs := servers[0], servers[1:]
 	for _, s := range servers {
 		file := writeFile(t, fieldSelectorObjects)
 		// The physical cluster takes pods only once its controllers have
@@ -262,7 +266,9 @@ func setUpFieldSelectorObjects(t *testing.T, servers []server) string {
 		kube.must("wait", "pod", pod, "-n", "fs", "--for=jsonpath={.status.phase}=Running", "--timeout=60s")
 		ips[pod] = kube.must("get", "pod", pod, "-n", "fs", "-o", "jsonpath={.status.podIP}")
 		status := fmt.Sprintf(`{"status":{"phase":"Running","hostIP":"127.0.0.1","podIP":%q,"podIPs":[{"ip":%q}]}}`, ips[pod], ips[pod])
-		hub.must("patch", "pod", pod, "-n", "fs", "--subresource=status", "--type=merge", "-p", status)
+		for _, hub := range hubs {
+			hub.must("patch", "pod", pod, "-n", "fs", "--subresource=status", "--type=merge", "-p", status)
+		}
 	}
 	for _, s := range servers {
 		web := s.must("get", "deploy", "web", "-n", "fs", "-o", "jsonpath={.metadata.uid}")
@@ -273,8 +279,8 @@ func setUpFieldSelectorObjects(t *testing.T, servers []server) string {
 }
 
 // compareFieldSelectors lists each kind by every field it is selectable by
-// in both servers and compares the names; want is kube-apiserver's answer
-// as the test expects it, so that no comparison passes by both answering
+// in every server and compares the names; want is kube-apiserver's answer
+// as the test expects it, so that no comparison passes by all answering
 // nothing. It returns how many lists it made of each server.
 func compareFieldSelectors(t *testing.T, servers []server, podIP string) int {
 	t.Helper()
@@ -345,7 +351,7 @@ func compareFieldSelectors(t *testing.T, servers []server, podIP string) int {
 }
 
 // compareUnsupportedFieldLabels selects each kind by a field it is not
-// selectable by: both servers refuse it alike, 400 with kube's message,
+// selectable by: every server refuses it alike, 400 with kube's message,
 // which kubectl prints with the reason.
 func compareUnsupportedFieldLabels(t *testing.T, servers []server) int {
 	t.Helper()
@@ -375,15 +381,16 @@ func compareUnsupportedFieldLabels(t *testing.T, servers []server) int {
 				t.Errorf("%s --field-selector %s: %s answers %s; want BadRequest, %s", c.resource, c.selector, s.name, answers[s.name], c.message)
 			}
 		}
-		if answers[servers[0].name] != answers[servers[1].name] {
-			t.Errorf("%s --field-selector %s: %s answers %q, %s %q", c.resource, c.selector,
-				servers[0].name, answers[servers[0].name], servers[1].name, answers[servers[1].name])
+		for _, hub := range servers[1:] {
+			if kube := servers[0].name; answers[kube] != answers[hub.name] {
+				t.Errorf("%s --field-selector %s: %s answers %q, %s %q", c.resource, c.selector, kube, answers[kube], hub.name, answers[hub.name])
+			}
 		}
 	}
 	return len(cases)
 }
 
-// compareFieldSelectorWatch watches Warning events in both servers, then
+// compareFieldSelectorWatch watches Warning events in every server, then
 // creates a Normal and a Warning one: each watch delivers the Warning one
 // and, since a watch delivers in order, none of the Normal ones.
 func compareFieldSelectorWatch(t *testing.T, servers []server) int {
@@ -436,7 +443,7 @@ func compareFieldSelectorWatch(t *testing.T, servers []server) int {
 }
 
 // checkDeploymentEvents runs kubectl describe and kubectl events --for on
-// the Deployment web: both servers show the Events made about it. The
+// the Deployment web: every server shows the Events made about it. The
 // physical cluster's deployment controller may add its own, so each
 // answer is checked for the test's Events rather than compared whole.
 func checkDeploymentEvents(t *testing.T, servers []server) int {
