@@ -57,7 +57,6 @@ import (
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	"k8s.io/apiserver/pkg/server/dynamiccertificates"
 	genericoptions "k8s.io/apiserver/pkg/server/options"
-	"k8s.io/apiserver/pkg/util/compatibility"
 	"k8s.io/klog/v2"
 	openapicommon "k8s.io/kube-openapi/pkg/common"
 
@@ -473,7 +472,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 
 func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki, o Options, dataDir string, clusters *tenancy.Storage, authz authorizer.Authorizer, tokens *serviceaccount.Authenticator) (*genericapiserver.Config, error) {
 	cfg := genericapiserver.NewConfig(codecs)
-	cfg.EffectiveVersion = compatibility.DefaultBuildEffectiveVersion()
+	cfg.EffectiveVersion = effectiveVersion()
 	// Server-side apply needs the schemas, and kubectl's client-side
 	// validation and explain read them from /openapi.
 	namer := openapinamer.NewDefinitionNamer(scheme)

@@ -19,4 +19,10 @@
 // the unstructured storage of a group resource serves every definition of
 // it, in any logical cluster, whose stores upstream completes and Adopt
 // gives Canopy's keys.
+//
+// A resource's Fields are what field selectors may name, in lists and
+// watches alike: the store, the SQL storage and the watch cache all read
+// an object's fields through them. They are Kubernetes' for the kind,
+// copied as data since the hub may not import k8s.io/kubernetes, each with
+// a comment naming the upstream files and version they come from.
 package registry

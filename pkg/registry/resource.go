@@ -29,6 +29,10 @@ type Resource struct {
 	// Table is what kubectl get prints. Kubernetes' own columns for the
 	// built-in kinds, so that output reads the same.
 	Table Table
+	// Fields, when set, are what lists and watches may select objects by
+	// besides their name and namespace; the scheme must accept their
+	// labels too (AddFieldLabelConversion).
+	Fields Selectable
 	// Configure adjusts the store before it is completed.
 	Configure func(*genericregistry.Store)
 	// Serve, when set, gives the storage of the resource and of its
@@ -75,7 +79,11 @@ func (f *Factory) Build(gv schema.GroupVersion, resources ...Resource) (Group, e
 		if r.Configure != nil {
 			r.Configure(s)
 		}
-		if err := f.Complete(s, gv, generic.StoreOptions{}); err != nil {
+		var opts generic.StoreOptions
+		if r.Fields != nil {
+			opts.AttrFunc = r.Fields.Attrs
+		}
+		if err := f.Complete(s, gv, opts); err != nil {
 			return Group{}, err
 		}
 		g.Stores = append(g.Stores, s)

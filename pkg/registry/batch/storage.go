@@ -35,6 +35,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 			Singular: "job", Plural: "jobs", Categories: all,
 			New:      func() runtime.Object { return &batchv1.Job{} },
 			NewList:  func() runtime.Object { return &batchv1.JobList{} },
+			Fields:   jobFields,
 			Strategy: jobStrategy{jobs},
 			Status:   registry.StatusOf[*batchv1.Job]{Kind: jobs},
 			Table: registry.Table{

@@ -35,7 +35,8 @@ var authenticationInternalVersion = schema.GroupVersion{Group: authenticationv1.
 
 // AddToScheme registers core/v1 and authentication.k8s.io/v1 and, for the
 // served kinds and TokenRequests, the same Go types as the internal
-// versions, and the defaults the decoder fills in.
+// versions, the defaults the decoder fills in, and the fields lists and
+// watches select by.
 func AddToScheme(s *runtime.Scheme) error {
 	if err := corev1.AddToScheme(s); err != nil {
 		return err
@@ -46,6 +47,9 @@ func AddToScheme(s *runtime.Scheme) error {
 	s.AddTypeDefaultingFunc(&corev1.Service{}, defaultService)
 	s.AddTypeDefaultingFunc(&corev1.Endpoints{}, defaultEndpoints)
 	s.AddTypeDefaultingFunc(&corev1.LimitRange{}, defaultLimitRange)
+	if err := addFieldLabelConversions(s); err != nil {
+		return err
+	}
 	if err := s.SetVersionPriority(corev1.SchemeGroupVersion); err != nil {
 		return err
 	}

@@ -25,6 +25,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssu
 			Singular: "namespace", Plural: "namespaces", ShortNames: []string{"ns"},
 			New:       func() runtime.Object { return &corev1.Namespace{} },
 			NewList:   func() runtime.Object { return &corev1.NamespaceList{} },
+			Fields:    namespaceFields,
 			Strategy:  namespaceStrategy{typer, names.SimpleNameGenerator},
 			Configure: func(s *genericregistry.Store) { s.ShouldDeleteDuringUpdate = namespaceDeletableOnUpdate },
 			Serve: func(main *registry.Served) map[string]rest.Storage {
@@ -59,6 +60,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssu
 			Singular: "secret", Plural: "secrets",
 			New:     func() runtime.Object { return &corev1.Secret{} },
 			NewList: func() runtime.Object { return &corev1.SecretList{} },
+			Fields:  secretFields,
 			Strategy: registry.Kind[*corev1.Secret]{
 				ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1,
 				OnCreate: normalizeSecret, OnUpdate: func(s, _ *corev1.Secret) { normalizeSecret(s) },
@@ -95,6 +97,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssu
 			Singular: "pod", Plural: "pods", ShortNames: []string{"po"}, Categories: []string{"all"},
 			New:      func() runtime.Object { return &corev1.Pod{} },
 			NewList:  func() runtime.Object { return &corev1.PodList{} },
+			Fields:   podFields,
 			Strategy: pods,
 			Status:   registry.StatusOf[*corev1.Pod]{Kind: pods},
 			Table:    podTable,
@@ -112,6 +115,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssu
 			Singular: "service", Plural: "services", ShortNames: []string{"svc"}, Categories: []string{"all"},
 			New:     func() runtime.Object { return &corev1.Service{} },
 			NewList: func() runtime.Object { return &corev1.ServiceList{} },
+			Fields:  serviceFields,
 			Strategy: registry.Kind[*corev1.Service]{
 				ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1,
 				ValidName: apivalidation.NameIsDNS1035Label,
@@ -144,6 +148,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssu
 			Singular: "event", Plural: "events", ShortNames: []string{"ev"},
 			New:      func() runtime.Object { return &corev1.Event{} },
 			NewList:  func() runtime.Object { return &corev1.EventList{} },
+			Fields:   eventFields,
 			Strategy: registry.Kind[*corev1.Event]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Check: validateEvent},
 			Table:    eventTable,
 		},
