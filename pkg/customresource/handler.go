@@ -54,6 +54,9 @@ type Config struct {
 	// resources.
 	MinRequestTimeout   time.Duration
 	MaxRequestBodyBytes int64
+	// Limits bound each object's content; a zero limit is its
+	// DefaultLimits.
+	Limits Limits
 }
 
 // Members tells whether a user is one of a logical cluster's users.
@@ -86,7 +89,14 @@ func New(c Config) (*Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := build{converters: converters, authorizer: c.Authorizer, maxRequestBodyBytes: c.MaxRequestBodyBytes}
+	limits := c.Limits
+	if limits.MaxDepth == 0 {
+		limits.MaxDepth = DefaultLimits.MaxDepth
+	}
+	if limits.MaxBytes == 0 {
+		limits.MaxBytes = DefaultLimits.MaxBytes
+	}
+	b := build{converters: converters, authorizer: c.Authorizer, maxRequestBodyBytes: c.MaxRequestBodyBytes, limits: limits}
 	h := &Handler{
 		definitions:       c.Definitions,
 		members:           c.Members,

@@ -69,6 +69,7 @@ import (
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	rbacauthorizer "github.com/canopy-dev/canopy/pkg/authorization/rbac"
 	wildcardauthorizer "github.com/canopy-dev/canopy/pkg/authorization/wildcard"
+	"github.com/canopy-dev/canopy/pkg/boundedencoding"
 	"github.com/canopy-dev/canopy/pkg/controller/clusterroleaggregation"
 	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
 	crdcontroller "github.com/canopy-dev/canopy/pkg/controller/crd"
@@ -140,6 +141,14 @@ type Options struct {
 	// heartbeat a SyncTarget's Ready condition turns False; zero means
 	// DefaultSyncTargetHeartbeatTimeout.
 	SyncTargetHeartbeatTimeout time.Duration
+	// CustomResourceLimits bound the depth and size of each custom
+	// resource object; zero limits are customresource.DefaultLimits.
+	CustomResourceLimits customresource.Limits
+	// ServiceAccountMaxTokenExpiration is the longest a ServiceAccount
+	// token may be valid: longer requests are shortened to it, with a
+	// warning, as kube-apiserver's --service-account-max-token-expiration
+	// does; zero means DefaultServiceAccountMaxTokenExpiration.
+	ServiceAccountMaxTokenExpiration time.Duration
 	// Audit configures the audit log as kube-apiserver's --audit-* flags
 	// do: nil, or no LogOptions.Path, writes none; no PolicyFile means
 	// DefaultAuditPolicy.
@@ -149,6 +158,11 @@ type Options struct {
 // DefaultSyncTargetHeartbeatTimeout is four of the syncer's 10s
 // heartbeats: a syncer is deemed gone after missing three in a row.
 const DefaultSyncTargetHeartbeatTimeout = 40 * time.Second
+
+// DefaultServiceAccountMaxTokenExpiration is two days: a token renewed
+// by its client, as client-go and kubelet do at 80% of its life, never
+// needs more, and a stolen one stops working soon.
+const DefaultServiceAccountMaxTokenExpiration = 48 * time.Hour
 
 // KubeconfigPath is where the hub writes the admin kubeconfig for dataDir.
 func KubeconfigPath(dataDir string) string { return filepath.Join(dataDir, "admin.kubeconfig") }
@@ -223,7 +237,11 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	codecs := serializer.NewCodecFactory(scheme)
 
 	factory := &registry.Factory{Backend: backend, Serializer: codecs}
-	signer, err := serviceaccount.NewSigner(p.serviceAccountKey)
+	maxTokenExpiration := o.ServiceAccountMaxTokenExpiration
+	if maxTokenExpiration == 0 {
+		maxTokenExpiration = DefaultServiceAccountMaxTokenExpiration
+	}
+	signer, err := serviceaccount.NewSigner(p.serviceAccountKey, maxTokenExpiration)
 	if err != nil {
 		return err
 	}
@@ -296,12 +314,13 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	customResources, err := customresource.New(customresource.Config{
 		Definitions:         definitionStore,
 		Factory:             factory,
-		Codecs:              codecs,
+		Codecs:              cfg.Serializer,
 		Admission:           cfg.AdmissionControl,
 		Authorizer:          authz,
 		Members:             rbacAuthorizer,
 		MinRequestTimeout:   time.Duration(cfg.MinRequestTimeout) * time.Second,
 		MaxRequestBodyBytes: cfg.MaxRequestBodyBytes,
+		Limits:              o.CustomResourceLimits,
 	})
 	if err != nil {
 		return err
@@ -321,7 +340,13 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		Groups:     server.DiscoveryGroupManager,
 		Aggregated: server.AggregatedDiscoveryGroupManager,
 	})
-	coreAPI := genericapiserver.NewDefaultAPIGroupInfo(corev1.GroupName, scheme, runtime.NewParameterCodec(scheme), codecs)
+	// Every group answers with the bounded encoders of cfg.Serializer.
+	groupInfo := func(group string) genericapiserver.APIGroupInfo {
+		info := genericapiserver.NewDefaultAPIGroupInfo(group, scheme, runtime.NewParameterCodec(scheme), codecs)
+		info.NegotiatedSerializer = cfg.Serializer
+		return info
+	}
+	coreAPI := groupInfo(corev1.GroupName)
 	coreAPI.VersionedResourcesStorageMap[corev1.SchemeGroupVersion.Version] = coreGroup.Storage
 	if err := server.InstallLegacyAPIGroup(genericapiserver.DefaultLegacyAPIPrefix, &coreAPI); err != nil {
 		return err
@@ -335,14 +360,14 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		{authenticationv1.SchemeGroupVersion, map[string]rest.Storage{"selfsubjectreviews": authenticationregistry.SelfSubjectReviews{}}},
 		{authorizationv1.SchemeGroupVersion, map[string]rest.Storage{"selfsubjectaccessreviews": authorizationregistry.NewSelfSubjectAccessReviews(authz)}},
 	} {
-		info := genericapiserver.NewDefaultAPIGroupInfo(api.version.Group, scheme, runtime.NewParameterCodec(scheme), codecs)
+		info := groupInfo(api.version.Group)
 		info.VersionedResourcesStorageMap[api.version.Version] = api.storage
 		if err := server.InstallAPIGroup(&info); err != nil {
 			return err
 		}
 	}
 	for _, g := range groups {
-		info := genericapiserver.NewDefaultAPIGroupInfo(g.version.Group, scheme, runtime.NewParameterCodec(scheme), codecs)
+		info := groupInfo(g.version.Group)
 		// The scheme may know more versions of a group than are served,
 		// as autoscaling/v1 for the Scale of /scale subresources.
 		info.PrioritizedVersions = []schema.GroupVersion{g.version}
@@ -457,6 +482,9 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 
 func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki, o Options, dataDir string, clusters *tenancy.Storage, authz authorizer.Authorizer, tokens *serviceaccount.Authenticator) (*genericapiserver.Config, error) {
 	cfg := genericapiserver.NewConfig(codecs)
+	// Pretty JSON and YAML grow with the depth of what they indent: their
+	// encoders send compact JSON past a bound.
+	cfg.Serializer = boundedencoding.NegotiatedSerializer(codecs)
 	cfg.EffectiveVersion = compatibility.DefaultBuildEffectiveVersion()
 	// Server-side apply needs the schemas, and kubectl's client-side
 	// validation and explain read them from /openapi.
