@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	apidiscoveryv2 "k8s.io/api/apidiscovery/v2"
@@ -27,6 +28,7 @@ import (
 	"k8s.io/apiserver/pkg/features"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/apiserver/pkg/storage"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/apiserver/pkg/warning"
 	"k8s.io/klog/v2"
@@ -81,6 +83,14 @@ type Handler struct {
 	builtin           BuiltinDiscovery
 	builtinAggregated func() (*apidiscoveryv2.APIGroupDiscoveryList, error)
 	openAPIV2         *openAPIV2Docs
+
+	readiness struct {
+		sync.Mutex
+		// warmed are the storages of the resources defined at start,
+		// nil until the definitions are listed.
+		warmed map[schema.GroupResource]storage.Interface
+		ready  bool
+	}
 }
 
 // New returns the handler of custom resources.
@@ -122,10 +132,12 @@ func (h *Handler) cachedDefinition(cluster logicalcluster.Name, gr schema.GroupR
 }
 
 // Run forgets the installations of deleted definitions until ctx ends:
-// one watch for every logical cluster.
+// one watch for every logical cluster. Its first list makes the storages
+// of the resources defined then, which ReadinessCheck waits for.
 func (h *Handler) Run(ctx context.Context) {
 	clusterwide.Watch(ctx, "customresource-catalog", h.definitions, func() runtime.Object { return &apiextensions.CustomResourceDefinitionList{} },
 		func(objs []runtime.Object) {
+			h.warm(objs)
 			exist := map[installation]bool{}
 			for _, obj := range objs {
 				if key, ok := installationOf(obj); ok {

@@ -49,6 +49,7 @@ import (
 	"k8s.io/apiserver/pkg/authorization/authorizer"
 	"k8s.io/apiserver/pkg/authorization/authorizerfactory"
 	"k8s.io/apiserver/pkg/authorization/union"
+	"k8s.io/apiserver/pkg/endpoints/filters"
 	"k8s.io/apiserver/pkg/endpoints/handlers/responsewriters"
 	openapinamer "k8s.io/apiserver/pkg/endpoints/openapi"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
@@ -293,7 +294,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	}
 	authz = syncerscope.New(wildcardauthorizer.New(authz), syncerStores(coreGroup.Storage, groups))
 
-	cfg, err := serverConfig(scheme, codecs, p, o, dataDir, tenancyStorage, authz, tokens)
+	cfg, err := serverConfig(scheme, codecs, p, o, dataDir, tenancyStorage, authz, rbacAuthorizer, tokens)
 	if err != nil {
 		return err
 	}
@@ -394,6 +395,9 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	// Deleting a namespace deletes its content: the objects in it of
 	// every resource namespaced in its own logical cluster.
 	allData := clusterwide.Stores{Fixed: data, Custom: customResources}
+	if err := server.AddReadyzChecks(watchCachesReady(data, customResources)); err != nil {
+		return err
+	}
 	var namespaceStore *genericregistry.Store
 	for _, st := range data {
 		if st.DefaultQualifiedResource == corev1.Resource("namespaces") {
@@ -480,7 +484,9 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	return server.PrepareRun().RunWithContext(ctx)
 }
 
-func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki, o Options, dataDir string, clusters *tenancy.Storage, authz authorizer.Authorizer, tokens *serviceaccount.Authenticator) (*genericapiserver.Config, error) {
+func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki, o Options, dataDir string, clusters *tenancy.Storage,
+	authz authorizer.Authorizer, members *rbacauthorizer.Authorizer, tokens *serviceaccount.Authenticator,
+) (*genericapiserver.Config, error) {
 	cfg := genericapiserver.NewConfig(codecs)
 	// Pretty JSON and YAML grow with the depth of what they indent: their
 	// encoders send compact JSON past a bound.
@@ -540,7 +546,7 @@ func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki
 		// on, sees the path within the logical cluster and the cluster in
 		// the context. Whether a logical cluster exists is told only to
 		// those allowed to ask, after authorization.
-		return logicalcluster.WithLogicalCluster(withTokenCluster(genericapiserver.DefaultBuildHandlerChain(withServedClusters(logicalcluster.WithWildcardReadOnly(apiHandler), clusters), c), tokens, c.Serializer))
+		return logicalcluster.WithLogicalCluster(withTokenCluster(genericapiserver.DefaultBuildHandlerChain(withServedClusters(logicalcluster.WithWildcardReadOnly(apiHandler), clusters, members, c.Serializer), c), tokens, c.Serializer))
 	}
 	return cfg, nil
 }
@@ -564,23 +570,57 @@ func withTokenCluster(next http.Handler, tokens *serviceaccount.Authenticator, s
 }
 
 // withServedClusters answers 404 for a logical cluster that does not
-// exist or is being deleted, saying why.
-func withServedClusters(next http.Handler, clusters *tenancy.Storage) http.Handler {
+// exist or is being deleted, saying why, to the users who may know: its
+// members, system:masters among them. To anyone else a missing logical
+// cluster looks like one in which they have no role, so that whether it
+// exists is not told to those it is none of the business of: what every
+// logical cluster grants everyone (discovery, reviewing one's own access)
+// is served, as it would be in an empty logical cluster, and anything else
+// is refused as the RBAC authorizer refuses a non-member.
+func withServedClusters(next http.Handler, clusters *tenancy.Storage, members *rbacauthorizer.Authorizer, s runtime.NegotiatedSerializer) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		if cluster, ok := logicalcluster.ClusterFrom(req.Context()); ok {
-			if err := clusters.Served(req.Context(), cluster); err != nil {
-				var status apierrors.APIStatus
-				if !errors.As(err, &status) {
-					status = apierrors.NewInternalError(err)
-				}
-				s := status.Status()
-				s.TypeMeta = metav1.TypeMeta{Kind: "Status", APIVersion: "v1"}
-				responsewriters.WriteRawJSON(int(s.Code), s, w)
+		ctx := req.Context()
+		cluster, ok := logicalcluster.ClusterFrom(ctx)
+		if !ok {
+			next.ServeHTTP(w, req)
+			return
+		}
+		err := clusters.Served(ctx, cluster)
+		if err == nil {
+			next.ServeHTTP(w, req)
+			return
+		}
+		if u, ok := genericapirequest.UserFrom(ctx); ok && apierrors.IsNotFound(err) {
+			if member, merr := members.IsMember(ctx, cluster, u); merr == nil && !member {
+				asNonMember(next, members, s, w, req)
 				return
 			}
 		}
-		next.ServeHTTP(w, req)
+		var status apierrors.APIStatus
+		if !errors.As(err, &status) {
+			status = apierrors.NewInternalError(err)
+		}
+		st := status.Status()
+		st.TypeMeta = metav1.TypeMeta{Kind: "Status", APIVersion: "v1"}
+		responsewriters.WriteRawJSON(int(st.Code), st, w)
 	})
+}
+
+// asNonMember serves req, of a user with no role in its logical cluster,
+// which is not served, as the RBAC authorizer decides in a logical cluster
+// where they have none.
+func asNonMember(next http.Handler, members *rbacauthorizer.Authorizer, s runtime.NegotiatedSerializer, w http.ResponseWriter, req *http.Request) {
+	attrs, err := filters.GetAuthorizerAttributes(req.Context())
+	if err != nil {
+		responsewriters.InternalError(w, req, err)
+		return
+	}
+	decision, reason, _ := members.Authorize(req.Context(), attrs)
+	if decision != authorizer.DecisionAllow {
+		responsewriters.Forbidden(attrs, w, req, reason, s)
+		return
+	}
+	next.ServeHTTP(w, req)
 }
 
 // storedGroup is the storage of one served group version whose
