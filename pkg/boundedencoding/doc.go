@@ -11,4 +11,6 @@
 // (four times the compact size, and at least 1 MiB): past it they send the
 // compact JSON instead, which is valid pretty JSON's content and valid
 // YAML too. Nothing a request costs grows with the square of the depth.
+// YAML is made only of objects up to MaxYAMLInput: reading JSON as YAML
+// costs far more memory than the JSON itself.
 package boundedencoding

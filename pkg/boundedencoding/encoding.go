@@ -15,6 +15,12 @@ import (
 // compact size, whichever is larger.
 const MinBound = 1 << 20
 
+// MaxYAMLInput is the largest compact JSON written as YAML. Parsing JSON
+// as YAML, as upstream does to keep its numbers' types, allocates about
+// 140 times its size for a long list of small values: larger objects are
+// sent as compact JSON, which YAML parsers read as well.
+const MaxYAMLInput = 128 << 10
+
 // bound is the largest indented form of a compact encoding of n bytes.
 func bound(n int) int { return max(4*n, MinBound) }
 
@@ -161,9 +167,13 @@ func (e yamlEncoder) Encode(obj runtime.Object, w io.Writer) error {
 	return err
 }
 
-// indent is the YAML of compact, false if it is past bound or beyond what
-// the YAML parser takes, such as JSON nested more than 10,000 deep.
+// indent is the YAML of compact, false if compact is larger than
+// MaxYAMLInput, the YAML past bound, or compact beyond what the YAML
+// parser takes, such as JSON nested more than 10,000 deep.
 func (e yamlEncoder) indent(compact []byte) ([]byte, bool) {
+	if len(compact) > MaxYAMLInput {
+		return nil, false
+	}
 	// YAML reads numbers as the types they look like, where JSON would
 	// make them all floats.
 	var value any

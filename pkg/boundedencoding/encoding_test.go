@@ -63,7 +63,8 @@ func TestBounded(t *testing.T) {
 		{"9000 deep", nested(9000, "x"), map[string]bool{"pretty": false, "yaml": false}},
 		// JSON escapes the newlines; YAML writes each on a line of its own,
 		// indented.
-		{"many lines 100 deep", nested(100, strings.Repeat("line\n", 1<<18)), map[string]bool{"pretty": true, "yaml": false}},
+		{"many lines 100 deep", nested(100, strings.Repeat("line\n", 1<<14)), map[string]bool{"pretty": true, "yaml": false}},
+		{"larger than MaxYAMLInput", nested(3, strings.Repeat("x", MaxYAMLInput)), map[string]bool{"pretty": true, "yaml": false}},
 	} {
 		var compact bytes.Buffer
 		if err := json.NewEncoder(&compact).Encode(c.obj); err != nil {
