@@ -58,17 +58,18 @@ func blob(name, spec string) string {
 	return `{"apiVersion":"example.com/v1","kind":"Blob","metadata":{"name":"` + name + `"},"spec":` + spec + `}`
 }
 
-// largestBlob is a Blob as deep as may be, holding a list of ones as long
-// as the size limit allows, less what the hub adds to its metadata: the
-// costliest object to indent there is, every one on a line of its own at
-// the deepest level.
+// largestBlob is a Blob as deep as may be, holding a list of short strings
+// as long as the size limit allows, less what the hub adds to its
+// metadata: costly to indent, each string on a line of its own at the
+// deepest level. (A list of single digits costs more still to decode, as
+// it would to kube-apiserver: about 30 MB a GET, however it is encoded.)
 func largestBlob(name string) string {
-	const margin = 8 << 10
+	const margin, item = 8 << 10, `"0123456789abcd"`
 	levels := maxDepth - 2 // the list is at maxDepth
-	head := `{"apiVersion":"example.com/v1","kind":"Blob","metadata":{"name":"` + name + `"},"spec":` + strings.Repeat(`{"a":`, levels) + "[1"
+	head := `{"apiVersion":"example.com/v1","kind":"Blob","metadata":{"name":"` + name + `"},"spec":` + strings.Repeat(`{"a":`, levels) + "[" + item
 	tail := "]" + strings.Repeat("}", levels) + "}"
-	ones := (maxBytes - margin - len(head) - len(tail)) / 2
-	return head + strings.Repeat(",1", ones) + tail
+	items := (maxBytes - margin - len(head) - len(tail)) / (len(item) + 1)
+	return head + strings.Repeat(","+item, items) + tail
 }
 
 // request is one HTTP request of a matrix.
@@ -158,8 +159,17 @@ func testCustomResourceLimits(t *testing.T, h *hub, admin kubectl) {
 		a := do(t, client, server, request{method: http.MethodGet, path: blobs})
 		return a.code == http.StatusOK, string(a.body)
 	})
-	if a := do(t, client, server, request{method: http.MethodPost, path: blobs, body: blob("small", `{"a":1}`)}); a.code != http.StatusCreated {
-		t.Fatalf("creating a small blob: %d %s", a.code, a.body)
+	small := do(t, client, server, request{method: http.MethodPost, path: blobs, body: blob("small", `{"a":1}`)})
+	if small.code != http.StatusCreated {
+		t.Fatalf("creating a small blob: %d %s", small.code, small.body)
+	}
+	// An update of a custom resource names the version it updates.
+	var smallMeta metav1.PartialObjectMetadata
+	if err := json.Unmarshal(small.body, &smallMeta); err != nil {
+		t.Fatal(err)
+	}
+	update := func(spec string) string {
+		return `{"apiVersion":"example.com/v1","kind":"Blob","metadata":{"name":"small","resourceVersion":"` + smallMeta.ResourceVersion + `"},"spec":` + spec + `}`
 	}
 
 	tooDeep := nested(maxDepth-1, "{}") // a map at depth maxDepth+1
@@ -178,8 +188,8 @@ func testCustomResourceLimits(t *testing.T, h *hub, admin kubectl) {
 		{"create one level too deep", request{method: http.MethodPost, path: blobs, body: blob("deep", tooDeep)}, 422, metav1.StatusReasonInvalid, depthFlag},
 		{"create 9,000 deep", request{method: http.MethodPost, path: blobs, body: blob("deeper", nested(9000, "1"))}, 422, metav1.StatusReasonInvalid, depthFlag},
 		{"create too large", request{method: http.MethodPost, path: blobs, body: blob("large", tooLarge)}, 413, metav1.StatusReasonRequestEntityTooLarge, bytesFlag},
-		{"update too deep", request{method: http.MethodPut, path: blobs + "/small", body: blob("small", tooDeep)}, 422, metav1.StatusReasonInvalid, depthFlag},
-		{"update too large", request{method: http.MethodPut, path: blobs + "/small", body: blob("small", tooLarge)}, 413, metav1.StatusReasonRequestEntityTooLarge, bytesFlag},
+		{"update too deep", request{method: http.MethodPut, path: blobs + "/small", body: update(tooDeep)}, 422, metav1.StatusReasonInvalid, depthFlag},
+		{"update too large", request{method: http.MethodPut, path: blobs + "/small", body: update(tooLarge)}, 413, metav1.StatusReasonRequestEntityTooLarge, bytesFlag},
 		{"merge patch too deep", request{method: http.MethodPatch, path: blobs + "/small", contentType: "application/merge-patch+json", body: `{"spec":` + tooDeep + `}`}, 422, metav1.StatusReasonInvalid, depthFlag},
 		{"JSON patch too deep", request{method: http.MethodPatch, path: blobs + "/small", contentType: "application/json-patch+json",
 			body: `[{"op":"add","path":"/spec/b","value":` + nested(maxDepth-2, "{}") + `}]`}, 422, metav1.StatusReasonInvalid, depthFlag},
@@ -208,7 +218,7 @@ func testCustomResourceLimits(t *testing.T, h *hub, admin kubectl) {
 	}{
 		{"create as deep as may be", request{method: http.MethodPost, path: blobs, body: blob("deepest", nested(maxDepth-2, "{}"))}, 201},
 		{"create the largest", request{method: http.MethodPost, path: blobs, body: largestBlob("largest")}, 201},
-		{"update as deep as may be", request{method: http.MethodPut, path: blobs + "/small", body: blob("small", nested(maxDepth-2, "{}"))}, 200},
+		{"update as deep as may be", request{method: http.MethodPut, path: blobs + "/small", body: update(nested(maxDepth-2, "{}"))}, 200},
 		{"apply as deep as may be", apply(nested(maxDepth-2, "{}")), 201},
 	}
 	for _, c := range accepted {
@@ -216,7 +226,7 @@ func testCustomResourceLimits(t *testing.T, h *hub, admin kubectl) {
 			t.Errorf("%s: %d %.300s; want %d", c.name, a.code, a.body, c.code)
 		}
 	}
-	t.Logf("%d refused and %d accepted writes", len(refused)+4, len(accepted))
+	t.Logf("%d refused writes, %d accepted, %d reads of what was refused", len(refused), len(accepted), 4)
 
 	serveLargest(t, h, client, server+blobs+"/largest")
 
