@@ -84,8 +84,10 @@ func (r *tokenRequests) Create(ctx context.Context, name string, obj runtime.Obj
 	if len(out.Spec.Audiences) == 0 {
 		out.Spec.Audiences = r.issuer.DefaultAudiences()
 	}
+	// kube-apiserver names no object in this refusal: the TokenRequest
+	// has none of its own.
 	if errs := validateTokenRequest(out); len(errs) > 0 {
-		return nil, apierrors.NewInvalid(authenticationv1.SchemeGroupVersion.WithKind("TokenRequest").GroupKind(), name, errs)
+		return nil, apierrors.NewInvalid(authenticationv1.SchemeGroupVersion.WithKind("TokenRequest").GroupKind(), "", errs)
 	}
 	if createValidation != nil {
 		if err := createValidation(ctx, out); err != nil {
