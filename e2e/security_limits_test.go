@@ -234,6 +234,9 @@ func testCustomResourceLimits(t *testing.T, h *hub, admin kubectl) {
 	// their watch cache answers 429 until it has filled.
 	h.stop(t)
 	h.start(t)
+	if a := do(t, client, "https://127.0.0.1:"+strconv.Itoa(h.port), request{method: http.MethodGet, path: "/readyz?verbose"}); !strings.Contains(string(a.body), "[+]canopy-watch-caches ok") {
+		t.Errorf("/readyz does not check the watch caches: %s", a.body)
+	}
 	for _, path := range []string{blobs, "/api/v1/namespaces/default/configmaps"} {
 		if a := do(t, client, server, request{method: http.MethodGet, path: path}); a.code != http.StatusOK {
 			t.Errorf("GET %s right after /readyz said ready: %d %.300s", path, a.code, a.body)
