@@ -545,7 +545,7 @@ func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki
 		// Routing comes first, so that every filter, from authentication
 		// on, sees the path within the logical cluster and the cluster in
 		// the context. Whether a logical cluster exists is told only to
-		// those allowed to ask, after authorization.
+		// its members, after authorization.
 		return logicalcluster.WithLogicalCluster(withTokenCluster(genericapiserver.DefaultBuildHandlerChain(withServedClusters(logicalcluster.WithWildcardReadOnly(apiHandler), clusters, members, c.Serializer), c), tokens, c.Serializer))
 	}
 	return cfg, nil
@@ -591,7 +591,12 @@ func withServedClusters(next http.Handler, clusters *tenancy.Storage, members *r
 			return
 		}
 		if u, ok := genericapirequest.UserFrom(ctx); ok && apierrors.IsNotFound(err) {
-			if member, merr := members.IsMember(ctx, cluster, u); merr == nil && !member {
+			member, merr := members.IsMember(ctx, cluster, u)
+			if merr != nil {
+				responsewriters.InternalError(w, req, merr)
+				return
+			}
+			if !member {
 				asNonMember(next, members, s, w, req)
 				return
 			}
