@@ -19,4 +19,8 @@
 // the unstructured storage of a group resource serves every definition of
 // it, in any logical cluster, whose stores upstream completes and Adopt
 // gives Canopy's keys.
+//
+// A request's mistakes that upstream's storage reports as its own, with a
+// 500, reach the client as the 4xx they are: a resourceVersion that is no
+// number or is set on create, and a malformed patch.
 package registry
