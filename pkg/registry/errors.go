@@ -14,15 +14,15 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apimachinery/pkg/watch"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/apiserver/pkg/storage"
 )
 
 // clientErrors is a storage that tells the client of the mistakes in a
 // request that kube-apiserver's storage reports as its own, with a 500: a
 // resourceVersion that is no number, in a query or an object, or one set
-// on an object to be created, and a malformed patch. A query's is a 400
-// BadRequest, as for a list; an object's a 422 Invalid of its
-// metadata.resourceVersion; a patch's a 400.
+// on an object to be created. A query's is a 400 BadRequest, as for a
+// list; an object's a 422 Invalid of its metadata.resourceVersion.
 type clientErrors struct {
 	storage.Interface
 	resource schema.GroupResource
@@ -50,31 +50,11 @@ func (s clientErrors) Create(ctx context.Context, key string, obj, out runtime.O
 func (s clientErrors) GuaranteedUpdate(ctx context.Context, key string, destination runtime.Object, ignoreNotFound bool,
 	preconditions *storage.Preconditions, tryUpdate storage.UpdateFunc, cachedExistingObject runtime.Object,
 ) error {
-	return s.Interface.GuaranteedUpdate(ctx, key, destination, ignoreNotFound, preconditions,
-		func(input runtime.Object, res storage.ResponseMeta) (runtime.Object, *uint64, error) {
-			obj, ttl, err := tryUpdate(input, res)
-			return obj, ttl, s.updateError(ctx, key, err)
-		}, cachedExistingObject)
-}
-
-// updateError is err, the error of making the updated object, but a 4xx
-// where it is the request's fault.
-func (s clientErrors) updateError(ctx context.Context, key string, err error) error {
-	if err == nil {
-		return nil
-	}
+	err := s.Interface.GuaranteedUpdate(ctx, key, destination, ignoreNotFound, preconditions, tryUpdate, cachedExistingObject)
 	// The registry parses the resourceVersion of the object it is given,
 	// and returns the parse error as it is.
 	if num := (*strconv.NumError)(nil); errors.As(err, &num) {
 		return s.invalidResourceVersion(path.Base(key), num.Num, err)
-	}
-	// Applying a patch to a valid object fails only for the patch:
-	// upstream turns the errors of some malformed strategic merge
-	// patches into 400s, and leaves others, such as a $setElementOrder
-	// that is no list, as they are.
-	var status apierrors.APIStatus
-	if info, ok := genericapirequest.RequestInfoFrom(ctx); ok && info.Verb == "patch" && !errors.As(err, &status) {
-		return apierrors.NewBadRequest(fmt.Sprintf("the patch cannot be applied to %s %q: %v", s.resource, path.Base(key), err))
 	}
 	return err
 }
@@ -92,4 +72,24 @@ func queryError(err error) error {
 func (s clientErrors) invalidResourceVersion(name, rv string, why error) error {
 	return apierrors.NewInvalid(schema.GroupKind{Group: s.resource.Group, Kind: s.resource.Resource}, name,
 		field.ErrorList{field.Invalid(field.NewPath("metadata", "resourceVersion"), rv, why.Error())})
+}
+
+// patchErrors is an update's objInfo, but a 400 for a patch that cannot be
+// applied. Upstream turns the errors of some malformed strategic merge
+// patches into 400s, and leaves the others, such as a $setElementOrder
+// that is no list, as 500s; applying a patch to a stored object, valid,
+// fails only for the patch. What the update does after applying it, such
+// as finishing a deletion, is left as it is.
+type patchErrors struct{ rest.UpdatedObjectInfo }
+
+func (p patchErrors) UpdatedObject(ctx context.Context, old runtime.Object) (runtime.Object, error) {
+	obj, err := p.UpdatedObjectInfo.UpdatedObject(ctx, old)
+	var status apierrors.APIStatus
+	if err == nil || errors.As(err, &status) {
+		return obj, err
+	}
+	if info, ok := genericapirequest.RequestInfoFrom(ctx); ok && info.Verb == "patch" {
+		return nil, apierrors.NewBadRequest(fmt.Sprintf("the patch cannot be applied to %s %q: %v", info.Resource, info.Name, err))
+	}
+	return obj, err
 }
