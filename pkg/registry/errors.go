@@ -74,12 +74,14 @@ func (s clientErrors) invalidResourceVersion(name, rv string, why error) error {
 		field.ErrorList{field.Invalid(field.NewPath("metadata", "resourceVersion"), rv, why.Error())})
 }
 
-// patchErrors is an update's objInfo, but a 400 for a patch that cannot be
+// PatchErrors is an update's objInfo, but a 400 for a patch that cannot be
 // applied. Upstream turns the errors of some malformed strategic merge
 // patches into 400s, and leaves the others, such as a $setElementOrder
 // that is no list, as 500s; applying a patch to a stored object, valid,
 // fails only for the patch. What the update does after applying it, such
 // as finishing a deletion, is left as it is.
+func PatchErrors(objInfo rest.UpdatedObjectInfo) rest.UpdatedObjectInfo { return patchErrors{objInfo} }
+
 type patchErrors struct{ rest.UpdatedObjectInfo }
 
 func (p patchErrors) UpdatedObject(ctx context.Context, old runtime.Object) (runtime.Object, error) {

@@ -47,7 +47,7 @@ type Served struct {
 func (s *Served) Update(ctx context.Context, name string, objInfo rest.UpdatedObjectInfo, createValidation rest.ValidateObjectFunc,
 	updateValidation rest.ValidateObjectUpdateFunc, forceAllowCreate bool, options *metav1.UpdateOptions,
 ) (runtime.Object, bool, error) {
-	return s.Store.Update(ctx, name, patchErrors{objInfo}, createValidation, updateValidation, forceAllowCreate, options)
+	return s.Store.Update(ctx, name, PatchErrors(objInfo), createValidation, updateValidation, forceAllowCreate, options)
 }
 
 func (s *Served) ShortNames() []string { return s.shortNames }
@@ -131,7 +131,7 @@ func (r *Status) Get(ctx context.Context, name string, options *metav1.GetOption
 
 func (r *Status) Update(ctx context.Context, name string, objInfo rest.UpdatedObjectInfo, createValidation rest.ValidateObjectFunc, updateValidation rest.ValidateObjectUpdateFunc, _ bool, options *metav1.UpdateOptions) (runtime.Object, bool, error) {
 	// A status update never creates the object it is the status of.
-	return r.store.Update(ctx, name, patchErrors{objInfo}, createValidation, updateValidation, false, options)
+	return r.store.Update(ctx, name, PatchErrors(objInfo), createValidation, updateValidation, false, options)
 }
 
 func (r *Status) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
