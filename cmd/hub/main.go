@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"net"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	genericoptions "k8s.io/apiserver/pkg/server/options"
 	"k8s.io/component-base/cli"
 
+	"github.com/canopy-dev/canopy/pkg/customresource"
 	"github.com/canopy-dev/canopy/pkg/hub"
 )
 
@@ -58,6 +60,9 @@ root logical cluster. A LogicalCluster named <child> created in logical cluster
 			if o.SyncTargetHeartbeatTimeout <= 0 {
 				return fmt.Errorf("--sync-target-heartbeat-timeout %v must be positive", o.SyncTargetHeartbeatTimeout)
 			}
+			if err := validateLimits(o); err != nil {
+				return err
+			}
 			if o.SecurePort <= 0 || o.SecurePort > 65535 {
 				return fmt.Errorf("--secure-port %d is not a port", o.SecurePort)
 			}
@@ -74,6 +79,9 @@ root logical cluster. A LogicalCluster named <child> created in logical cluster
 	cmd.Flags().StringVar(&o.TokenAuthFile, "token-auth-file", "", `CSV file of static bearer tokens, one "token,user,uid,\"group1,group2\"" a line, as kube-apiserver reads it; a token's user is the same in every logical cluster`)
 	cmd.Flags().DurationVar(&o.CompactionInterval, "compaction-interval", 5*time.Minute, "how often the datastore drops the history of changes older than one interval (watches and lists from before then get 410 Gone); 0 never does")
 	cmd.Flags().DurationVar(&o.SyncTargetHeartbeatTimeout, "sync-target-heartbeat-timeout", hub.DefaultSyncTargetHeartbeatTimeout, "how long after its syncer last reported a SyncTarget's Ready condition turns False (reason HeartbeatTimeout); syncers report every 10s")
+	cmd.Flags().IntVar(&o.CustomResourceLimits.MaxDepth, "custom-resource-max-depth", customresource.DefaultLimits.MaxDepth, "how deep maps and lists may nest in a custom resource object (the object being 1, its managedFields left out); a deeper one is refused with 422 Invalid")
+	cmd.Flags().IntVar(&o.CustomResourceLimits.MaxBytes, "custom-resource-max-bytes", customresource.DefaultLimits.MaxBytes, "the largest a custom resource object may be, encoded as JSON; a larger one is refused with 413 RequestEntityTooLarge")
+	cmd.Flags().DurationVar(&o.ServiceAccountMaxTokenExpiration, "service-account-max-token-expiration", hub.DefaultServiceAccountMaxTokenExpiration, "the longest a ServiceAccount token may be valid; a TokenRequest for longer is shortened to it, with a warning, as by kube-apiserver's flag of that name")
 	cmd.Flags().StringVar(&o.Audit.LogOptions.Path, "audit-log-path", "", `file to append the audit log to, one audit.k8s.io/v1 Event in JSON a line, each naming its logical cluster in annotation canopy.dev/cluster; "-" is standard output; unset writes none`)
 	cmd.Flags().StringVar(&o.Audit.PolicyFile, "audit-policy-file", "", "audit.k8s.io/v1 Policy saying which requests --audit-log-path records and at what level; unset means the hub's default: changes to placements, constraints, SyncTargets, LogicalClusters and RBAC with their objects, other changes without, no reads, as written to <data-dir>/default-audit-policy.yaml")
 	cmd.Flags().IntVar(&o.Audit.LogOptions.MaxAge, "audit-log-maxage", o.Audit.LogOptions.MaxAge, "days to keep rotated audit log files, by the time in their names; 0 keeps them whatever their age")
@@ -82,4 +90,19 @@ root logical cluster. A LogicalCluster named <child> created in logical cluster
 	cmd.Flags().StringVar(&o.OTLPEndpoint, "otlp-endpoint", "", "host:port of an OTLP/gRPC collector (plaintext) to send a trace of each request, down to its SQL statements, to; unset means no tracing")
 	cmd.Flags().Int32Var(&o.TracingSamplingRatePerMillion, "tracing-sampling-rate-per-million", 1000000, "with --otlp-endpoint, how many requests in a million to trace; a system:masters request carrying a W3C traceparent follows its client's decision instead")
 	return cmd
+}
+
+// validateLimits checks the flags that bound what one request may store or
+// be given, as kube-apiserver checks its own.
+func validateLimits(o hub.Options) error {
+	if o.CustomResourceLimits.MaxDepth < 1 {
+		return fmt.Errorf("--custom-resource-max-depth %d must be at least 1", o.CustomResourceLimits.MaxDepth)
+	}
+	if o.CustomResourceLimits.MaxBytes < 1 {
+		return fmt.Errorf("--custom-resource-max-bytes %d must be at least 1", o.CustomResourceLimits.MaxBytes)
+	}
+	if o.ServiceAccountMaxTokenExpiration < time.Hour || o.ServiceAccountMaxTokenExpiration > math.MaxUint32*time.Second {
+		return fmt.Errorf("--service-account-max-token-expiration %v must be between 1h and 2^32 seconds, as kube-apiserver's", o.ServiceAccountMaxTokenExpiration)
+	}
+	return nil
 }

@@ -40,6 +40,17 @@
 // v2 is the hub's document with its definitions merged in, made once per
 // distinct set of definitions and kept in a small cache.
 //
+// A definition may take any JSON, so every write of an object is refused
+// past Limits: how deep its maps and lists nest, and how large it is
+// encoded, the hub's --custom-resource-max-depth and
+// --custom-resource-max-bytes. Its encoders indent pretty JSON and YAML
+// only within a bound (pkg/boundedencoding).
+//
+// The first list of the definitions of every logical cluster makes the
+// storage of each group resource they define, and the hub is ready only
+// once their watch caches are (ReadinessCheck), so that the first requests
+// after a start are not answered 429.
+//
 // Custom resources are served in their own logical cluster only, not
 // across all of them at /clusters/*.
 //

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	apidiscoveryv2 "k8s.io/api/apidiscovery/v2"
@@ -27,6 +28,7 @@ import (
 	"k8s.io/apiserver/pkg/features"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/apiserver/pkg/storage"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/apiserver/pkg/warning"
 	"k8s.io/klog/v2"
@@ -54,6 +56,9 @@ type Config struct {
 	// resources.
 	MinRequestTimeout   time.Duration
 	MaxRequestBodyBytes int64
+	// Limits bound each object's content; a zero limit is its
+	// DefaultLimits.
+	Limits Limits
 }
 
 // Members tells whether a user is one of a logical cluster's users.
@@ -78,6 +83,14 @@ type Handler struct {
 	builtin           BuiltinDiscovery
 	builtinAggregated func() (*apidiscoveryv2.APIGroupDiscoveryList, error)
 	openAPIV2         *openAPIV2Docs
+
+	readiness struct {
+		sync.Mutex
+		// warmed are the storages of the resources defined at start,
+		// nil until the definitions are listed.
+		warmed map[schema.GroupResource]storage.Interface
+		ready  bool
+	}
 }
 
 // New returns the handler of custom resources.
@@ -86,7 +99,14 @@ func New(c Config) (*Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := build{converters: converters, authorizer: c.Authorizer, maxRequestBodyBytes: c.MaxRequestBodyBytes}
+	limits := c.Limits
+	if limits.MaxDepth == 0 {
+		limits.MaxDepth = DefaultLimits.MaxDepth
+	}
+	if limits.MaxBytes == 0 {
+		limits.MaxBytes = DefaultLimits.MaxBytes
+	}
+	b := build{converters: converters, authorizer: c.Authorizer, maxRequestBodyBytes: c.MaxRequestBodyBytes, limits: limits}
 	h := &Handler{
 		definitions:       c.Definitions,
 		members:           c.Members,
@@ -112,10 +132,12 @@ func (h *Handler) cachedDefinition(cluster logicalcluster.Name, gr schema.GroupR
 }
 
 // Run forgets the installations of deleted definitions until ctx ends:
-// one watch for every logical cluster.
+// one watch for every logical cluster. Its first list makes the storages
+// of the resources defined then, which ReadinessCheck waits for.
 func (h *Handler) Run(ctx context.Context) {
 	clusterwide.Watch(ctx, "customresource-catalog", h.definitions, func() runtime.Object { return &apiextensions.CustomResourceDefinitionList{} },
 		func(objs []runtime.Object) {
+			h.warm(objs)
 			exist := map[installation]bool{}
 			for _, obj := range objs {
 				if key, ok := installationOf(obj); ok {

@@ -121,15 +121,37 @@ func (h *Handler) serveOpenAPI(w http.ResponseWriter, req *http.Request, next ht
 	}
 	path := strings.TrimPrefix(strings.TrimPrefix(req.URL.Path, openAPIV3), "/")
 	switch d, ok := docs[path]; {
-	case len(docs) == 0:
+	case path == "" && len(docs) == 0:
 		next.ServeHTTP(w, req)
 	case path == "":
 		h.serveOpenAPIPaths(w, req, next, docs)
 	case ok:
 		serveOpenAPIDoc(w, req, path, d)
 	default:
-		next.ServeHTTP(w, req)
+		// Upstream's handler writes nothing for a group version it does
+		// not know, where kube-apiserver answers 404.
+		tracked := &writeTracker{ResponseWriter: w}
+		next.ServeHTTP(tracked, req)
+		if !tracked.wrote {
+			w.WriteHeader(http.StatusNotFound)
+		}
 	}
+}
+
+// writeTracker tells whether anything was written to its ResponseWriter.
+type writeTracker struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (w *writeTracker) WriteHeader(code int) {
+	w.wrote = true
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *writeTracker) Write(b []byte) (int, error) {
+	w.wrote = true
+	return w.ResponseWriter.Write(b)
 }
 
 // serveOpenAPIPaths serves the hub's /openapi/v3 with the definitions'

@@ -18,6 +18,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer/versioning"
 	"k8s.io/apiserver/pkg/features"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
+
+	"github.com/canopy-dev/canopy/pkg/boundedencoding"
 )
 
 // What follows is upstream's serialization of custom resources
@@ -84,7 +86,7 @@ func newSerializer(typer runtime.ObjectTyper, converter runtime.ObjectConvertor,
 	if utilfeature.DefaultFeatureGate.Enabled(features.CBORServingAndStorage) {
 		mediaTypes = append(mediaTypes, cbor.NewSerializerInfo(creator, typer))
 	}
-	return serializer{typer: typer, creator: creator, converter: converter, schemas: s, mediaTypes: mediaTypes}
+	return serializer{typer: typer, creator: creator, converter: converter, schemas: s, mediaTypes: boundedencoding.MediaTypes(mediaTypes)}
 }
 
 func (s serializer) SupportedMediaTypes() []runtime.SerializerInfo { return s.mediaTypes }

@@ -30,6 +30,7 @@ import (
 	"k8s.io/kube-openapi/pkg/spec3"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
+	"github.com/canopy-dev/canopy/pkg/boundedencoding"
 	"github.com/canopy-dev/canopy/pkg/registry"
 )
 
@@ -70,6 +71,7 @@ type build struct {
 	storage             func(schema.GroupResource) (storage.Interface, error)
 	authorizer          authorizer.Authorizer
 	maxRequestBodyBytes int64
+	limits              Limits
 }
 
 // definition is what the versions of one definition share while they
@@ -255,6 +257,7 @@ func (d definition) version(v apiextensionsv1.CustomResourceDefinitionVersion) (
 		return nil, errServing(crd, "storage of version "+v.Name, err)
 	}
 	registry.Adopt(storages.CustomResource.Store)
+	d.limits.guard(storages.CustomResource.Store)
 	sv := &servedVersion{served: v.Served, main: storages.CustomResource, scale: storages.Scale, attrs: strategy.GetAttrs}
 	// Upstream's status store is a copy of the main one taken before it
 	// was adopted; this one is taken after.
@@ -383,8 +386,8 @@ func withFieldManager(typeConverter managedfields.TypeConverter, scope handlers.
 }
 
 // scaleCodecs serialize the autoscaling/v1 Scale of a scale subresource.
-var scaleCodecs = runtimeserializer.NewCodecFactory(scale.NewScaleConverter().Scheme(),
-	runtimeserializer.WithStreamingCollectionEncodingToJSON(), runtimeserializer.WithStreamingCollectionEncodingToProtobuf())
+var scaleCodecs = boundedencoding.NegotiatedSerializer(runtimeserializer.NewCodecFactory(scale.NewScaleConverter().Scheme(),
+	runtimeserializer.WithStreamingCollectionEncodingToJSON(), runtimeserializer.WithStreamingCollectionEncodingToProtobuf()))
 
 var metaDescriptions = metav1.ObjectMeta{}.SwaggerDoc()
 

@@ -49,6 +49,7 @@ import (
 	"k8s.io/apiserver/pkg/authorization/authorizer"
 	"k8s.io/apiserver/pkg/authorization/authorizerfactory"
 	"k8s.io/apiserver/pkg/authorization/union"
+	"k8s.io/apiserver/pkg/endpoints/filters"
 	"k8s.io/apiserver/pkg/endpoints/handlers/responsewriters"
 	openapinamer "k8s.io/apiserver/pkg/endpoints/openapi"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
@@ -70,6 +71,7 @@ import (
 	rbacauthorizer "github.com/canopy-dev/canopy/pkg/authorization/rbac"
 	"github.com/canopy-dev/canopy/pkg/authorization/reserved"
 	wildcardauthorizer "github.com/canopy-dev/canopy/pkg/authorization/wildcard"
+	"github.com/canopy-dev/canopy/pkg/boundedencoding"
 	"github.com/canopy-dev/canopy/pkg/controller/clusterroleaggregation"
 	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
 	crdcontroller "github.com/canopy-dev/canopy/pkg/controller/crd"
@@ -141,6 +143,14 @@ type Options struct {
 	// heartbeat a SyncTarget's Ready condition turns False; zero means
 	// DefaultSyncTargetHeartbeatTimeout.
 	SyncTargetHeartbeatTimeout time.Duration
+	// CustomResourceLimits bound the depth and size of each custom
+	// resource object; zero limits are customresource.DefaultLimits.
+	CustomResourceLimits customresource.Limits
+	// ServiceAccountMaxTokenExpiration is the longest a ServiceAccount
+	// token may be valid: longer requests are shortened to it, with a
+	// warning, as kube-apiserver's --service-account-max-token-expiration
+	// does; zero means DefaultServiceAccountMaxTokenExpiration.
+	ServiceAccountMaxTokenExpiration time.Duration
 	// Audit configures the audit log as kube-apiserver's --audit-* flags
 	// do: nil, or no LogOptions.Path, writes none; no PolicyFile means
 	// DefaultAuditPolicy.
@@ -150,6 +160,11 @@ type Options struct {
 // DefaultSyncTargetHeartbeatTimeout is four of the syncer's 10s
 // heartbeats: a syncer is deemed gone after missing three in a row.
 const DefaultSyncTargetHeartbeatTimeout = 40 * time.Second
+
+// DefaultServiceAccountMaxTokenExpiration is two days: a token renewed
+// by its client, as client-go and kubelet do at 80% of its life, never
+// needs more, and a stolen one stops working soon.
+const DefaultServiceAccountMaxTokenExpiration = 48 * time.Hour
 
 // KubeconfigPath is where the hub writes the admin kubeconfig for dataDir.
 func KubeconfigPath(dataDir string) string { return filepath.Join(dataDir, "admin.kubeconfig") }
@@ -224,7 +239,11 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	codecs := serializer.NewCodecFactory(scheme)
 
 	factory := &registry.Factory{Backend: backend, Serializer: codecs}
-	signer, err := serviceaccount.NewSigner(p.serviceAccountKey)
+	maxTokenExpiration := o.ServiceAccountMaxTokenExpiration
+	if maxTokenExpiration == 0 {
+		maxTokenExpiration = DefaultServiceAccountMaxTokenExpiration
+	}
+	signer, err := serviceaccount.NewSigner(p.serviceAccountKey, maxTokenExpiration)
 	if err != nil {
 		return err
 	}
@@ -280,7 +299,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	authz = syncerscope.New(wildcardauthorizer.New(authz), syncerObjects)
 	revoker := syncerscope.NewRevoker(syncerObjects)
 
-	cfg, err := serverConfig(scheme, codecs, p, o, dataDir, tenancyStorage, authz, tokens)
+	cfg, err := serverConfig(scheme, codecs, p, o, dataDir, tenancyStorage, authz, rbacAuthorizer, tokens)
 	if err != nil {
 		return err
 	}
@@ -306,12 +325,13 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	customResources, err := customresource.New(customresource.Config{
 		Definitions:         definitionStore,
 		Factory:             factory,
-		Codecs:              codecs,
+		Codecs:              cfg.Serializer,
 		Admission:           cfg.AdmissionControl,
 		Authorizer:          authz,
 		Members:             rbacAuthorizer,
 		MinRequestTimeout:   time.Duration(cfg.MinRequestTimeout) * time.Second,
 		MaxRequestBodyBytes: cfg.MaxRequestBodyBytes,
+		Limits:              o.CustomResourceLimits,
 	})
 	if err != nil {
 		return err
@@ -331,7 +351,13 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		Groups:     server.DiscoveryGroupManager,
 		Aggregated: server.AggregatedDiscoveryGroupManager,
 	})
-	coreAPI := genericapiserver.NewDefaultAPIGroupInfo(corev1.GroupName, scheme, runtime.NewParameterCodec(scheme), codecs)
+	// Every group answers with the bounded encoders of cfg.Serializer.
+	groupInfo := func(group string) genericapiserver.APIGroupInfo {
+		info := genericapiserver.NewDefaultAPIGroupInfo(group, scheme, runtime.NewParameterCodec(scheme), codecs)
+		info.NegotiatedSerializer = cfg.Serializer
+		return info
+	}
+	coreAPI := groupInfo(corev1.GroupName)
 	coreAPI.VersionedResourcesStorageMap[corev1.SchemeGroupVersion.Version] = coreGroup.Storage
 	if err := server.InstallLegacyAPIGroup(genericapiserver.DefaultLegacyAPIPrefix, &coreAPI); err != nil {
 		return err
@@ -345,14 +371,14 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		{authenticationv1.SchemeGroupVersion, map[string]rest.Storage{"selfsubjectreviews": authenticationregistry.SelfSubjectReviews{}}},
 		{authorizationv1.SchemeGroupVersion, map[string]rest.Storage{"selfsubjectaccessreviews": authorizationregistry.NewSelfSubjectAccessReviews(authz)}},
 	} {
-		info := genericapiserver.NewDefaultAPIGroupInfo(api.version.Group, scheme, runtime.NewParameterCodec(scheme), codecs)
+		info := groupInfo(api.version.Group)
 		info.VersionedResourcesStorageMap[api.version.Version] = api.storage
 		if err := server.InstallAPIGroup(&info); err != nil {
 			return err
 		}
 	}
 	for _, g := range groups {
-		info := genericapiserver.NewDefaultAPIGroupInfo(g.version.Group, scheme, runtime.NewParameterCodec(scheme), codecs)
+		info := groupInfo(g.version.Group)
 		// The scheme may know more versions of a group than are served,
 		// as autoscaling/v1 for the Scale of /scale subresources.
 		info.PrioritizedVersions = []schema.GroupVersion{g.version}
@@ -379,6 +405,9 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	// Deleting a namespace deletes its content: the objects in it of
 	// every resource namespaced in its own logical cluster.
 	allData := clusterwide.Stores{Fixed: data, Custom: customResources}
+	if err := server.AddReadyzChecks(watchCachesReady(data, customResources)); err != nil {
+		return err
+	}
 	var namespaceStore *genericregistry.Store
 	for _, st := range data {
 		if st.DefaultQualifiedResource == corev1.Resource("namespaces") {
@@ -470,8 +499,13 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	return server.PrepareRun().RunWithContext(ctx)
 }
 
-func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki, o Options, dataDir string, clusters *tenancy.Storage, authz authorizer.Authorizer, tokens *serviceaccount.Authenticator) (*genericapiserver.Config, error) {
+func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki, o Options, dataDir string, clusters *tenancy.Storage,
+	authz authorizer.Authorizer, members *rbacauthorizer.Authorizer, tokens *serviceaccount.Authenticator,
+) (*genericapiserver.Config, error) {
 	cfg := genericapiserver.NewConfig(codecs)
+	// Pretty JSON and YAML grow with the depth of what they indent: their
+	// encoders send compact JSON past a bound.
+	cfg.Serializer = boundedencoding.NegotiatedSerializer(codecs)
 	cfg.EffectiveVersion = effectiveVersion()
 	// Server-side apply needs the schemas, and kubectl's client-side
 	// validation and explain read them from /openapi.
@@ -526,8 +560,8 @@ func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki
 		// Routing comes first, so that every filter, from authentication
 		// on, sees the path within the logical cluster and the cluster in
 		// the context. Whether a logical cluster exists is told only to
-		// those allowed to ask, after authorization.
-		return logicalcluster.WithLogicalCluster(withTokenCluster(genericapiserver.DefaultBuildHandlerChain(withServedClusters(logicalcluster.WithWildcardReadOnly(apiHandler), clusters), c), tokens, c.Serializer))
+		// its members, after authorization.
+		return logicalcluster.WithLogicalCluster(withTokenCluster(genericapiserver.DefaultBuildHandlerChain(withServedClusters(logicalcluster.WithWildcardReadOnly(apiHandler), clusters, members, c.Serializer), c), tokens, c.Serializer))
 	}
 	return cfg, nil
 }
@@ -551,23 +585,62 @@ func withTokenCluster(next http.Handler, tokens *serviceaccount.Authenticator, s
 }
 
 // withServedClusters answers 404 for a logical cluster that does not
-// exist or is being deleted, saying why.
-func withServedClusters(next http.Handler, clusters *tenancy.Storage) http.Handler {
+// exist or is being deleted, saying why, to the users who may know: its
+// members, system:masters among them. To anyone else a missing logical
+// cluster looks like one in which they have no role, so that whether it
+// exists is not told to those it is none of the business of: what every
+// logical cluster grants everyone (discovery, reviewing one's own access)
+// is served, as it would be in an empty logical cluster, and anything else
+// is refused as the RBAC authorizer refuses a non-member.
+func withServedClusters(next http.Handler, clusters *tenancy.Storage, members *rbacauthorizer.Authorizer, s runtime.NegotiatedSerializer) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		if cluster, ok := logicalcluster.ClusterFrom(req.Context()); ok {
-			if err := clusters.Served(req.Context(), cluster); err != nil {
-				var status apierrors.APIStatus
-				if !errors.As(err, &status) {
-					status = apierrors.NewInternalError(err)
-				}
-				s := status.Status()
-				s.TypeMeta = metav1.TypeMeta{Kind: "Status", APIVersion: "v1"}
-				responsewriters.WriteRawJSON(int(s.Code), s, w)
+		ctx := req.Context()
+		cluster, ok := logicalcluster.ClusterFrom(ctx)
+		if !ok {
+			next.ServeHTTP(w, req)
+			return
+		}
+		err := clusters.Served(ctx, cluster)
+		if err == nil {
+			next.ServeHTTP(w, req)
+			return
+		}
+		if u, ok := genericapirequest.UserFrom(ctx); ok && apierrors.IsNotFound(err) {
+			member, merr := members.IsMember(ctx, cluster, u)
+			if merr != nil {
+				responsewriters.InternalError(w, req, merr)
+				return
+			}
+			if !member {
+				asNonMember(next, members, s, w, req)
 				return
 			}
 		}
-		next.ServeHTTP(w, req)
+		var status apierrors.APIStatus
+		if !errors.As(err, &status) {
+			status = apierrors.NewInternalError(err)
+		}
+		st := status.Status()
+		st.TypeMeta = metav1.TypeMeta{Kind: "Status", APIVersion: "v1"}
+		responsewriters.WriteRawJSON(int(st.Code), st, w)
 	})
+}
+
+// asNonMember serves req, of a user with no role in its logical cluster,
+// which is not served, as the RBAC authorizer decides in a logical cluster
+// where they have none.
+func asNonMember(next http.Handler, members *rbacauthorizer.Authorizer, s runtime.NegotiatedSerializer, w http.ResponseWriter, req *http.Request) {
+	attrs, err := filters.GetAuthorizerAttributes(req.Context())
+	if err != nil {
+		responsewriters.InternalError(w, req, err)
+		return
+	}
+	decision, reason, _ := members.Authorize(req.Context(), attrs)
+	if decision != authorizer.DecisionAllow {
+		responsewriters.Forbidden(attrs, w, req, reason, s)
+		return
+	}
+	next.ServeHTTP(w, req)
 }
 
 // storedGroup is the storage of one served group version whose

@@ -25,4 +25,8 @@
 // an object's fields through them. They are Kubernetes' for the kind,
 // copied as data since the hub may not import k8s.io/kubernetes, each with
 // a comment naming the upstream files and version they come from.
+//
+// A request's mistakes that upstream's storage reports as its own, with a
+// 500, reach the client as the 4xx they are: a resourceVersion that is no
+// number or is set on create, and a malformed patch.
 package registry

@@ -140,7 +140,7 @@ func (f *Factory) decorator(keyOf func(runtime.Object) (string, error), share fu
 			return nil, nil, fmt.Errorf("watch cache for %s: %w", config.GroupResource, err)
 		}
 		d := cacher.NewCacheDelegator(c, s)
-		return d, func() {
+		return clientErrors{d, config.GroupResource}, func() {
 			d.Stop()
 			c.Stop()
 		}, nil

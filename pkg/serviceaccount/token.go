@@ -51,13 +51,14 @@ type ref struct {
 
 // Signer issues tokens with the hub's service-account key.
 type Signer struct {
-	signer jose.Signer
+	signer        jose.Signer
+	maxExpiration time.Duration
 }
 
-// NewSigner signs with key. The key ID is derived from the public key, as
-// Kubernetes derives it, so verifiers can tell keys apart when one is
-// replaced.
-func NewSigner(key *ecdsa.PrivateKey) (*Signer, error) {
+// NewSigner signs with key, tokens valid at most maxExpiration (zero for
+// no limit). The key ID is derived from the public key, as Kubernetes
+// derives it, so verifiers can tell keys apart when one is replaced.
+func NewSigner(key *ecdsa.PrivateKey, maxExpiration time.Duration) (*Signer, error) {
 	kid, err := keyID(&key.PublicKey)
 	if err != nil {
 		return nil, err
@@ -67,8 +68,11 @@ func NewSigner(key *ecdsa.PrivateKey) (*Signer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Signer{signer: s}, nil
+	return &Signer{signer: s, maxExpiration: maxExpiration}, nil
 }
+
+// MaxExpiration is the longest a token may be valid; zero for no limit.
+func (s *Signer) MaxExpiration() time.Duration { return s.maxExpiration }
 
 func keyID(pub *ecdsa.PublicKey) (string, error) {
 	der, err := x509.MarshalPKIXPublicKey(pub)

@@ -46,7 +46,7 @@ func newKey(t *testing.T) *ecdsa.PrivateKey {
 }
 
 func TestTokenClaims(t *testing.T) {
-	signer, err := NewSigner(newKey(t))
+	signer, err := NewSigner(newKey(t), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,11 +93,11 @@ func TestTokenClaims(t *testing.T) {
 
 func TestAuthenticateToken(t *testing.T) {
 	key := newKey(t)
-	signer, err := NewSigner(key)
+	signer, err := NewSigner(key, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	otherSigner, err := NewSigner(newKey(t))
+	otherSigner, err := NewSigner(newKey(t), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,6 +51,9 @@ func (a *Authorizer) Authorize(ctx context.Context, attrs authorizer.Attributes)
 	if u == nil {
 		return authorizer.DecisionNoOpinion, "", nil
 	}
+	if reason := allowedToEveryone(attrs); reason != "" {
+		return authorizer.DecisionAllow, reason, nil
+	}
 	var reason string
 	err := a.visitRules(ctx, cluster, u, attrs.GetNamespace(), func(source string, rule *rbacv1.PolicyRule) error {
 		if RuleAllows(attrs, rule) {
@@ -75,11 +78,6 @@ func (a *Authorizer) Authorize(ctx context.Context, attrs authorizer.Attributes)
 	return authorizer.DecisionNoOpinion, reason, err
 }
 
-// forEveryone are the ClusterRoleBindings, by the names Kubernetes gives
-// them, that every logical cluster has for all authenticated users:
-// discovery and reviewing one's own access. They make no one a member.
-var forEveryone = map[string]bool{"system:discovery": true, "system:basic-user": true}
-
 // IsMember reports whether u is one of cluster's users: in system:masters,
 // a ServiceAccount, which authenticates only in its own logical cluster,
 // or named, by name or group, by a binding of cluster in any namespace
@@ -99,7 +97,7 @@ func (a *Authorizer) IsMember(ctx context.Context, cluster logicalcluster.Name, 
 		return false, err
 	}
 	for _, b := range crbs {
-		if _, ok := appliesTo(u, b.Subjects, ""); ok && !forEveryone[b.Name] {
+		if _, ok := appliesTo(u, b.Subjects, ""); ok && !forEveryone(b.Name) {
 			return true, nil
 		}
 	}

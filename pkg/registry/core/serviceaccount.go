@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/apiserver/pkg/warning"
 
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 )
@@ -26,6 +27,9 @@ type TokenIssuer interface {
 	Issue(cluster logicalcluster.Name, sa *corev1.ServiceAccount, audiences []string, expiration time.Duration) (string, time.Time, error)
 	// DefaultAudiences are a token's audiences when its request names none.
 	DefaultAudiences() []string
+	// MaxExpiration is the longest a token may be valid; zero for no
+	// limit.
+	MaxExpiration() time.Duration
 }
 
 const (
@@ -80,13 +84,21 @@ func (r *tokenRequests) Create(ctx context.Context, name string, obj runtime.Obj
 	if len(out.Spec.Audiences) == 0 {
 		out.Spec.Audiences = r.issuer.DefaultAudiences()
 	}
+	// kube-apiserver names no object in this refusal: the TokenRequest
+	// has none of its own.
 	if errs := validateTokenRequest(out); len(errs) > 0 {
-		return nil, apierrors.NewInvalid(authenticationv1.SchemeGroupVersion.WithKind("TokenRequest").GroupKind(), name, errs)
+		return nil, apierrors.NewInvalid(authenticationv1.SchemeGroupVersion.WithKind("TokenRequest").GroupKind(), "", errs)
 	}
 	if createValidation != nil {
 		if err := createValidation(ctx, out); err != nil {
 			return nil, err
 		}
+	}
+	// As kube-apiserver with --service-account-max-token-expiration, a
+	// request for longer is shortened, with a warning, not refused.
+	if limit := int64(r.issuer.MaxExpiration() / time.Second); limit > 0 && *out.Spec.ExpirationSeconds > limit {
+		warning.AddWarning(ctx, "", fmt.Sprintf("requested expiration of %d seconds shortened to %d seconds", *out.Spec.ExpirationSeconds, limit))
+		out.Spec.ExpirationSeconds = &limit
 	}
 	obj, err := r.serviceAccounts.Get(ctx, name, &metav1.GetOptions{})
 	if err != nil {

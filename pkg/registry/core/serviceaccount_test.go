@@ -41,6 +41,8 @@ func (r *recordingIssuer) Issue(cluster logicalcluster.Name, _ *corev1.ServiceAc
 
 func (*recordingIssuer) DefaultAudiences() []string { return []string{"hub"} }
 
+func (*recordingIssuer) MaxExpiration() time.Duration { return 48 * time.Hour }
+
 func TestTokenRequests(t *testing.T) {
 	seconds := func(s int64) *int64 { return &s }
 	for _, tc := range []struct {
@@ -53,6 +55,8 @@ func TestTokenRequests(t *testing.T) {
 		{name: "defaults", serviceAccount: "bot", wantAudiences: []string{"hub"}, wantExpiration: time.Hour},
 		{name: "as asked", serviceAccount: "bot", spec: authenticationv1.TokenRequestSpec{Audiences: []string{"a", "b"}, ExpirationSeconds: seconds(600)},
 			wantAudiences: []string{"a", "b"}, wantExpiration: 10 * time.Minute},
+		{name: "shortened to the max", serviceAccount: "bot", spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: seconds(10 * 365 * 24 * 3600)},
+			wantAudiences: []string{"hub"}, wantExpiration: 48 * time.Hour},
 		{name: "too short", serviceAccount: "bot", spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: seconds(599)}, err: "less than 10 minutes"},
 		{name: "too long", serviceAccount: "bot", spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: seconds(1 << 33)}, err: "larger than 2^32"},
 		{name: "empty audience", serviceAccount: "bot", spec: authenticationv1.TokenRequestSpec{Audiences: []string{""}}, err: "spec.audiences[0]"},

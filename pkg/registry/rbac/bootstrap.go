@@ -12,15 +12,9 @@ import (
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/apiserver/pkg/registry/rest"
 
+	rbacauthz "github.com/canopy-dev/canopy/pkg/authorization/rbac"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 )
-
-// discoveryURLs are what clients read before any request: discovery,
-// OpenAPI for validation, and health and version.
-var discoveryURLs = []string{
-	"/api", "/api/*", "/apis", "/apis/*", "/openapi", "/openapi/*",
-	"/healthz", "/livez", "/readyz", "/version", "/version/",
-}
 
 // bootstrap are the default roles, aggregated, and the ClusterRoles and
 // bindings Kubernetes gives every authenticated user, by the same names,
@@ -30,9 +24,6 @@ var discoveryURLs = []string{
 // They are the same for every logical cluster, so they are made once.
 var bootstrap = sync.OnceValues(func() ([]runtime.Object, error) {
 	authenticated := []rbacv1.Subject{{Kind: rbacv1.GroupKind, APIGroup: rbacv1.GroupName, Name: user.AllAuthenticated}}
-	role := func(name string, rules ...rbacv1.PolicyRule) *rbacv1.ClusterRole {
-		return &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: name}, Rules: rules}
-	}
 	binding := func(name string) *rbacv1.ClusterRoleBinding {
 		return &rbacv1.ClusterRoleBinding{
 			ObjectMeta: metav1.ObjectMeta{Name: name},
@@ -54,20 +45,10 @@ var bootstrap = sync.OnceValues(func() ([]runtime.Object, error) {
 		}
 		objs = append(objs, r)
 	}
-	return append(objs,
-		role("system:discovery", rbacv1.PolicyRule{Verbs: []string{"get"}, NonResourceURLs: discoveryURLs}),
-		binding("system:discovery"),
-		role("system:basic-user", rbacv1.PolicyRule{
-			Verbs:     []string{"create"},
-			APIGroups: []string{"authorization.k8s.io"},
-			Resources: []string{"selfsubjectaccessreviews"},
-		}, rbacv1.PolicyRule{
-			Verbs:     []string{"create"},
-			APIGroups: []string{"authentication.k8s.io"},
-			Resources: []string{"selfsubjectreviews"},
-		}),
-		binding("system:basic-user"),
-	), nil
+	for _, r := range rbacauthz.ForEveryone {
+		objs = append(objs, r.DeepCopy(), binding(r.Name))
+	}
+	return objs, nil
 })
 
 // SetUp creates the default ClusterRoles and ClusterRoleBindings of a new

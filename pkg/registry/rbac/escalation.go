@@ -20,6 +20,7 @@ import (
 
 	rbacauthz "github.com/canopy-dev/canopy/pkg/authorization/rbac"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/registry"
 )
 
 // guarded is a store whose creates and updates first pass check, which
@@ -45,7 +46,7 @@ func (g *guarded) Create(ctx context.Context, obj runtime.Object, createValidati
 func (g *guarded) Update(ctx context.Context, name string, objInfo rest.UpdatedObjectInfo, createValidation rest.ValidateObjectFunc,
 	updateValidation rest.ValidateObjectUpdateFunc, forceAllowCreate bool, options *metav1.UpdateOptions,
 ) (runtime.Object, bool, error) {
-	checked := rest.WrapUpdatedObjectInfo(objInfo, func(ctx context.Context, obj, old runtime.Object) (runtime.Object, error) {
+	checked := rest.WrapUpdatedObjectInfo(registry.PatchErrors(objInfo), func(ctx context.Context, obj, old runtime.Object) (runtime.Object, error) {
 		return obj, g.check(ctx, obj, old)
 	})
 	return g.Store.Update(ctx, name, checked, createValidation, updateValidation, forceAllowCreate, options)
