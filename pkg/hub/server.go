@@ -369,6 +369,8 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	// Deleting a namespace deletes its content: the objects in it of
 	// every resource namespaced in its own logical cluster.
 	allData := clusterwide.Stores{Fixed: data, Custom: customResources}
+	// A LogicalCluster stays until its logical cluster holds none of them.
+	tenancyStorage.GuardData(allData)
 	var namespaceStore *genericregistry.Store
 	for _, st := range data {
 		if st.DefaultQualifiedResource == corev1.Resource("namespaces") {
