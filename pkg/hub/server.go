@@ -62,6 +62,7 @@ import (
 	openapicommon "k8s.io/kube-openapi/pkg/common"
 
 	"github.com/canopy-dev/canopy/pkg/admission/admissionpolicy"
+	"github.com/canopy-dev/canopy/pkg/admission/logicalclusterlifecycle"
 	"github.com/canopy-dev/canopy/pkg/admission/namespacelifecycle"
 	"github.com/canopy-dev/canopy/pkg/admission/upsynced"
 	placementv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/placement/v1alpha1"
@@ -284,6 +285,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		return err
 	}
 	cfg.AdmissionControl = admission.NewChainHandler(
+		logicalclusterlifecycle.New(tenancyStorage),
 		namespacelifecycle.New(coreGroup.Storage["namespaces"].(rest.Getter)),
 		upsynced.New(),
 		syncerscope.NewAdmission(),
@@ -538,11 +540,13 @@ func withTokenCluster(next http.Handler, tokens *serviceaccount.Authenticator, s
 }
 
 // withServedClusters answers 404 for a logical cluster that does not
-// exist or is being deleted, saying why.
+// exist or is being deleted, saying why, and remembers in the request
+// which LogicalCluster made it, for logicalclusterlifecycle.
 func withServedClusters(next http.Handler, clusters *tenancy.Storage) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if cluster, ok := logicalcluster.ClusterFrom(req.Context()); ok {
-			if err := clusters.Served(req.Context(), cluster); err != nil {
+			ctx, err := clusters.Enter(req.Context(), cluster)
+			if err != nil {
 				var status apierrors.APIStatus
 				if !errors.As(err, &status) {
 					status = apierrors.NewInternalError(err)
@@ -552,6 +556,7 @@ func withServedClusters(next http.Handler, clusters *tenancy.Storage) http.Handl
 				responsewriters.WriteRawJSON(int(s.Code), s, w)
 				return
 			}
+			req = req.WithContext(ctx)
 		}
 		next.ServeHTTP(w, req)
 	})

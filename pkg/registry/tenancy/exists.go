@@ -9,6 +9,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 
 	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
@@ -25,24 +26,33 @@ import (
 // cluster is served as soon as its LogicalCluster's create returns, once
 // this hub's watch caches have caught up with that create.
 func (s *Storage) Served(ctx context.Context, n logicalcluster.Name) error {
+	_, err := s.served(ctx, n)
+	return err
+}
+
+// served is the UID of the LogicalCluster that makes n, empty for root,
+// if n is served.
+func (s *Storage) served(ctx context.Context, n logicalcluster.Name) (types.UID, error) {
 	segments := strings.Split(string(n), ":")
 	at := logicalcluster.Root
+	var uid types.UID
 	for _, seg := range segments[1:] {
 		parent := at
 		at = logicalcluster.Name(string(at) + ":" + seg)
 		lc, err := s.get(ctx, parent, seg)
 		if apierrors.IsNotFound(err) {
-			return notServed(n, fmt.Sprintf("logical cluster %q does not exist: create a LogicalCluster (%s) named %q in logical cluster %q to make it",
+			return "", notServed(n, fmt.Sprintf("logical cluster %q does not exist: create a LogicalCluster (%s) named %q in logical cluster %q to make it",
 				at, tenancyv1alpha1.SchemeGroupVersion, seg, parent))
 		}
 		if err != nil {
-			return err
+			return "", err
 		}
 		if lc.DeletionTimestamp != nil {
-			return notServed(n, fmt.Sprintf("logical cluster %q is being deleted", at))
+			return "", notServed(n, fmt.Sprintf("logical cluster %q is being deleted", at))
 		}
+		uid = lc.UID
 	}
-	return nil
+	return uid, nil
 }
 
 func (s *Storage) get(ctx context.Context, parent logicalcluster.Name, name string) (*tenancyv1alpha1.LogicalCluster, error) {

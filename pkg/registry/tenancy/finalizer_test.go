@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -151,6 +152,10 @@ func TestFinalizerOutlivesData(t *testing.T) {
 		}
 	}
 	refuseAll("of a live logical cluster", "is not being deleted")
+	entered, err := g.clusters.Enter(at(big3, "default"), big3)
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	secret := g.secret(big3)
 	if err := g.create(big3, "child"); err != nil {
@@ -160,7 +165,7 @@ func TestFinalizerOutlivesData(t *testing.T) {
 	refuseAll("while it holds a Secret and a child", "still holds objects (logicalclusters.tenancy.canopy.dev, secrets)")
 
 	requests++
-	err := g.create(parent, "big3")
+	err = g.create(parent, "big3")
 	if !apierrors.IsAlreadyExists(err) || !strings.Contains(err.Error(), "the previous logical cluster root:big3 is still being deleted") {
 		t.Errorf("re-create while being deleted: %v; want 409 AlreadyExists saying the previous one is being deleted", err)
 	}
@@ -185,6 +190,24 @@ func TestFinalizerOutlivesData(t *testing.T) {
 	}
 	if fresh := g.get(parent, "big3"); fresh.DeletionTimestamp != nil || !slices.Contains(fresh.Finalizers, tenancyv1alpha1.LogicalClusterFinalizer) {
 		t.Errorf("the re-created LogicalCluster is %+v; want a live one with the finalizer", fresh.ObjectMeta)
+	}
+	// A request that came into the old logical cluster stores nothing in
+	// the new one; one that comes into the new one does.
+	if err := g.clusters.StillServed(entered); err == nil {
+		t.Errorf("a request that came into the deleted logical cluster may still write in the one re-created under its name")
+	}
+	// The watch cache may still hold the old LogicalCluster, being
+	// deleted, for a moment.
+	again, err := g.clusters.Enter(at(big3, "default"), big3)
+	for deadline := time.Now().Add(5 * time.Second); err != nil && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+		again, err = g.clusters.Enter(at(big3, "default"), big3)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.clusters.StillServed(again); err != nil {
+		t.Errorf("a request that came into the re-created logical cluster: %v", err)
 	}
 	t.Logf("%d requests", requests)
 }
