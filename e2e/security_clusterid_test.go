@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -22,14 +23,18 @@ import (
 // serve them in.
 const oldSecrets = 6000
 
-// TestSecurityClusterID deletes a logical cluster holding 6,000 Secrets
-// and a ClusterRoleBinding making u1 cluster-admin, tries at once to
-// remove its LogicalCluster's finalizer by every way of writing it, and
-// re-creates its name until that succeeds, meanwhile restarting a hub
-// mid-purge (on PostgreSQL, killing one of two replicas). For 30 s from
-// the first re-create it asks, as u1 and as the admin and of each hub,
-// for the old Secrets, the old binding and u1's rights: nothing of the
-// old logical cluster may ever be served, and the new one starts empty.
+// TestSecurityClusterID deletes a logical cluster holding 6,000 Secrets,
+// a ClusterRoleBinding making u1 cluster-admin and a custom resource held
+// by a finalizer, tries at once to remove its LogicalCluster's finalizer
+// by every way of writing it, and re-creates its name until that
+// succeeds, meanwhile killing a hub mid-purge (on PostgreSQL, one of two
+// replicas). For 30 s from the first re-create it asks, as u1 and as the
+// admin and of each hub, for the old Secrets, the old binding and u1's
+// rights: nothing of the old logical cluster may ever be served, and the
+// new one starts empty, custom resources included. With replicas, writes
+// u1 started in the old logical cluster and finished in the new one are
+// refused, and u1's watch there ends with it. Last, a definition's
+// cleanup finalizer cannot be removed by hand either.
 func TestSecurityClusterID(t *testing.T) { onEachDatastore(t, testSecurityClusterID) }
 
 func testSecurityClusterID(t *testing.T, h *hub, admin kubectl) {
@@ -47,6 +52,12 @@ func testSecurityClusterID(t *testing.T, h *hub, admin kubectl) {
 		admin.addContext(r, pki, fmt.Sprintf("big3-%d", i), "root:a:big3")
 		u1.addContextAs(r, pki, "u1", fmt.Sprintf("big3-%d", i), "root:a:big3")
 	}
+	// A custom resource held by a finalizer that the hub's collector
+	// removes: the purge must wait for it before the definition goes, or
+	// it would stay behind, unseen.
+	admin.apply("big3-0", widgetsCRD("v1", sizeSchema))
+	admin.must("--context", "big3-0", "wait", "--for=condition=Established", "crd/widgets.example.com", "--timeout=30s")
+	admin.apply("big3-0", heldWidget("old-widget", "orphan"))
 	var requests atomic.Int64
 	c := clusterIDClients{admin: admin.httpClient("big3-0"), u1: u1.httpClient("big3-0"), requests: &requests}
 
@@ -59,12 +70,15 @@ func testSecurityClusterID(t *testing.T, h *hub, admin kubectl) {
 	}
 	oldUID := admin.must("--context", "big3-0", "get", "namespace", "kube-system", "-o", "jsonpath={.metadata.uid}")
 
-	// The slow writes go to a hub that stays up, so only with replicas.
+	// The slow writes and u1's watch go to a hub that stays up, so only
+	// with replicas.
 	var slow []func() (int, []byte)
+	stopWatch := func() (bool, []string) { return true, nil }
 	if len(hubs) > 1 {
 		for _, w := range slowWrites {
 			slow = append(slow, c.startSlow(hubs[1], w.path, w.body))
 		}
+		stopWatch = c.startWatch(t, hubs[1])
 	}
 	deleted := time.Now()
 	admin.must("--context", "a", "delete", "logicalcluster", "big3", "--wait=false")
@@ -76,7 +90,18 @@ func testSecurityClusterID(t *testing.T, h *hub, admin kubectl) {
 
 	finishSlow(t, slow)
 	admin.must("--context", "a", "wait", "--for=jsonpath={.status.phase}=Ready", "logicalcluster/big3", "--timeout=30s")
+	admin.must("--context", fmt.Sprintf("big3-%d", len(hubs)-1), "create", "secret", "generic", "new-secret", "--from-literal=token=new")
+	time.Sleep(time.Second)
+	if ended, foreign := stopWatch(); !ended || len(foreign) > 0 {
+		t.Errorf("u1's watch of Secrets, let into the old logical cluster: ended with it %v; sent Secrets of the new one %v", ended, foreign)
+	}
 	p.checkEmpty()
+	admin.apply("big3-0", widgetsCRD("v1", sizeSchema))
+	admin.must("--context", "big3-0", "wait", "--for=condition=Established", "crd/widgets.example.com", "--timeout=30s")
+	if widgets := admin.must("--context", "big3-0", "get", "widgets", "-A", "-o", "name"); widgets != "" {
+		t.Errorf("the re-created logical cluster, defining widgets again, serves the old one's: %s", widgets)
+	}
+	c.refuseDefinitionCleanup(t, admin, hubURL(h, "root:a:big3"))
 	if uid := admin.must("--context", "big3-0", "get", "namespace", "kube-system", "-o", "jsonpath={.metadata.uid}"); uid == oldUID {
 		t.Errorf("the new logical cluster's kube-system has the old one's UID %s", uid)
 	}
@@ -209,6 +234,53 @@ func finishSlow(t *testing.T, slow []func() (int, []byte)) {
 	}
 }
 
+// startWatch watches, as u1 on h, the Secrets of big3, and returns a
+// function that stops the watch and tells whether it had ended by itself
+// and which Secrets it sent that the old logical cluster did not hold.
+func (c clusterIDClients) startWatch(t *testing.T, h *hub) func() (bool, []string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, hubURL(h, "root:a:big3")+"/api/v1/namespaces/default/secrets?watch=true", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := *c.u1
+	client.Timeout = 0
+	c.requests.Add(1)
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("u1 watching Secrets in big3: %s", resp.Status)
+	}
+	var foreign []string
+	var ended atomic.Bool
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer resp.Body.Close()
+		decoder := json.NewDecoder(resp.Body)
+		for {
+			var event struct {
+				Object metav1.PartialObjectMetadata `json:"object"`
+			}
+			if err := decoder.Decode(&event); err != nil {
+				ended.Store(ctx.Err() == nil)
+				return
+			}
+			if !strings.HasPrefix(event.Object.Name, "old-") {
+				foreign = append(foreign, event.Object.Name)
+			}
+		}
+	}()
+	return func() (bool, []string) {
+		cancel()
+		<-done
+		return ended.Load(), foreign
+	}
+}
+
 // fill creates n Secrets old-<i> at collection from 16 clients at once.
 func (c clusterIDClients) fill(t *testing.T, collection string, n int) {
 	t.Helper()
@@ -247,8 +319,8 @@ func (c clusterIDClients) refuseFinalizerRemoval(t *testing.T, admin kubectl, ba
 		{"strategic merge patch", http.MethodPatch, object, "application/strategic-merge-patch+json",
 			`{"metadata":{"$deleteFromPrimitiveList/finalizers":["canopy.dev/logicalcluster"]}}`},
 		{"merge patch of status", http.MethodPatch, object + "/status", "application/merge-patch+json", `{"metadata":{"finalizers":[]}}`},
-		{"update", http.MethodPut, object, "application/json", withoutFinalizers(t, c, object)},
-		{"update of status", http.MethodPut, object + "/status", "application/json", withoutFinalizers(t, c, object)},
+		{"update", http.MethodPut, object, "application/json", withoutFinalizers(t, c, object, false)},
+		{"update of status", http.MethodPut, object + "/status", "application/json", withoutFinalizers(t, c, object, false)},
 		{"server-side apply", http.MethodPatch, object + "?force=true&fieldManager=attacker", "application/apply-patch+yaml",
 			`{"apiVersion":"tenancy.canopy.dev/v1alpha1","kind":"LogicalCluster","metadata":{"name":"big3","finalizers":[]}}`},
 	}
@@ -300,14 +372,66 @@ func (c clusterIDClients) ownFinalizer(t *testing.T, object string) {
 	}
 }
 
-// withoutFinalizers is the LogicalCluster at object without finalizers or
-// resourceVersion, the body of an unconditional update removing them.
-func withoutFinalizers(t *testing.T, c clusterIDClients, object string) string {
+// heldWidget is a Widget in default held by finalizer.
+func heldWidget(name, finalizer string) string {
+	return `apiVersion: example.com/v1
+kind: Widget
+metadata:
+  name: ` + name + `
+  namespace: default
+  finalizers: [` + finalizer + `]
+spec:
+  size: 1
+`
+}
+
+// refuseDefinitionCleanup deletes the definition of widgets in the
+// logical cluster at base while a Widget holds it, and removes its
+// cleanup finalizer by each way of writing it: each must be refused, and
+// the definition goes once the Widget's own finalizer is removed.
+func (c clusterIDClients) refuseDefinitionCleanup(t *testing.T, admin kubectl, base string) {
 	t.Helper()
-	lc := c.get(t, object)
-	delete(lc["metadata"].(map[string]any), "finalizers")
-	delete(lc["metadata"].(map[string]any), "resourceVersion")
-	body, err := json.Marshal(lc)
+	admin.apply("big3-0", heldWidget("held", "e2e.canopy.dev/hold"))
+	admin.must("--context", "big3-0", "delete", "crd", "widgets.example.com", "--wait=false")
+	object := base + "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com"
+	fixed := func(body string) func() string { return func() string { return body } }
+	attempts := []struct {
+		name, method, url, contentType string
+		body                           func() string
+	}{
+		{"JSON patch", http.MethodPatch, object, "application/json-patch+json", fixed(`[{"op":"remove","path":"/metadata/finalizers"}]`)},
+		{"merge patch", http.MethodPatch, object, "application/merge-patch+json", fixed(`{"metadata":{"finalizers":null}}`)},
+		{"merge patch of status", http.MethodPatch, object + "/status", "application/merge-patch+json", fixed(`{"metadata":{"finalizers":[]}}`)},
+		{"update", http.MethodPut, object, "application/json", func() string { return withoutFinalizers(t, c, object, true) }},
+	}
+	for _, a := range attempts {
+		// The hub writes the definition's status meanwhile: an update of
+		// the version read before it conflicts, and is read and tried
+		// again.
+		code, raw, status := c.do(c.admin, a.method, a.url, a.contentType, a.body())
+		for try := 0; code == http.StatusConflict && try < 5; try++ {
+			code, raw, status = c.do(c.admin, a.method, a.url, a.contentType, a.body())
+		}
+		t.Logf("definition cleanup, %s: %d %s %q", a.name, code, status.Reason, status.Message)
+		if code != http.StatusForbidden || !strings.Contains(status.Message, "the hub removes finalizer customresourcecleanup.apiextensions.k8s.io once the objects of widgets.example.com are deleted") {
+			t.Errorf("%s removing the cleanup finalizer of a definition whose objects remain: %d %s; want 403 saying the hub removes it", a.name, code, raw)
+		}
+	}
+	admin.must("--context", "big3-0", "patch", "widget", "held", "-n", "default", "--type=json", "-p", `[{"op":"remove","path":"/metadata/finalizers"}]`)
+	admin.gone("big3-0", "crd", "widgets.example.com")
+}
+
+// withoutFinalizers is the object at object without finalizers, the body
+// of an update removing them: unconditional, without resourceVersion,
+// unless versioned, for kinds that take no unconditional updates.
+func withoutFinalizers(t *testing.T, c clusterIDClients, object string, versioned bool) string {
+	t.Helper()
+	obj := c.get(t, object)
+	delete(obj["metadata"].(map[string]any), "finalizers")
+	if !versioned {
+		delete(obj["metadata"].(map[string]any), "resourceVersion")
+	}
+	body, err := json.Marshal(obj)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,6 +62,7 @@ import (
 	openapicommon "k8s.io/kube-openapi/pkg/common"
 
 	"github.com/canopy-dev/canopy/pkg/admission/admissionpolicy"
+	"github.com/canopy-dev/canopy/pkg/admission/definitioncleanup"
 	"github.com/canopy-dev/canopy/pkg/admission/logicalclusterlifecycle"
 	"github.com/canopy-dev/canopy/pkg/admission/namespacelifecycle"
 	"github.com/canopy-dev/canopy/pkg/admission/upsynced"
@@ -286,6 +287,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	}
 	cfg.AdmissionControl = admission.NewChainHandler(
 		logicalclusterlifecycle.New(tenancyStorage),
+		definitioncleanup.New(),
 		namespacelifecycle.New(coreGroup.Storage["namespaces"].(rest.Getter)),
 		upsynced.New(),
 		syncerscope.NewAdmission(),
@@ -541,7 +543,8 @@ func withTokenCluster(next http.Handler, tokens *serviceaccount.Authenticator, s
 
 // withServedClusters answers 404 for a logical cluster that does not
 // exist or is being deleted, saying why, and remembers in the request
-// which LogicalCluster made it, for logicalclusterlifecycle.
+// which LogicalCluster made it, for logicalclusterlifecycle. A watch ends
+// once the deletion of its logical cluster begins.
 func withServedClusters(next http.Handler, clusters *tenancy.Storage) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if cluster, ok := logicalcluster.ClusterFrom(req.Context()); ok {
@@ -555,6 +558,11 @@ func withServedClusters(next http.Handler, clusters *tenancy.Storage) http.Handl
 				s.TypeMeta = metav1.TypeMeta{Kind: "Status", APIVersion: "v1"}
 				responsewriters.WriteRawJSON(int(s.Code), s, w)
 				return
+			}
+			if info, ok := genericapirequest.RequestInfoFrom(ctx); ok && info.Verb == "watch" {
+				var done func()
+				ctx, done = clusters.Follow(ctx, cluster)
+				defer done()
 			}
 			req = req.WithContext(ctx)
 		}

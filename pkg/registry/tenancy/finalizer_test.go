@@ -211,3 +211,62 @@ func TestFinalizerOutlivesData(t *testing.T) {
 	}
 	t.Logf("%d requests", requests)
 }
+
+// TestFollowEnds checks that a watch following a logical cluster ends
+// when the deletion of that logical cluster or of one above it begins,
+// and that one let in before, but added after, ends at once.
+func TestFollowEnds(t *testing.T) {
+	g := startGuarded(t)
+	for _, name := range []string{"a", "b"} {
+		if err := g.create(logicalcluster.Root, name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := g.create("root:a", "child"); err != nil {
+		t.Fatal(err)
+	}
+	follow := func(n logicalcluster.Name) context.Context {
+		t.Helper()
+		entered, err := g.clusters.Enter(at(n, ""), n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, done := g.clusters.Follow(entered, n)
+		t.Cleanup(done)
+		return ctx
+	}
+	a, child, b := follow("root:a"), follow("root:a:child"), follow("root:b")
+	entered, err := g.clusters.Enter(at("root:a", ""), "root:a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.mustDelete(g.clusters.LogicalClusters, logicalcluster.Root, "", "a")
+	g.clusters.End("root:a")
+	for _, tc := range []struct {
+		name  string
+		ctx   context.Context
+		ended bool
+	}{
+		{"a watch of the deleted logical cluster", a, true},
+		{"a watch of one nested in it", child, true},
+		{"a watch of another", b, false},
+	} {
+		if ended := tc.ctx.Err() != nil; ended != tc.ended {
+			t.Errorf("%s: ended %v, want %v", tc.name, ended, tc.ended)
+		}
+	}
+	// The deletion reaches the watch cache a moment after it is stored.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		late, done := g.clusters.Follow(entered, "root:a")
+		ended := late.Err() != nil
+		done()
+		if ended {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a watch let in before the deletion and added after End still runs")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -25,7 +25,8 @@ type Storage struct {
 	// Status is the status subresource.
 	Status *StatusREST
 
-	guard *dataGuard
+	guard     *dataGuard
+	followers followers
 }
 
 // NewStorage completes LogicalClusters' stores over f's backend.
