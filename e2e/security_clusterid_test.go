@@ -455,9 +455,13 @@ func (c clusterIDClients) get(t *testing.T, url string) map[string]any {
 // with the hub's finalizer.
 func (c clusterIDClients) wantFinalizer(t *testing.T, object string) {
 	t.Helper()
-	finalizers, _ := c.get(t, object)["metadata"].(map[string]any)["finalizers"].([]any)
-	if !slices.Contains(finalizers, any("canopy.dev/logicalcluster")) {
-		t.Errorf("after the attempts to remove it, the deleted LogicalCluster's finalizers are %v", finalizers)
+	code, raw, _ := c.do(c.admin, http.MethodGet, object, "", "")
+	var lc struct {
+		metav1.ObjectMeta `json:"metadata"`
+	}
+	_ = json.Unmarshal(raw, &lc)
+	if code != http.StatusOK || !slices.Contains(lc.Finalizers, "canopy.dev/logicalcluster") {
+		t.Errorf("after the attempts to remove it, the deleted LogicalCluster is %d %.300s", code, raw)
 	}
 }
 
