@@ -63,6 +63,8 @@ import (
 
 	"github.com/canopy-dev/canopy/pkg/admission/admissionpolicy"
 	"github.com/canopy-dev/canopy/pkg/admission/assignment"
+	"github.com/canopy-dev/canopy/pkg/admission/definitioncleanup"
+	"github.com/canopy-dev/canopy/pkg/admission/logicalclusterlifecycle"
 	"github.com/canopy-dev/canopy/pkg/admission/namespacelifecycle"
 	"github.com/canopy-dev/canopy/pkg/admission/upsynced"
 	placementv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/placement/v1alpha1"
@@ -312,6 +314,8 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		return err
 	}
 	cfg.AdmissionControl = admission.NewChainHandler(
+		logicalclusterlifecycle.New(tenancyStorage),
+		definitioncleanup.New(),
 		namespacelifecycle.New(coreGroup.Storage["namespaces"].(rest.Getter)),
 		upsynced.New(),
 		syncerscope.NewAdmission(syncerObjects),
@@ -408,6 +412,8 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err := server.AddReadyzChecks(watchCachesReady(data, customResources)); err != nil {
 		return err
 	}
+	// A LogicalCluster stays until its logical cluster holds none of them.
+	tenancyStorage.GuardData(allData)
 	var namespaceStore *genericregistry.Store
 	for _, st := range data {
 		if st.DefaultQualifiedResource == corev1.Resource("namespaces") {
@@ -592,6 +598,10 @@ func withTokenCluster(next http.Handler, tokens *serviceaccount.Authenticator, s
 // logical cluster grants everyone (discovery, reviewing one's own access)
 // is served, as it would be in an empty logical cluster, and anything else
 // is refused as the RBAC authorizer refuses a non-member.
+//
+// A request served remembers which LogicalCluster made its logical
+// cluster, for logicalclusterlifecycle, and a watch ends once the
+// deletion of its logical cluster begins.
 func withServedClusters(next http.Handler, clusters *tenancy.Storage, members *rbacauthorizer.Authorizer, s runtime.NegotiatedSerializer) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		ctx := req.Context()
@@ -600,9 +610,14 @@ func withServedClusters(next http.Handler, clusters *tenancy.Storage, members *r
 			next.ServeHTTP(w, req)
 			return
 		}
-		err := clusters.Served(ctx, cluster)
+		ctx, err := clusters.Enter(ctx, cluster)
 		if err == nil {
-			next.ServeHTTP(w, req)
+			if info, ok := genericapirequest.RequestInfoFrom(ctx); ok && info.Verb == "watch" {
+				var done func()
+				ctx, done = clusters.Follow(ctx, cluster)
+				defer done()
+			}
+			next.ServeHTTP(w, req.WithContext(ctx))
 			return
 		}
 		if u, ok := genericapirequest.UserFrom(ctx); ok && apierrors.IsNotFound(err) {

@@ -2,6 +2,7 @@ package clusterwide
 
 import (
 	"context"
+	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -11,7 +12,15 @@ import (
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/client-go/util/workqueue"
 )
+
+// deleters is how many objects of one store Empty deletes at once. Each
+// delete waits mostly on its commit, and the store commits concurrent
+// writes together, so a logical cluster of thousands of objects is
+// emptied in a few commits' time each thousand instead of one commit's
+// time each object, and its name is free again sooner.
+const deleters = 16
 
 // Empty deletes, through the registries so that watchers see every
 // DELETE, each object that the stores list in ctx: the logical cluster in
@@ -30,17 +39,39 @@ func Empty(ctx context.Context, stores []*genericregistry.Store) (found int, lef
 			return found, left, err
 		}
 		found += len(items)
-		for _, item := range items {
-			deleted, err := deleteObject(ctx, s, item)
-			if err != nil {
-				return found, left, err
-			}
-			if !deleted {
-				left[s.DefaultQualifiedResource.String()]++
-			}
+		held, err := deleteAll(ctx, s, items)
+		if held > 0 {
+			left[s.DefaultQualifiedResource.String()] = held
+		}
+		if err != nil {
+			return found, left, err
 		}
 	}
 	return found, left, nil
+}
+
+// deleteAll deletes items of s, deleters at a time, and returns how many
+// of them finalizers hold, and the first error.
+func deleteAll(ctx context.Context, s *genericregistry.Store, items []runtime.Object) (int, error) {
+	var mu sync.Mutex
+	held := 0
+	var first error
+	workqueue.ParallelizeUntil(ctx, deleters, len(items), func(i int) {
+		deleted, err := deleteObject(ctx, s, items[i])
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case err != nil && first == nil:
+			first = err
+		case err == nil && !deleted:
+			held++
+		}
+	})
+	if first == nil {
+		// An ended ctx stops the deletes before they are all done.
+		first = ctx.Err()
+	}
+	return held, first
 }
 
 // Count is how many objects left holds.

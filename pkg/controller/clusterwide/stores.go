@@ -26,12 +26,17 @@ type CustomStores interface {
 // In is the stores of the resources of cluster: the fixed ones, then
 // those of its custom resources.
 func (s Stores) In(ctx context.Context, cluster logicalcluster.Name) ([]*genericregistry.Store, error) {
-	if s.Custom == nil {
-		return s.Fixed, nil
-	}
-	custom, err := s.Custom.In(ctx, cluster)
+	custom, err := s.CustomIn(ctx, cluster)
 	if err != nil {
 		return nil, err
 	}
 	return append(append([]*genericregistry.Store(nil), s.Fixed...), custom...), nil
+}
+
+// CustomIn is the stores of the custom resources of cluster.
+func (s Stores) CustomIn(ctx context.Context, cluster logicalcluster.Name) ([]*genericregistry.Store, error) {
+	if s.Custom == nil {
+		return nil, nil
+	}
+	return s.Custom.In(ctx, cluster)
 }

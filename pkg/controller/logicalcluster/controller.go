@@ -122,6 +122,9 @@ func (c *Controller) process(ctx context.Context, n logicalcluster.Name) error {
 	parent, _ := n.Parent()
 	obj, err := c.c.LogicalClusters.LogicalClusters.Get(in(ctx, parent), n.Base(), &metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
+		// Deleted, perhaps by another hub before this one saw it being
+		// deleted: its watches here end all the same.
+		c.c.LogicalClusters.End(n)
 		return nil
 	}
 	if err != nil {
@@ -164,6 +167,9 @@ func (c *Controller) apply(ctx context.Context, n logicalcluster.Name, lc *tenan
 }
 
 func (c *Controller) terminate(ctx context.Context, n logicalcluster.Name, lc *tenancyv1alpha1.LogicalCluster) error {
+	// A watch let in before would go on into the logical cluster made
+	// again under the name.
+	c.c.LogicalClusters.End(n)
 	var err error
 	if lc.Status.Phase != tenancyv1alpha1.LogicalClusterTerminating {
 		lc.Status.Phase = tenancyv1alpha1.LogicalClusterTerminating
@@ -174,13 +180,7 @@ func (c *Controller) terminate(ctx context.Context, n logicalcluster.Name, lc *t
 	}
 	removed := 0
 	for {
-		// Its definitions of custom resources go with it, so the stores
-		// are looked up anew for each pass.
-		stores, err := c.c.Data.In(ctx, n)
-		if err != nil {
-			return err
-		}
-		found, left, err := clusterwide.Empty(in(ctx, n), stores)
+		found, left, err := c.pass(ctx, n)
 		removed += found - clusterwide.Count(left)
 		if err != nil {
 			return err
@@ -216,6 +216,24 @@ func (c *Controller) terminate(ctx context.Context, n logicalcluster.Name, lc *t
 		klog.InfoS("Removed the data of a deleted logical cluster", "cluster", n)
 	}
 	return err
+}
+
+// pass deletes what logical cluster n holds: its custom resources first,
+// and only once none is left, everything else, their definitions among
+// it. The stores of custom resources are known by their definitions, and
+// looked up anew for each pass, so a definition deleted before its
+// objects would leave those that finalizers hold behind, unseen, to be
+// served again under the name.
+func (c *Controller) pass(ctx context.Context, n logicalcluster.Name) (int, map[string]int, error) {
+	custom, err := c.c.Data.CustomIn(ctx, n)
+	if err != nil {
+		return 0, nil, err
+	}
+	found, left, err := clusterwide.Empty(in(ctx, n), custom)
+	if err != nil || found > 0 {
+		return found, left, err
+	}
+	return clusterwide.Empty(in(ctx, n), c.c.Data.Fixed)
 }
 
 func (c *Controller) updateStatus(ctx context.Context, n logicalcluster.Name, lc *tenancyv1alpha1.LogicalCluster) (*tenancyv1alpha1.LogicalCluster, error) {

@@ -12,10 +12,19 @@
 //
 // Deleting a LogicalCluster removes, through the registries so that
 // watchers see every DELETE, each object stored in its logical cluster,
-// its custom resources and their definitions included.
-// Those include the LogicalClusters nested in it, whose own deletion then
+// the LogicalClusters nested in it included, whose own deletion then
 // runs the same way; the finalizer keeps each LogicalCluster until the
 // logical clusters nested in it are gone, so deleting root:a ends only
-// after root:a:child has ended. Other logical clusters are not touched:
-// every read and delete is addressed to the one logical cluster at hand.
+// after root:a:child has ended. Custom resources go first, and their
+// definitions only once none is left, since the stores of custom
+// resources are found by their definitions. Other logical clusters are
+// not touched: every read and delete is addressed to the one logical
+// cluster at hand.
+//
+// No one else may remove the finalizer while anything of the logical
+// cluster is stored (package tenancy), so a LogicalCluster made again
+// under the name finds nothing of the old one; the controller removes it
+// once a pass finds nothing left to delete. It is driven by the
+// LogicalCluster, which stays until then, so a hub restarted mid-way, or
+// another replica, takes the purge up again.
 package logicalcluster

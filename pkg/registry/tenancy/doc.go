@@ -16,6 +16,18 @@
 // No further check is needed: the request's own RBAC check in root:org is
 // the one that decides.
 //
+// A logical cluster's objects are stored under its name, so the name must
+// not make a logical cluster again while anything of the previous one is
+// stored, and no request let into the previous one may reach the new one.
+// The LogicalCluster is the guard: it keeps the hub's finalizer, whoever
+// tries to remove it and by whichever write, until the store holds no
+// object of its logical cluster (dataGuard), so the name is taken until
+// then and a create of it says why; the hub serves a logical cluster once
+// its own watch caches have caught up with the LogicalCluster's creation;
+// a write is stored only if the LogicalCluster of its logical cluster is
+// still the one it came in under (Enter, StillServed); and a watch ends
+// once the deletion of its logical cluster begins (Follow, End).
+//
 // As in package core, the v1alpha1 Go types are registered as the
 // internal version too, so nothing converts. The types have no generated
 // protobuf code, so they are stored as JSON.

@@ -8,6 +8,8 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 
 	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
@@ -21,39 +23,68 @@ import (
 // logical cluster above it have a LogicalCluster object in their parent
 // that is not being deleted. Each object is read from the watch cache; a
 // miss there is confirmed with a read from the database, so a logical
-// cluster is served as soon as its LogicalCluster's create returns, even
-// before the cache has seen it.
+// cluster is served as soon as its LogicalCluster's create returns, once
+// this hub's watch caches have caught up with that create.
 func (s *Storage) Served(ctx context.Context, n logicalcluster.Name) error {
+	_, err := s.served(ctx, n)
+	return err
+}
+
+// served is the UID of the LogicalCluster that makes n, empty for root,
+// if n is served.
+func (s *Storage) served(ctx context.Context, n logicalcluster.Name) (types.UID, error) {
 	segments := strings.Split(string(n), ":")
 	at := logicalcluster.Root
+	var uid types.UID
 	for _, seg := range segments[1:] {
 		parent := at
 		at = logicalcluster.Name(string(at) + ":" + seg)
 		lc, err := s.get(ctx, parent, seg)
 		if apierrors.IsNotFound(err) {
-			return notServed(n, fmt.Sprintf("logical cluster %q does not exist: create a LogicalCluster (%s) named %q in logical cluster %q to make it",
+			return "", notServed(n, fmt.Sprintf("logical cluster %q does not exist: create a LogicalCluster (%s) named %q in logical cluster %q to make it",
 				at, tenancyv1alpha1.SchemeGroupVersion, seg, parent))
 		}
 		if err != nil {
-			return err
+			return "", err
 		}
 		if lc.DeletionTimestamp != nil {
-			return notServed(n, fmt.Sprintf("logical cluster %q is being deleted", at))
+			return "", notServed(n, fmt.Sprintf("logical cluster %q is being deleted", at))
 		}
+		uid = lc.UID
 	}
-	return nil
+	return uid, nil
 }
 
 func (s *Storage) get(ctx context.Context, parent logicalcluster.Name, name string) (*tenancyv1alpha1.LogicalCluster, error) {
 	ctx = logicalcluster.WithCluster(genericapirequest.WithNamespace(ctx, ""), parent)
 	obj, err := s.LogicalClusters.Get(ctx, name, &metav1.GetOptions{ResourceVersion: "0"})
 	if apierrors.IsNotFound(err) {
-		obj, err = s.LogicalClusters.Get(ctx, name, &metav1.GetOptions{})
+		obj, err = s.caughtUp(ctx, name)
 	}
 	if err != nil {
 		return nil, err
 	}
 	return obj.(*tenancyv1alpha1.LogicalCluster), nil
+}
+
+// caughtUp reads LogicalCluster name from the database and, when it is
+// there, waits until this hub's watch cache has seen it too.
+//
+// The name may be that of a logical cluster deleted a moment ago: its
+// LogicalCluster went only once its objects had been deleted (dataGuard),
+// but a hub whose watches run behind the database (another replica's
+// writes reach it within the store's poll interval) may still hold them
+// in its watch caches, which serve RBAC and reads at resource version 0.
+// Every cache here is fed by one poller in revision order, so once the
+// cache of LogicalClusters has reached the new LogicalCluster's revision,
+// the poller has passed every delete before it.
+func (s *Storage) caughtUp(ctx context.Context, name string) (runtime.Object, error) {
+	obj, err := s.LogicalClusters.Get(ctx, name, &metav1.GetOptions{})
+	if err != nil {
+		return nil, err
+	}
+	rv := obj.(*tenancyv1alpha1.LogicalCluster).ResourceVersion
+	return s.LogicalClusters.Get(ctx, name, &metav1.GetOptions{ResourceVersion: rv})
 }
 
 func notServed(n logicalcluster.Name, message string) error {

@@ -2,7 +2,10 @@ package tenancy
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apiserver/pkg/registry/generic"
@@ -21,11 +24,15 @@ type Storage struct {
 	LogicalClusters *genericregistry.Store
 	// Status is the status subresource.
 	Status *StatusREST
+
+	guard     *dataGuard
+	followers followers
 }
 
 // NewStorage completes LogicalClusters' stores over f's backend.
 func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (*Storage, error) {
-	s := strategy{typer, names.SimpleNameGenerator}
+	guard := &dataGuard{}
+	s := strategy{typer, names.SimpleNameGenerator, guard}
 	store := &genericregistry.Store{
 		NewFunc:                   func() runtime.Object { return &tenancyv1alpha1.LogicalCluster{} },
 		NewListFunc:               func() runtime.Object { return &tenancyv1alpha1.LogicalClusterList{} },
@@ -56,14 +63,14 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (*Storage, error
 	statusStore := *store
 	statusStore.UpdateStrategy = statusStrategy{s}
 	statusStore.ResetFieldsStrategy = statusStrategy{s}
-	return &Storage{LogicalClusters: store, Status: &StatusREST{store: &statusStore}}, nil
+	return &Storage{LogicalClusters: store, Status: &StatusREST{store: &statusStore}, guard: guard}, nil
 }
 
 // Resources are the REST storage by resource path, for
 // genericapiserver.APIGroupInfo.VersionedResourcesStorageMap["v1alpha1"].
 func (s *Storage) Resources() map[string]rest.Storage {
 	return map[string]rest.Storage{
-		"logicalclusters":        s.LogicalClusters,
+		"logicalclusters":        mainREST{s.LogicalClusters},
 		"logicalclusters/status": s.Status,
 	}
 }
@@ -107,3 +114,45 @@ func (r *StatusREST) ConvertToTable(ctx context.Context, object runtime.Object, 
 }
 
 func (r *StatusREST) GetSingularName() string { return r.store.GetSingularName() }
+
+// mainREST is the main resource as the API serves it: a create of a name
+// whose previous logical cluster is still being deleted says so.
+type mainREST struct {
+	*genericregistry.Store
+}
+
+// Create creates a LogicalCluster. Its name cannot be used again while
+// the LogicalCluster of the name is there, being deleted: the objects
+// of that logical cluster are kept under its name, and the object stays
+// until they are gone (dataGuard).
+func (r mainREST) Create(ctx context.Context, obj runtime.Object, createValidation rest.ValidateObjectFunc, options *metav1.CreateOptions) (runtime.Object, error) {
+	out, err := r.Store.Create(ctx, obj, createValidation, options)
+	var status apierrors.APIStatus
+	if !apierrors.IsAlreadyExists(err) || !errors.As(err, &status) {
+		return out, err
+	}
+	name := obj.(*tenancyv1alpha1.LogicalCluster).Name
+	existing, getErr := r.Store.Get(ctx, name, &metav1.GetOptions{})
+	if getErr != nil {
+		return nil, err
+	}
+	previous := existing.(*tenancyv1alpha1.LogicalCluster)
+	parent, _ := clusterOf(ctx)
+	n, childErr := parent.Child(name)
+	if previous.DeletionTimestamp == nil || childErr != nil {
+		return nil, err
+	}
+	s := status.Status()
+	s.Message = fmt.Sprintf("logicalclusters.%s %q already exists: the previous logical cluster %s is still being deleted (%s); "+
+		"the name can be used again once its objects are gone and its LogicalCluster with them: retry then",
+		tenancyv1alpha1.GroupName, name, n, progress(previous))
+	return nil, &apierrors.StatusError{ErrStatus: s}
+}
+
+// progress is what the hub last reported of the deletion of lc.
+func progress(lc *tenancyv1alpha1.LogicalCluster) string {
+	if lc.Status.Message == "" {
+		return "its deletion has not started yet"
+	}
+	return lc.Status.Message
+}

@@ -25,6 +25,7 @@ import (
 type strategy struct {
 	runtime.ObjectTyper
 	names.NameGenerator
+	guard *dataGuard
 }
 
 func (strategy) NamespaceScoped() bool                         { return false }
@@ -100,12 +101,17 @@ func (strategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorLis
 	return ValidateLogicalCluster(parent, obj.(*tenancyv1alpha1.LogicalCluster))
 }
 
-func (strategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
+// ValidateUpdate also keeps the hub's finalizer while the logical cluster
+// holds objects (dataGuard), for the main resource and the status
+// subresource alike.
+func (s strategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
 	parent, err := clusterOf(ctx)
 	if err != nil {
 		return field.ErrorList{field.InternalError(field.NewPath("metadata"), err)}
 	}
-	return ValidateLogicalClusterUpdate(parent, obj.(*tenancyv1alpha1.LogicalCluster), old.(*tenancyv1alpha1.LogicalCluster))
+	lc, oldLC := obj.(*tenancyv1alpha1.LogicalCluster), old.(*tenancyv1alpha1.LogicalCluster)
+	errs := ValidateLogicalClusterUpdate(parent, lc, oldLC)
+	return append(errs, s.guard.validateFinalizer(ctx, parent, lc, oldLC)...)
 }
 
 // statusStrategy is the status subresource, through which the hub reports
