@@ -56,7 +56,9 @@ func testSecurityClusterID(t *testing.T, h *hub, admin kubectl) {
 	// removes: the purge must wait for it before the definition goes, or
 	// it would stay behind, unseen.
 	admin.apply("big3-0", widgetsCRD("v1", sizeSchema))
-	admin.must("--context", "big3-0", "wait", "--for=condition=Established", "crd/widgets.example.com", "--timeout=30s")
+	// kubectl wait gives up at once on a definition whose status has no
+	// conditions yet, which a busy hub may serve first.
+	admin.eventually("--context", "big3-0", "wait", "--for=condition=Established", "crd/widgets.example.com", "--timeout=10s")
 	admin.apply("big3-0", heldWidget("old-widget", "orphan"))
 	var requests atomic.Int64
 	c := clusterIDClients{admin: admin.httpClient("big3-0"), u1: u1.httpClient("big3-0"), requests: &requests}
@@ -97,7 +99,9 @@ func testSecurityClusterID(t *testing.T, h *hub, admin kubectl) {
 	}
 	p.checkEmpty()
 	admin.apply("big3-0", widgetsCRD("v1", sizeSchema))
-	admin.must("--context", "big3-0", "wait", "--for=condition=Established", "crd/widgets.example.com", "--timeout=30s")
+	// kubectl wait gives up at once on a definition whose status has no
+	// conditions yet, which a busy hub may serve first.
+	admin.eventually("--context", "big3-0", "wait", "--for=condition=Established", "crd/widgets.example.com", "--timeout=10s")
 	if widgets := admin.must("--context", "big3-0", "get", "widgets", "-A", "-o", "name"); widgets != "" {
 		t.Errorf("the re-created logical cluster, defining widgets again, serves the old one's: %s", widgets)
 	}

@@ -74,8 +74,10 @@ func testReservedIdentities(t *testing.T, h *hub, admin kubectl) {
 	var n identityRequests
 	key := workloadv1alpha1.TargetKey("root", "pc1")
 	// The identities system:masters may take but that may not ask for a
-	// review themselves: a syncer's group without the syncer's user.
-	mastersRefused := map[string]bool{"syncers": true}
+	// review themselves: a syncer's group without the syncer's user, and a
+	// syncer's user and groups without a credential of a live SyncTarget
+	// (pkg/syncerscope), which no impersonation can carry.
+	mastersRefused := map[string]bool{"syncers": true, "a syncer's whole identity": true}
 	// kubectl auth whoami words every refusal alike; a SelfSubjectReview
 	// posted raw shows the hub's answer, and who the requester became.
 	const review = `{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}`
