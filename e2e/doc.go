@@ -1,4 +1,14 @@
 // Package e2e tests the hub from the outside, as a user meets it: the
 // built cmd/hub binary as a process, driven with the real kubectl on PATH
 // through the admin kubeconfig it writes.
+//
+// Every test starts its own hubs, physical clusters and syncers, on ports
+// and directories of its own, so tests share nothing but the binaries
+// (built once per run) and the PostgreSQL server, in which each has its
+// own database. The longest tests, which spend most of their time waiting
+// out heartbeats, grace periods and outages, or creating thousands of
+// objects, call t.Parallel, so that they overlap instead of adding up in
+// CI; a test that sets environment variables (t.Setenv, as those passing
+// hub flags through hubFlagsEnv do) cannot, and a test that times the hub
+// within a second should not.
 package e2e

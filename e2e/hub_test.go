@@ -348,7 +348,10 @@ func onEachDatastore(t *testing.T, test func(t *testing.T, h *hub, k kubectl)) {
 	}
 }
 
-func TestHubLogicalClusters(t *testing.T) { onEachDatastore(t, testHubLogicalClusters) }
+func TestHubLogicalClusters(t *testing.T) {
+	t.Parallel()
+	onEachDatastore(t, testHubLogicalClusters)
+}
 
 func testHubLogicalClusters(t *testing.T, h *hub, k kubectl) {
 	// The generated kubeconfig reaches root, whose namespaces exist.

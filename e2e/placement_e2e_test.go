@@ -52,6 +52,7 @@ const (
 //     Deployment of root:org whose placement is deleted in the middle of
 //     the same move still ends it, on pc2 alone.
 func TestPlacement(t *testing.T) {
+	t.Parallel()
 	if _, err := pcluster.EnsureBinaries(); err != nil {
 		t.Fatal(err)
 	}

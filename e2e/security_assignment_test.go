@@ -184,7 +184,10 @@ var assignmentWrites = []assignmentWrite{
 // excludes and targets whose spec.logicalClusters leave root:a out. A
 // ServiceAccount of root:a named as one root granted use gets nothing
 // from that grant.
-func TestSecurityAssignment(t *testing.T) { onEachDatastore(t, testSecurityAssignment) }
+func TestSecurityAssignment(t *testing.T) {
+	t.Parallel()
+	onEachDatastore(t, testSecurityAssignment)
+}
 
 func testSecurityAssignment(t *testing.T, h *hub, admin kubectl) {
 	pki := filepath.Join(h.dataDir, "pki")

@@ -35,7 +35,10 @@ const oldSecrets = 6000
 // u1 started in the old logical cluster and finished in the new one are
 // refused, and u1's watch there ends with it. Last, a definition's
 // cleanup finalizer cannot be removed by hand either.
-func TestSecurityClusterID(t *testing.T) { onEachDatastore(t, testSecurityClusterID) }
+func TestSecurityClusterID(t *testing.T) {
+	t.Parallel()
+	onEachDatastore(t, testSecurityClusterID)
+}
 
 func testSecurityClusterID(t *testing.T, h *hub, admin kubectl) {
 	pki := filepath.Join(h.dataDir, "pki")

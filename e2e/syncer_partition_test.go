@@ -28,6 +28,7 @@ import (
 // the status of downstream again, the hand edit is undone, and a change
 // at the hub rolls out downstream.
 func TestSyncerPartition(t *testing.T) {
+	t.Parallel()
 	const outage = 60 * time.Second
 	if _, err := exec.LookPath("kubectl"); err != nil {
 		t.Fatalf("kubectl must be on PATH: %v", err)
