@@ -450,7 +450,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		"synctarget-heartbeat": synctarget.New(syncTargetStore,
 			syncTargets.Storage["synctargets/status"].(rest.Updater), heartbeatTimeout, evictionTimeout),
 		"losttarget":         losttarget.New(lostTargetConfig(syncTargetStore, data, placeableResources(coreGroup, groups))),
-		"status-aggregation": statusaggregation.New(aggregated),
+		"status-aggregation": statusaggregation.New(syncTargetStore, aggregated),
 		"placement": placementcontroller.New(placementcontroller.Config{
 			Placements:      placements.Storage["placements"].(*registry.Served).Store,
 			PlacementStatus: placements.Storage["placements/status"].(rest.Updater),
