@@ -27,6 +27,12 @@ import (
 // costs one.
 const sweepDelay = time.Second
 
+// DeletedGrace is how long after its SyncTarget is deleted the hub lets
+// go of what it held: one deleted and created again at once under the
+// same name, and so the same key, as a tool replacing it does, keeps its
+// work.
+const DeletedGrace = 10 * time.Second
+
 // Config is what the controller reads and writes.
 type Config struct {
 	SyncTargets *genericregistry.Store
@@ -45,10 +51,14 @@ type sweep struct{}
 type Controller struct {
 	cfg   Config
 	queue workqueue.TypedDelayingInterface[sweep]
+	// unknownSince is since when sweeps have found each key that hub
+	// objects carry and no SyncTarget has; only the one worker uses it.
+	// Lost with a restart, it only delays a release by DeletedGrace.
+	unknownSince map[string]time.Time
 }
 
 // New returns a controller over cfg.
-func New(cfg Config) *Controller { return &Controller{cfg: cfg} }
+func New(cfg Config) *Controller { return &Controller{cfg: cfg, unknownSince: map[string]time.Time{}} }
 
 // Run works until ctx ends.
 func (c *Controller) Run(ctx context.Context) {
@@ -78,14 +88,14 @@ func (c *Controller) sweep(ctx context.Context, _ sweep) error {
 			return err
 		}
 	}
-	if named.Len() == 0 {
-		return nil
-	}
 	targets, err := c.targets(ctx)
 	if err != nil {
 		return err
 	}
-	lost := lostKeys(named, targets)
+	lost, wait := lostKeys(named, targets, c.unknownSince, time.Now(), DeletedGrace)
+	if wait > 0 {
+		c.queue.AddAfter(sweep{}, wait)
+	}
 	if lost.Len() == 0 {
 		return nil
 	}

@@ -17,7 +17,9 @@
 //     which nothing else would ever delete.
 //
 // The loss is durable without any record of this controller's: a deleted
-// target is one whose key hub objects carry and no SyncTarget has, an
+// target is one whose key hub objects carry and no SyncTarget has had for
+// DeletedGrace (10s, so that a SyncTarget deleted and created again at
+// once under the same name, hence the same key, keeps its work), an
 // evicted one says so in its conditions. So a sweep finds every lost
 // target from the store alone, and any hub replica, after any restart,
 // carries on a release another left half done; every write has the

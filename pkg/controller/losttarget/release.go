@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"k8s.io/apimachinery/pkg/util/sets"
 
@@ -96,13 +97,37 @@ type target struct {
 }
 
 // lostKeys are the keys among named that are lost, given the SyncTargets
-// there are: those no SyncTarget has, and those of evicted ones.
-func lostKeys(named sets.Set[string], targets []target) sets.Set[string] {
-	lost := named.Clone()
+// there are: those of evicted ones, and those no SyncTarget has had for
+// deletedGrace at now. unknownSince records since when each key has had
+// none, as sweeps saw it, and forgets the others; wait is how long until
+// the next key of named is lost, zero for none.
+func lostKeys(named sets.Set[string], targets []target, unknownSince map[string]time.Time, now time.Time, deletedGrace time.Duration) (lost sets.Set[string], wait time.Duration) {
+	lost = sets.New[string]()
+	unknown := named.Clone()
 	for _, t := range targets {
-		if !t.evicted {
-			lost.Delete(t.key)
+		unknown.Delete(t.key)
+		if t.evicted && named.Has(t.key) {
+			lost.Insert(t.key)
 		}
 	}
-	return lost
+	for key := range unknownSince {
+		if !unknown.Has(key) {
+			delete(unknownSince, key)
+		}
+	}
+	for key := range unknown {
+		since, ok := unknownSince[key]
+		if !ok {
+			since = now
+			unknownSince[key] = now
+		}
+		if left := since.Add(deletedGrace).Sub(now); left > 0 {
+			if wait == 0 || left < wait {
+				wait = left
+			}
+			continue
+		}
+		lost.Insert(key)
+	}
+	return lost, wait
 }

@@ -3,6 +3,7 @@ package losttarget
 import (
 	"reflect"
 	"testing"
+	"time"
 
 	"k8s.io/apimachinery/pkg/util/sets"
 )
@@ -19,10 +20,20 @@ func TestKeysOf(t *testing.T) {
 }
 
 func TestLostKeys(t *testing.T) {
-	named := sets.New("up", "evicted", "deleted")
-	got := lostKeys(named, []target{{key: "up"}, {key: "evicted", evicted: true}, {key: "other"}})
-	if want := sets.New("evicted", "deleted"); !got.Equal(want) {
-		t.Errorf("lostKeys = %v, want %v", sets.List(got), sets.List(want))
+	const grace = 10 * time.Second
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	since := map[string]time.Time{"deleted long ago": now.Add(-time.Minute), "back": now.Add(-time.Minute)}
+	named := sets.New("up", "evicted", "deleted long ago", "deleted just now", "back")
+	got, wait := lostKeys(named, []target{{key: "up"}, {key: "evicted", evicted: true}, {key: "back"}, {key: "other"}}, since, now, grace)
+	if want := sets.New("evicted", "deleted long ago"); !got.Equal(want) || wait != grace {
+		t.Errorf("lostKeys = %v, %s; want %v, %s", sets.List(got), wait, sets.List(want), grace)
+	}
+	if want := map[string]time.Time{"deleted long ago": now.Add(-time.Minute), "deleted just now": now}; !reflect.DeepEqual(since, want) {
+		t.Errorf("unknown since %v, want %v", since, want)
+	}
+	got, wait = lostKeys(named, nil, since, now.Add(grace), grace)
+	if want := sets.New("deleted long ago", "deleted just now"); !got.Equal(want) || wait != grace {
+		t.Errorf("lostKeys after the grace = %v, %s; want %v, %s", sets.List(got), wait, sets.List(want), grace)
 	}
 }
 

@@ -52,13 +52,13 @@ func TestAggregate(t *testing.T) {
 		// b's syncer stopped reporting: what it last reported, 3 of its
 		// 3 replicas available, is not counted, and a condition says so.
 		"one not ready": {[]Target{{Key: "a", Name: "root:a"}, {Key: "b", Name: "root:b", Down: "is NotReady since 2026-01-01T00:01:00Z (HeartbeatTimeout)", Share: &three}},
-		  map[string]string{"a": a, "b": a}, `{"observedGeneration": 2, "replicas": 3, "readyReplicas": 3, "availableReplicas": 3, "selector": "app=web",
+			map[string]string{"a": a, "b": a}, `{"observedGeneration": 2, "replicas": 3, "readyReplicas": 3, "availableReplicas": 3, "selector": "app=web",
 		  "conditions": [
 		    {"type": "Available", "status": "True", "reason": "MinimumReplicasAvailable", "message": "ok", "lastTransitionTime": "2026-01-01T00:00:01Z", "lastUpdateTime": "2026-01-01T00:00:01Z"},
 		    {"type": "Progressing", "status": "True", "reason": "NewReplicaSetAvailable", "message": "done", "lastTransitionTime": "2026-01-01T00:00:00Z"},
 		    ` + ready("False", "SyncTargetsNotReady", "root:b is NotReady since 2026-01-01T00:01:00Z (HeartbeatTimeout): its 3 replicas are not counted; root:a runs 3 replicas, 3 available") + `]}`},
 		"one deleted": {[]Target{{Key: "a", Name: "root:a"}, {Key: "b", Down: "is deleted"}},
-		  map[string]string{"a": a}, `{"observedGeneration": 2, "replicas": 3, "readyReplicas": 3, "availableReplicas": 3, "selector": "app=web",
+			map[string]string{"a": a}, `{"observedGeneration": 2, "replicas": 3, "readyReplicas": 3, "availableReplicas": 3, "selector": "app=web",
 		  "conditions": [
 		    {"type": "Available", "status": "True", "reason": "MinimumReplicasAvailable", "message": "ok", "lastTransitionTime": "2026-01-01T00:00:01Z", "lastUpdateTime": "2026-01-01T00:00:01Z"},
 		    {"type": "Progressing", "status": "True", "reason": "NewReplicaSetAvailable", "message": "done", "lastTransitionTime": "2026-01-01T00:00:00Z"},
