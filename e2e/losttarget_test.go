@@ -150,7 +150,7 @@ func (l lost) waitBack(s *syncerProcess, restart bool) {
 	s.waitReady(2 * time.Minute)
 	waitFor(l.t, time.Minute, "pc2 Ready and not evicted", func() (bool, string) {
 		got := readyIn(l.admin, "root", "pc2") + " " + l.evicted()
-		return got == "True " || got == "True False SyncerReturned", got
+		return got == "True  " || got == "True False SyncerReturned", got
 	})
 }
 
@@ -194,7 +194,7 @@ func (l lost) released(p placed, clusters map[string]*pcluster.Cluster, deleted 
 	l.t.Helper()
 	p.waitShares("team", "shop", "web", map[string]string{"pc1": ""})
 	waitFor(l.t, time.Minute, "pc2 released from web", func() (bool, string) {
-		got := l.admin.must("--context", "team", "-n", "shop", "get", "deployment", "web", "-o", "jsonpath={.metadata}")
+		got := l.admin.must("--context", "team", "-n", "shop", "get", "deployment", "web", "-o", "jsonpath={.metadata.labels} {.metadata.annotations} {.metadata.finalizers}")
 		return !strings.Contains(got, l.key), got
 	})
 	waitFor(l.t, time.Minute, "pc2's pods and Events gone from the hub", func() (bool, string) {
