@@ -158,9 +158,9 @@ const DefaultSyncTargetHeartbeatTimeout = 40 * time.Second
 
 // DefaultSyncTargetEvictionTimeout is how long a target may be down, as
 // for a restart of its physical cluster, before the hub gives it up:
-// longer than any placement's grace period for moves, which are made
-// while the target may still come back.
-const DefaultSyncTargetEvictionTimeout = 5 * time.Minute
+// twice placements' default grace period for moves, which placement
+// makes make-before-break while the target may still come back.
+const DefaultSyncTargetEvictionTimeout = 10 * time.Minute
 
 // KubeconfigPath is where the hub writes the admin kubeconfig for dataDir.
 func KubeconfigPath(dataDir string) string { return filepath.Join(dataDir, "admin.kubeconfig") }
