@@ -193,7 +193,9 @@ func (l lost) pods() int {
 func (l lost) released(p placed, clusters map[string]*pcluster.Cluster, deleted string) {
 	l.t.Helper()
 	start := time.Now()
-	defer func() { l.t.Logf("pc2 released, %s deleted and web rolled out on pc1 alone %s after", deleted, time.Since(start).Round(time.Second)) }()
+	defer func() {
+		l.t.Logf("pc2 released, %s deleted and web rolled out on pc1 alone %s after", deleted, time.Since(start).Round(time.Second))
+	}()
 	p.waitShares("team", "shop", "web", map[string]string{"pc1": ""})
 	waitFor(l.t, time.Minute, "pc2 released from web", func() (bool, string) {
 		got := l.admin.must("--context", "team", "-n", "shop", "get", "deployment", "web", "-o", "jsonpath={.metadata.labels} {.metadata.annotations} {.metadata.finalizers}")
