@@ -261,10 +261,10 @@ spec:
 // after their last heartbeat, with logical clusters root:org and
 // root:org:team, and returns it with the admin's kubectl, which has
 // contexts org and team besides addContexts's, and the hub's pki
-// directory.
-func startTeamHub(t *testing.T, heartbeat time.Duration) (*hub, kubectl, string) {
+// directory. flags are more flags of the hub.
+func startTeamHub(t *testing.T, heartbeat time.Duration, flags ...string) (*hub, kubectl, string) {
 	t.Helper()
-	h := &hub{bin: buildHub(t), dataDir: t.TempDir(), port: freePort(t), flags: []string{"--sync-target-heartbeat-timeout", heartbeat.String()}}
+	h := &hub{bin: buildHub(t), dataDir: t.TempDir(), port: freePort(t), flags: append([]string{"--sync-target-heartbeat-timeout", heartbeat.String()}, flags...)}
 	h.start(t)
 	admin := kubectl{t: t, kubeconfig: filepath.Join(h.dataDir, "admin.kubeconfig"), home: t.TempDir()}
 	pki := filepath.Join(h.dataDir, "pki")

@@ -63,6 +63,9 @@ root logical cluster. A LogicalCluster named <child> created in logical cluster
 			if err := validateLimits(o); err != nil {
 				return err
 			}
+			if o.SyncTargetEvictionTimeout <= 0 {
+				return fmt.Errorf("--sync-target-eviction-timeout %v must be positive", o.SyncTargetEvictionTimeout)
+			}
 			if o.SecurePort <= 0 || o.SecurePort > 65535 {
 				return fmt.Errorf("--secure-port %d is not a port", o.SecurePort)
 			}
@@ -82,6 +85,7 @@ root logical cluster. A LogicalCluster named <child> created in logical cluster
 	cmd.Flags().IntVar(&o.CustomResourceLimits.MaxDepth, "custom-resource-max-depth", customresource.DefaultLimits.MaxDepth, "how deep maps and lists may nest in a custom resource object (the object being 1, its managedFields left out); a deeper one is refused with 422 Invalid")
 	cmd.Flags().IntVar(&o.CustomResourceLimits.MaxBytes, "custom-resource-max-bytes", customresource.DefaultLimits.MaxBytes, "the largest a custom resource object may be, encoded as JSON; a larger one is refused with 413 RequestEntityTooLarge")
 	cmd.Flags().DurationVar(&o.ServiceAccountMaxTokenExpiration, "service-account-max-token-expiration", hub.DefaultServiceAccountMaxTokenExpiration, "the longest a ServiceAccount token may be valid; a TokenRequest for longer is shortened to it, with a warning, as by kube-apiserver's flag of that name")
+	cmd.Flags().DurationVar(&o.SyncTargetEvictionTimeout, "sync-target-eviction-timeout", hub.DefaultSyncTargetEvictionTimeout, "how long a SyncTarget stays not Ready before the hub evicts it (condition Evicted) and lets go of what it held: its finalizers, assignments, status reports, pods and Events; placement moves its share to others")
 	cmd.Flags().StringVar(&o.Audit.LogOptions.Path, "audit-log-path", "", `file to append the audit log to, one audit.k8s.io/v1 Event in JSON a line, each naming its logical cluster in annotation canopy.dev/cluster; "-" is standard output; unset writes none`)
 	cmd.Flags().StringVar(&o.Audit.PolicyFile, "audit-policy-file", "", "audit.k8s.io/v1 Policy saying which requests --audit-log-path records and at what level; unset means the hub's default: changes to placements, constraints, SyncTargets, LogicalClusters and RBAC with their objects, other changes without, no reads, as written to <data-dir>/default-audit-policy.yaml")
 	cmd.Flags().IntVar(&o.Audit.LogOptions.MaxAge, "audit-log-maxage", o.Audit.LogOptions.MaxAge, "days to keep rotated audit log files, by the time in their names; 0 keeps them whatever their age")

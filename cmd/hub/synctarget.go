@@ -94,7 +94,7 @@ to push to a registry the physical cluster pulls from (see deploy/syncer).`,
 	create.Flags().StringToStringVar(&labels, "label", nil, "label of the SyncTarget, k=v, for placement to select on; repeatable")
 	create.Flags().StringSliceVar(&resources, "resources", nil, "resources the target accepts, as deployments.apps,configmaps (default "+defaultResources()+")")
 	create.Flags().StringVar(&image, "image", release.Image("syncer", release.Version()), "the syncer's container image: this build's, see above")
-	cmd.AddCommand(create, newRotateCommand())
+	cmd.AddCommand(create, newRotateCommand(), newEvictCommand())
 	return cmd
 }
 
@@ -168,6 +168,49 @@ a new one.`,
 	h.addFlags(rotate)
 	rotate.Flags().BoolVar(&revoke, "revoke", false, "revoke every older credential of the target at once, rather than once the syncer uses the new one")
 	return rotate
+}
+
+// newEvictCommand is `hub synctarget evict`.
+func newEvictCommand() *cobra.Command {
+	var h hubFlags
+	evict := &cobra.Command{
+		Use:   "evict NAME",
+		Short: "Let go at once of SyncTarget NAME, lost for good, and of everything it held",
+		Long: `Mark SyncTarget NAME in --logical-cluster evicted (condition Evicted, reason
+EvictedByAdmin), as the hub does on its own once the target has not been Ready
+for --sync-target-eviction-timeout:
+
+  hub synctarget evict pc2 --logical-cluster root:platform
+
+The hub then releases everything the target held: its finalizers on hub
+objects, so that deletions waiting for it complete; its assignment labels and
+replica shares, which placement moves to other targets; its status reports;
+and the pods and Events its syncer copied up. Placement puts nothing on it
+again while it is evicted. Should its syncer come back, its next Ready report
+after having been not Ready ends the eviction, and it starts again from what is
+assigned to it then: nothing, until placement or an admin assigns it work.
+Evicting a target whose syncer still reports holds until the syncer stops and
+comes back. Deleting the SyncTarget lets go of it just the same.`,
+		Args:         cobra.ExactArgs(1),
+		SilenceUsage: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			t, err := syncTarget(args[0], h.cluster, nil, nil)
+			if err != nil {
+				return err
+			}
+			admin, err := h.admin()
+			if err != nil {
+				return err
+			}
+			if err := syncerdeploy.Evict(cmd.Context(), admin, t, time.Now()); err != nil {
+				return fmt.Errorf("evicting SyncTarget %s: %w", t.Path(), err)
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "SyncTarget %s is evicted; the hub releases what it held.\n", t.Path())
+			return nil
+		},
+	}
+	h.addFlags(evict)
+	return evict
 }
 
 // hubFlags are the flags telling hub synctarget commands where the hub's

@@ -79,6 +79,7 @@ import (
 	crdcontroller "github.com/canopy-dev/canopy/pkg/controller/crd"
 	gccontroller "github.com/canopy-dev/canopy/pkg/controller/garbagecollector"
 	lccontroller "github.com/canopy-dev/canopy/pkg/controller/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/controller/losttarget"
 	nscontroller "github.com/canopy-dev/canopy/pkg/controller/namespace"
 	placementcontroller "github.com/canopy-dev/canopy/pkg/controller/placement"
 	"github.com/canopy-dev/canopy/pkg/controller/statusaggregation"
@@ -153,6 +154,10 @@ type Options struct {
 	// warning, as kube-apiserver's --service-account-max-token-expiration
 	// does; zero means DefaultServiceAccountMaxTokenExpiration.
 	ServiceAccountMaxTokenExpiration time.Duration
+	// SyncTargetEvictionTimeout is how long a SyncTarget stays not Ready
+	// before the hub evicts it and lets go of what it held; zero means
+	// DefaultSyncTargetEvictionTimeout.
+	SyncTargetEvictionTimeout time.Duration
 	// Audit configures the audit log as kube-apiserver's --audit-* flags
 	// do: nil, or no LogOptions.Path, writes none; no PolicyFile means
 	// DefaultAuditPolicy.
@@ -167,6 +172,12 @@ const DefaultSyncTargetHeartbeatTimeout = 40 * time.Second
 // by its client, as client-go and kubelet do at 80% of its life, never
 // needs more, and a stolen one stops working soon.
 const DefaultServiceAccountMaxTokenExpiration = 48 * time.Hour
+
+// DefaultSyncTargetEvictionTimeout is how long a target may be down, as
+// for a restart of its physical cluster, before the hub gives it up:
+// twice placements' default grace period for moves, which placement
+// makes make-before-break while the target may still come back.
+const DefaultSyncTargetEvictionTimeout = 10 * time.Minute
 
 // KubeconfigPath is where the hub writes the admin kubeconfig for dataDir.
 func KubeconfigPath(dataDir string) string { return filepath.Join(dataDir, "admin.kubeconfig") }
@@ -449,6 +460,11 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if heartbeatTimeout == 0 {
 		heartbeatTimeout = DefaultSyncTargetHeartbeatTimeout
 	}
+	evictionTimeout := o.SyncTargetEvictionTimeout
+	if evictionTimeout == 0 {
+		evictionTimeout = DefaultSyncTargetEvictionTimeout
+	}
+	syncTargetStore := syncTargets.Storage["synctargets"].(*registry.Served).Store
 	// One of each controller serves every logical cluster.
 	for name, c := range map[string]interface{ Run(context.Context) }{
 		"logicalcluster": lccontroller.New(lccontroller.Config{
@@ -466,9 +482,10 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		}),
 		"clusterrole-aggregation": clusterroleaggregation.New(rbacStorage.ClusterRoles()),
 		"garbage-collector":       garbageCollector,
-		"synctarget-heartbeat": synctarget.New(syncTargets.Storage["synctargets"].(*registry.Served).Store,
-			syncTargets.Storage["synctargets/status"].(rest.Updater), heartbeatTimeout),
-		"status-aggregation": statusaggregation.New(aggregated),
+		"synctarget-heartbeat": synctarget.New(syncTargetStore,
+			syncTargets.Storage["synctargets/status"].(rest.Updater), heartbeatTimeout, evictionTimeout),
+		"losttarget":         losttarget.New(lostTargetConfig(syncTargetStore, data, placeableResources(coreGroup, groups))),
+		"status-aggregation": statusaggregation.New(syncTargetStore, aggregated),
 		"placement": placementcontroller.New(placementcontroller.Config{
 			Placements:      placements.Storage["placements"].(*registry.Served).Store,
 			PlacementStatus: placements.Storage["placements/status"].(rest.Updater),
@@ -793,6 +810,23 @@ func placeableResources(core registry.Group, groups []storedGroup) map[workloadv
 		}
 	}
 	return out
+}
+
+// lostTargetConfig is what the lost targets' controller releases: the
+// objects placement places, and the pods and Events syncers copy up.
+func lostTargetConfig(syncTargets *genericregistry.Store, data []*genericregistry.Store,
+	placeable map[workloadv1alpha1.GroupResource]placementcontroller.Resource,
+) losttarget.Config {
+	cfg := losttarget.Config{SyncTargets: syncTargets}
+	for _, r := range placeable {
+		cfg.Objects = append(cfg.Objects, r.Store)
+	}
+	for _, s := range data {
+		if gr := s.DefaultQualifiedResource; gr == corev1.Resource("pods") || gr == corev1.Resource("events") {
+			cfg.Upsynced = append(cfg.Upsynced, s)
+		}
+	}
+	return cfg
 }
 
 // syncerStores are the stores of the resources a syncer may be assigned

@@ -204,6 +204,24 @@ func TestEligibility(t *testing.T) {
 		object:  object("web", -1, sharesOf{"pc2": 0}),
 		want:    reasonsOf{"pc1": selected, "pc2": selected},
 	}, {
+		name: "an evicted target loses its objects within the grace period",
+		spec: placementv1alpha1.PlacementSpec{Failover: placementv1alpha1.Failover{GracePeriod: grace}},
+		targets: []Target{target("pc1"), with(target("pc2"), func(t *Target) {
+			notReadyFor(10 * time.Second)(t)
+			t.Evicted = true
+		})},
+		object: object("web", -1, sharesOf{"pc2": 0}),
+		want:   reasonsOf{"pc1": selected, "pc2": notReady},
+	}, {
+		name: "an evicted target loses its objects without failover",
+		spec: placementv1alpha1.PlacementSpec{Failover: placementv1alpha1.Failover{Disabled: true}},
+		targets: []Target{target("pc1"), with(target("pc2"), func(t *Target) {
+			notReadyFor(time.Hour)(t)
+			t.Evicted = true
+		})},
+		object: object("web", -1, sharesOf{"pc2": 0}),
+		want:   reasonsOf{"pc1": selected, "pc2": notReady},
+	}, {
 		name:    "a target that does not sync the resource",
 		targets: []Target{target("pc1"), with(target("pc2"), func(t *Target) { t.Resources = []workloadv1alpha1.GroupResource{{Resource: "configmaps"}} })},
 		object:  object("web", -1, nil),

@@ -208,6 +208,10 @@ func (e *Evaluation) judgeReadiness(v *verdict) {
 		return
 	}
 	p := e.policy
+	if t.Evicted {
+		v.exclude(placementv1alpha1.ReasonNotReady, "evicted: the hub let go of it as lost")
+		return
+	}
 	notReady := duration.HumanDuration(e.now.Sub(t.NotReadySince))
 	if !p.failover {
 		v.hold(placementv1alpha1.ReasonNotReady, "not ready for %s; failover is disabled, so objects on it stay", notReady)

@@ -25,6 +25,10 @@ type Target struct {
 	// NotReadySince, when it is not, since when.
 	Ready         bool
 	NotReadySince time.Time
+	// Evicted is whether the hub has let go of the target as lost
+	// (workloadv1alpha1.ConditionEvicted): nothing stays on it, whatever
+	// a placement's grace period or failover.
+	Evicted bool
 	// Resources are those the target's syncer syncs; empty means
 	// workloadv1alpha1.DefaultResources.
 	Resources   []workloadv1alpha1.GroupResource
@@ -62,6 +66,9 @@ func TargetFrom(st *workloadv1alpha1.SyncTarget) (Target, error) {
 	if c := meta.FindStatusCondition(st.Status.Conditions, workloadv1alpha1.ConditionReady); c != nil {
 		t.Ready = c.Status == "True"
 		t.NotReadySince = c.LastTransitionTime.Time
+	}
+	if workloadv1alpha1.IsEvicted(st) {
+		t.Ready, t.Evicted = false, true
 	}
 	return t, nil
 }

@@ -39,3 +39,14 @@ func WatchAllClusters(ctx context.Context, s *genericregistry.Store, resourceVer
 func allClustersKey(s *genericregistry.Store) string {
 	return "/" + resourcePrefix(s.DefaultQualifiedResource)
 }
+
+// ListAllClustersConsistent lists the objects of s in every logical
+// cluster into list as the database holds them now: a read that sees
+// every write that completed before it, as ListAllClusters from the
+// watch cache may not.
+func ListAllClustersConsistent(ctx context.Context, s *genericregistry.Store, list runtime.Object) error {
+	return s.Storage.GetList(ctx, allClustersKey(s), storage.ListOptions{
+		Recursive: true,
+		Predicate: s.PredicateFunc(labels.Everything(), fields.Everything()),
+	}, list)
+}

@@ -7,12 +7,14 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/util/retry"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
@@ -88,6 +90,43 @@ func Revoke(ctx context.Context, admin *rest.Config, t Target, notBefore time.Ti
 		return fmt.Errorf("revoking the older credentials of SyncTarget %s in logical cluster %s: %w", t.Name, t.Cluster, err)
 	}
 	return nil
+}
+
+// Evict marks t's SyncTarget evicted at now, for the hub to let go of
+// what it held at once (pkg/controller/losttarget), rather than after the
+// eviction timeout.
+func Evict(ctx context.Context, admin *rest.Config, t Target, now time.Time) error {
+	targets, err := syncTargets(admin, t)
+	if err != nil {
+		return err
+	}
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		u, err := targets.Get(ctx, t.Name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		st := &workloadv1alpha1.SyncTarget{}
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, st); err != nil {
+			return err
+		}
+		if workloadv1alpha1.IsEvicted(st) {
+			return nil
+		}
+		meta.SetStatusCondition(&st.Status.Conditions, metav1.Condition{
+			Type:               workloadv1alpha1.ConditionEvicted,
+			Status:             metav1.ConditionTrue,
+			Reason:             workloadv1alpha1.ReasonEvictedByAdmin,
+			Message:            "Evicted by an admin with hub synctarget evict: the hub released what the target held",
+			LastTransitionTime: metav1.NewTime(now),
+			ObservedGeneration: st.Generation,
+		})
+		obj, err := runtime.DefaultUnstructuredConverter.ToUnstructured(st)
+		if err != nil {
+			return err
+		}
+		_, err = targets.UpdateStatus(ctx, &unstructured.Unstructured{Object: obj}, metav1.UpdateOptions{})
+		return err
+	})
 }
 
 // syncTargets is the client of SyncTargets in t's logical cluster.

@@ -3,6 +3,7 @@ package clusterwide
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -40,14 +41,23 @@ type Loop[K comparable] struct {
 	// that a burst of changes calling for it costs one Process.
 	Delay time.Duration
 
+	once  sync.Once
 	queue workqueue.TypedDelayingInterface[K]
+}
+
+// q is the loop's queue, made on first use: by Run, or by AddAfter from
+// a watch its controller started alongside.
+func (l *Loop[K]) q() workqueue.TypedDelayingInterface[K] {
+	l.once.Do(func() {
+		l.queue = workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[K]{Name: l.Name})
+	})
+	return l.queue
 }
 
 // Run works until ctx ends.
 func (l *Loop[K]) Run(ctx context.Context) {
-	l.queue = workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[K]{Name: l.Name})
-	defer l.queue.ShutDown()
-	Work(ctx, l.Name, l.queue, l.Workers, l.Process)
+	defer l.q().ShutDown()
+	Work(ctx, l.Name, l.q(), l.Workers, l.Process)
 	Watch(ctx, l.Name, l.Store, l.NewList, func(objs []runtime.Object) {
 		for _, obj := range objs {
 			l.enqueue(obj, false)
@@ -81,12 +91,12 @@ func work[K comparable](ctx context.Context, name string, queue workqueue.TypedD
 }
 
 // AddAfter queues k again after d, for work that is due at a known time
-// rather than on a change. Call it from Process.
-func (l *Loop[K]) AddAfter(k K, d time.Duration) { l.queue.AddAfter(k, d) }
+// rather than on a change, or that a change elsewhere calls for.
+func (l *Loop[K]) AddAfter(k K, d time.Duration) { l.q().AddAfter(k, d) }
 
 func (l *Loop[K]) enqueue(obj runtime.Object, deleted bool) {
 	for _, k := range l.Keys(obj, deleted) {
-		l.queue.AddAfter(k, l.Delay)
+		l.q().AddAfter(k, l.Delay)
 	}
 }
 

@@ -222,7 +222,7 @@ func (w *world) setTarget(cluster logicalcluster.Name, t engine.Target, deleted 
 }
 
 func sameTarget(a, b engine.Target) bool {
-	return a.Key == b.Key && a.Ready == b.Ready && a.NotReadySince.Equal(b.NotReadySince) && a.Unschedulable == b.Unschedulable &&
+	return a.Key == b.Key && a.Ready == b.Ready && a.Evicted == b.Evicted && a.NotReadySince.Equal(b.NotReadySince) && a.Unschedulable == b.Unschedulable &&
 		equality.Semantic.DeepEqual(a.Labels, b.Labels) && equality.Semantic.DeepEqual(a.Taints, b.Taints) &&
 		equality.Semantic.DeepEqual(a.Resources, b.Resources) && equality.Semantic.DeepEqual(a.Allocatable, b.Allocatable) &&
 		slices.Equal(a.LogicalClusters, b.LogicalClusters)

@@ -7,9 +7,34 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// Aggregate is the status of an object assigned to targets, by key,
-// from the status reported for each, missing for those that have not
-// reported:
+// ConditionSyncTargetsReady is the condition type, on an object
+// assigned to several targets, telling whether each of them is Ready and
+// so counted in the aggregated status. Its message breaks the object
+// down by target, by name: the replicas each runs and has available, and
+// for a target that is not counted, why and since when.
+const ConditionSyncTargetsReady = "SyncTargetsReady"
+
+// Target is one target an object is assigned to, as aggregation sees it.
+type Target struct {
+	Key string
+	// Name is the SyncTarget's logical cluster and name, as root:pc1;
+	// empty for a target that no longer exists.
+	Name string
+	// Down is why the target is not counted, as "NotReady since …";
+	// empty for a Ready one.
+	Down string
+	// Since is when the target's readiness last changed, zero if
+	// unknown.
+	Since metav1.Time
+	// Share is the replicas the target runs of the object, from its
+	// replicas annotation, nil where it runs them all or the object has
+	// none.
+	Share *int32
+}
+
+// Aggregate is the status of an object assigned to targets, from the
+// status reported for each, by key, missing for those that have not
+// reported. Only targets that are not Down count:
 //
 //   - an integer field is the sum over the targets, but for
 //     observedGeneration: the least, and absent until every target has
@@ -20,13 +45,19 @@ import (
 //     target, by key, where it is not True, the message naming it, and
 //     the latest transition time;
 //   - any other field is the first reporting target's.
-func Aggregate(targets []string, reported map[string]map[string]any) map[string]any {
+//
+// Condition SyncTargetsReady is added, False when some target is Down.
+func Aggregate(targets []Target, reported map[string]map[string]any) map[string]any {
 	out := map[string]any{}
 	all := true
-	var reporting []string
+	var counted, reporting []string
 	for _, t := range targets {
-		if _, ok := reported[t]; ok {
-			reporting = append(reporting, t)
+		if t.Down != "" {
+			continue
+		}
+		counted = append(counted, t.Key)
+		if _, ok := reported[t.Key]; ok {
+			reporting = append(reporting, t.Key)
 		} else {
 			all = false
 		}
@@ -49,10 +80,68 @@ func Aggregate(targets []string, reported map[string]map[string]any) map[string]
 	if g, ok := leastGeneration(reporting, reported); ok && all {
 		out["observedGeneration"] = g
 	}
-	if conditions := mergeConditions(targets, reported); len(conditions) > 0 {
+	conditions := mergeConditions(counted, reported)
+	if len(targets) > 0 {
+		ready := targetsReady(targets, reported)
+		// Only where the resource's conditions have the field, as a
+		// Deployment's do: a typed status would drop it, and the
+		// aggregate would never equal what is stored.
+		if !updateTimes(conditions) {
+			delete(ready, "lastUpdateTime")
+		}
+		conditions = append(conditions, ready)
+	}
+	if len(conditions) > 0 {
 		out["conditions"] = conditions
 	}
 	return out
+}
+
+// targetsReady is condition SyncTargetsReady of an object assigned to
+// targets, reporting reported.
+func targetsReady(targets []Target, reported map[string]map[string]any) map[string]any {
+	c := map[string]any{"type": ConditionSyncTargetsReady, "status": string(metav1.ConditionTrue), "reason": "AllReady"}
+	var down, up []string
+	var latest metav1.Time
+	for _, t := range targets {
+		if latest.Before(&t.Since) {
+			latest = t.Since
+		}
+		name := t.Name
+		if name == "" {
+			name = "key " + t.Key
+		}
+		replicas, its := "all replicas", "its replicas"
+		if t.Share != nil {
+			replicas = fmt.Sprintf("%d replicas", *t.Share)
+			its = "its " + replicas
+		} else if n, ok := integer(reported[t.Key]["replicas"]); ok {
+			replicas = fmt.Sprintf("%d replicas", n)
+			its = "its " + replicas
+		}
+		if t.Down != "" {
+			down = append(down, fmt.Sprintf("%s %s: %s are not counted", name, t.Down, its))
+			continue
+		}
+		available, ok := integer(reported[t.Key]["availableReplicas"])
+		switch {
+		case !ok && reported[t.Key] == nil:
+			up = append(up, fmt.Sprintf("%s runs %s, not reported yet", name, replicas))
+		case !ok:
+			up = append(up, fmt.Sprintf("%s runs %s", name, replicas))
+		default:
+			up = append(up, fmt.Sprintf("%s runs %s, %d available", name, replicas, available))
+		}
+	}
+	if len(down) > 0 {
+		c["status"], c["reason"] = string(metav1.ConditionFalse), "SyncTargetsNotReady"
+	}
+	c["message"] = strings.Join(append(down, up...), "; ")
+	if !latest.IsZero() {
+		c["lastTransitionTime"] = latest.UTC().Format("2006-01-02T15:04:05Z")
+		c["lastUpdateTime"] = c["lastTransitionTime"]
+	}
+	return c
 }
 
 // integer is v as an integer, whether decoded from JSON (float64 or
@@ -154,6 +243,15 @@ func mergeConditions(targets []string, reported map[string]map[string]any) []any
 		out = append(out, merged)
 	}
 	return out
+}
+
+func updateTimes(conditions []any) bool {
+	for _, c := range conditions {
+		if _, ok := c.(map[string]any)["lastUpdateTime"]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 func hasField(conditions map[string]map[string]any, field string) bool {

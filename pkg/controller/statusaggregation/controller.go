@@ -18,6 +18,7 @@ import (
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/registry"
 )
 
 // workers is how many objects of a resource are aggregated at once.
@@ -39,12 +40,15 @@ type key struct {
 // Controller aggregates the status of the objects of its resources that
 // are assigned to more than one target.
 type Controller struct {
-	loops []*clusterwide.Loop[key]
+	syncTargets *genericregistry.Store
+	targets     *targets
+	loops       map[*clusterwide.Loop[key]]Resource
 }
 
-// New returns a controller over resources, named by resource name.
-func New(resources map[string]Resource) *Controller {
-	c := &Controller{}
+// New returns a controller over resources, named by resource name, that
+// reads the SyncTargets from syncTargets.
+func New(syncTargets *genericregistry.Store, resources map[string]Resource) *Controller {
+	c := &Controller{syncTargets: syncTargets, targets: newTargets(), loops: map[*clusterwide.Loop[key]]Resource{}}
 	for name, r := range resources {
 		l := &clusterwide.Loop[key]{
 			Name:    "status-aggregation-" + name,
@@ -53,18 +57,51 @@ func New(resources map[string]Resource) *Controller {
 			Workers: workers,
 			Keys:    keys,
 		}
-		l.Process = func(ctx context.Context, k key) error { return process(ctx, r, k) }
-		c.loops = append(c.loops, l)
+		l.Process = func(ctx context.Context, k key) error { return c.process(ctx, r, k) }
+		c.loops[l] = r
 	}
 	return c
 }
 
 // Run works until ctx ends.
 func (c *Controller) Run(ctx context.Context) {
-	for _, l := range c.loops {
+	for l := range c.loops {
 		go l.Run(ctx)
 	}
-	<-ctx.Done()
+	clusterwide.Watch(ctx, "status-aggregation-synctargets", c.syncTargets,
+		func() runtime.Object { return &workloadv1alpha1.SyncTargetList{} },
+		func(objs []runtime.Object) { c.aggregateAgain(ctx, c.targets.replace(objs)) },
+		func(obj runtime.Object, deleted bool) { c.aggregateAgain(ctx, c.targets.set(obj, deleted)) })
+}
+
+// aggregateAgain queues the objects assigned to the targets of keys,
+// whose readiness changed, read from the watch cache.
+func (c *Controller) aggregateAgain(ctx context.Context, keys []string) {
+	if len(keys) == 0 {
+		return
+	}
+	for l, r := range c.loops {
+		list := r.Store.NewListFunc()
+		if err := registry.ListAllClusters(ctx, r.Store, list); err != nil {
+			klog.ErrorS(err, "Listing the objects of SyncTargets whose readiness changed", "loop", l.Name)
+			continue
+		}
+		_ = meta.EachListItem(list, func(obj runtime.Object) error {
+			m, err := meta.Accessor(obj)
+			if err != nil {
+				return nil
+			}
+			for _, k := range keys {
+				if m.GetLabels()[workloadv1alpha1.StateLabel(k)] == workloadv1alpha1.StateSync {
+					for _, lk := range l.Keys(obj, false) {
+						l.AddAfter(lk, 0)
+					}
+					break
+				}
+			}
+			return nil
+		})
+	}
 }
 
 func keys(obj runtime.Object, deleted bool) []key {
@@ -83,7 +120,10 @@ func keys(obj runtime.Object, deleted bool) []key {
 // process writes the aggregated status of k's object, read from the
 // watch cache, which the event that queued k is already in, unless it
 // has it.
-func process(ctx context.Context, r Resource, k key) error {
+func (c *Controller) process(ctx context.Context, r Resource, k key) error {
+	if !c.targets.listed() {
+		return clusterwide.ErrWaiting
+	}
 	ctx = logicalcluster.WithCluster(genericapirequest.WithNamespace(ctx, k.namespace), k.cluster)
 	obj, err := r.Store.Get(ctx, k.name, &metav1.GetOptions{ResourceVersion: "0"})
 	if apierrors.IsNotFound(err) {
@@ -96,12 +136,12 @@ func process(ctx context.Context, r Resource, k key) error {
 	if err != nil {
 		return err
 	}
-	targets := workloadv1alpha1.Targets(m.GetLabels())
-	if len(targets) < 2 || m.GetDeletionTimestamp() != nil {
+	keys := workloadv1alpha1.Targets(m.GetLabels())
+	if len(keys) < 2 || m.GetDeletionTimestamp() != nil {
 		return nil
 	}
 	reported := map[string]map[string]any{}
-	for _, t := range targets {
+	for _, t := range keys {
 		raw, ok := m.GetAnnotations()[workloadv1alpha1.StatusAnnotation(t)]
 		if !ok {
 			continue
@@ -120,7 +160,7 @@ func process(ctx context.Context, r Resource, k key) error {
 		return err
 	}
 	// Compared as JSON decodes it, as the reports are.
-	aggregated := Aggregate(targets, reported)
+	aggregated := Aggregate(c.targets.of(keys, m.GetAnnotations()), reported)
 	want, err := roundTrip(aggregated)
 	if err != nil {
 		return err

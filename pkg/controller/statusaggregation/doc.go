@@ -14,4 +14,13 @@
 // every target has reported, so that kubectl rollout status waits for
 // all; conditions merged so that one is True only where it is True at
 // every target, as Available must be.
+//
+// Only Ready targets count. What a NotReady, evicted or deleted target
+// last reported is what it ran, not what runs: its replicas are left out
+// of the sums, and condition SyncTargetsReady turns False, naming it and
+// why. That condition's message is also the object's breakdown by target
+// name: the replicas each runs and has available. The controller watches
+// the SyncTargets too, and aggregates again the objects of a target
+// whose readiness changes; it aggregates nothing before it has listed
+// them, which would count every target as gone.
 package statusaggregation

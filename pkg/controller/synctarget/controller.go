@@ -35,18 +35,21 @@ type key struct {
 }
 
 // Controller turns the Ready condition of SyncTargets whose syncer has
-// not reported for Timeout False.
+// not reported for timeout False, and their Evicted condition True once
+// they have not been Ready for evictAfter.
 type Controller struct {
-	targets *genericregistry.Store
-	status  rest.Updater
-	timeout time.Duration
-	loop    clusterwide.Loop[key]
+	targets    *genericregistry.Store
+	status     rest.Updater
+	timeout    time.Duration
+	evictAfter time.Duration
+	loop       clusterwide.Loop[key]
 }
 
 // New returns a controller over the SyncTargets' store and its status
-// subresource, which marks a target whose heartbeat is older than timeout.
-func New(targets *genericregistry.Store, status rest.Updater, timeout time.Duration) *Controller {
-	c := &Controller{targets: targets, status: status, timeout: timeout}
+// subresource, which marks a target whose heartbeat is older than timeout
+// not Ready, and one not Ready for evictAfter evicted.
+func New(targets *genericregistry.Store, status rest.Updater, timeout, evictAfter time.Duration) *Controller {
+	c := &Controller{targets: targets, status: status, timeout: timeout, evictAfter: evictAfter}
 	c.loop = clusterwide.Loop[key]{
 		Name:    "synctarget-heartbeat",
 		Store:   targets,
@@ -78,8 +81,8 @@ func keys(obj runtime.Object, deleted bool) []key {
 	return []key{{cluster, st.Name}}
 }
 
-// process marks the SyncTarget of k if its heartbeat has expired, and
-// otherwise looks at it again when it will. It reads the watch cache,
+// process writes the conditions the SyncTarget of k calls for now, and
+// looks at it again when they will change. It reads the watch cache,
 // which the event that queued k is already in.
 func (c *Controller) process(ctx context.Context, k key) error {
 	ctx = logicalcluster.WithCluster(genericapirequest.WithNamespace(ctx, ""), k.cluster)
@@ -92,15 +95,14 @@ func (c *Controller) process(ctx context.Context, k key) error {
 	}
 	st := obj.(*workloadv1alpha1.SyncTarget)
 	now := time.Now()
-	expired, recheck := check(st, now, c.timeout)
-	if !expired {
+	updated := st.DeepCopy()
+	changed, recheck := reconcile(updated, now, c.timeout, c.evictAfter)
+	if !changed {
 		if recheck > 0 {
 			c.loop.AddAfter(k, recheck)
 		}
 		return nil
 	}
-	updated := st.DeepCopy()
-	markTimedOut(updated, now, c.timeout)
 	// The stored resourceVersion is a precondition: a heartbeat that came
 	// in meanwhile conflicts, and the next look finds it fresh.
 	_, _, err = c.status.Update(ctx, st.Name, rest.DefaultUpdatedObjectInfo(updated),
@@ -115,9 +117,57 @@ func (c *Controller) process(ctx context.Context, k key) error {
 	if err != nil {
 		return err
 	}
-	klog.InfoS("A SyncTarget's syncer stopped reporting", "cluster", k.cluster, "synctarget", k.name,
-		"lastHeartbeatTime", st.Status.LastHeartbeatTime.Time)
+	klog.InfoS("A SyncTarget's conditions changed", "cluster", k.cluster, "synctarget", k.name,
+		"lastHeartbeatTime", st.Status.LastHeartbeatTime.Time, "ready", condition(updated, workloadv1alpha1.ConditionReady),
+		"evicted", condition(updated, workloadv1alpha1.ConditionEvicted))
 	return nil
+}
+
+func condition(st *workloadv1alpha1.SyncTarget, typ string) metav1.ConditionStatus {
+	if c := meta.FindStatusCondition(st.Status.Conditions, typ); c != nil {
+		return c.Status
+	}
+	return metav1.ConditionUnknown
+}
+
+// reconcile sets on st the conditions due at now, and tells whether it
+// changed any, and otherwise how long until one is due, zero for never
+// on its own: Ready turns False once the heartbeat is timeout old;
+// Evicted turns True once Ready has been False for evictAfter, and False
+// once the syncer reports Ready again after that.
+func reconcile(st *workloadv1alpha1.SyncTarget, now time.Time, timeout, evictAfter time.Duration) (changed bool, recheck time.Duration) {
+	expired, recheck := check(st, now, timeout)
+	if expired {
+		markTimedOut(st, now, timeout)
+		return true, 0
+	}
+	ready := meta.FindStatusCondition(st.Status.Conditions, workloadv1alpha1.ConditionReady)
+	evicted := meta.FindStatusCondition(st.Status.Conditions, workloadv1alpha1.ConditionEvicted)
+	switch {
+	case ready == nil:
+		return false, recheck
+	case ready.Status == metav1.ConditionTrue:
+		if evicted != nil && evicted.Status == metav1.ConditionTrue && ready.LastTransitionTime.After(evicted.LastTransitionTime.Time) {
+			setEvicted(st, metav1.ConditionFalse, workloadv1alpha1.ReasonSyncerReturned, fmt.Sprintf(
+				"The syncer reported Ready again at %s; it starts again from what is assigned to the target now",
+				ready.LastTransitionTime.UTC().Format(time.RFC3339)), now)
+			return true, recheck
+		}
+		return false, recheck
+	case evicted != nil && evicted.Status == metav1.ConditionTrue:
+		return false, recheck
+	}
+	left := ready.LastTransitionTime.Add(evictAfter).Sub(now)
+	if left > 0 {
+		if recheck == 0 || left < recheck {
+			recheck = left
+		}
+		return false, recheck
+	}
+	setEvicted(st, metav1.ConditionTrue, workloadv1alpha1.ReasonNotReadyTooLong, fmt.Sprintf(
+		"Not Ready since %s, more than the hub's eviction timeout of %s: the hub released what the target held",
+		ready.LastTransitionTime.UTC().Format(time.RFC3339), evictAfter), now)
+	return true, 0
 }
 
 // check tells whether the heartbeat of st has expired at now and its Ready
@@ -146,6 +196,18 @@ func markTimedOut(st *workloadv1alpha1.SyncTarget, now time.Time, timeout time.D
 		Status:             metav1.ConditionFalse,
 		Reason:             ReasonHeartbeatTimeout,
 		Message:            fmt.Sprintf("The syncer last reported at %s, more than %s ago; is it running and does it reach the hub?", st.Status.LastHeartbeatTime.UTC().Format(time.RFC3339), timeout),
+		LastTransitionTime: metav1.NewTime(now),
+		ObservedGeneration: st.Generation,
+	})
+}
+
+// setEvicted sets the Evicted condition of st, changed at now.
+func setEvicted(st *workloadv1alpha1.SyncTarget, status metav1.ConditionStatus, reason, message string, now time.Time) {
+	meta.SetStatusCondition(&st.Status.Conditions, metav1.Condition{
+		Type:               workloadv1alpha1.ConditionEvicted,
+		Status:             status,
+		Reason:             reason,
+		Message:            message,
 		LastTransitionTime: metav1.NewTime(now),
 		ObservedGeneration: st.Generation,
 	})

@@ -118,6 +118,34 @@ type SyncTargetStatus struct {
 // syncer runs and reaches the physical cluster.
 const ConditionReady = "Ready"
 
+// ConditionEvicted is the condition type telling whether the hub has let
+// go of the target as lost: True once its syncer has not been Ready for
+// the hub's eviction timeout, or an admin evicted it (hub synctarget
+// evict). The hub then releases everything the target held
+// (pkg/controller/losttarget) and places nothing on it; it turns False
+// when the syncer reports Ready again after that, and starts again from
+// what is assigned to it then.
+const ConditionEvicted = "Evicted"
+
+// The reasons of the Evicted condition: True after the eviction timeout
+// (ReasonNotReadyTooLong) or by an admin (ReasonEvictedByAdmin), False
+// once the syncer is back (ReasonSyncerReturned).
+const (
+	ReasonNotReadyTooLong = "NotReadyTooLong"
+	ReasonEvictedByAdmin  = "EvictedByAdmin"
+	ReasonSyncerReturned  = "SyncerReturned"
+)
+
+// IsEvicted is whether the hub has let go of SyncTarget st as lost.
+func IsEvicted(st *SyncTarget) bool {
+	for _, c := range st.Status.Conditions {
+		if c.Type == ConditionEvicted {
+			return c.Status == metav1.ConditionTrue
+		}
+	}
+	return false
+}
+
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 
 // SyncTargetList is a list of SyncTargets.
