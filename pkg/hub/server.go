@@ -73,6 +73,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/controller/clusterroleaggregation"
 	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
 	crdcontroller "github.com/canopy-dev/canopy/pkg/controller/crd"
+	"github.com/canopy-dev/canopy/pkg/controller/deploymenthistory"
 	gccontroller "github.com/canopy-dev/canopy/pkg/controller/garbagecollector"
 	lccontroller "github.com/canopy-dev/canopy/pkg/controller/logicalcluster"
 	nscontroller "github.com/canopy-dev/canopy/pkg/controller/namespace"
@@ -410,6 +411,10 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	apps, err := groupOf(groups, appsv1.SchemeGroupVersion)
+	if err != nil {
+		return err
+	}
 	heartbeatTimeout := o.SyncTargetHeartbeatTimeout
 	if heartbeatTimeout == 0 {
 		heartbeatTimeout = DefaultSyncTargetHeartbeatTimeout
@@ -434,6 +439,11 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		"synctarget-heartbeat": synctarget.New(syncTargets.Storage["synctargets"].(*registry.Served).Store,
 			syncTargets.Storage["synctargets/status"].(rest.Updater), heartbeatTimeout),
 		"status-aggregation": statusaggregation.New(aggregated),
+		"deployment-history": deploymenthistory.New(deploymenthistory.Config{
+			Deployments:      apps.Storage["deployments"].(*registry.Served).Store,
+			ReplicaSets:      apps.Storage["replicasets"].(*registry.Served).Store,
+			ReplicaSetStatus: apps.Storage["replicasets/status"].(rest.Updater),
+		}),
 		"placement": placementcontroller.New(placementcontroller.Config{
 			Placements:      placements.Storage["placements"].(*registry.Served).Store,
 			PlacementStatus: placements.Storage["placements/status"].(rest.Updater),

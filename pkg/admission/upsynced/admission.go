@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -15,7 +16,10 @@ import (
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 )
 
-var pods = corev1.Resource("pods")
+var (
+	pods        = corev1.Resource("pods")
+	replicaSets = appsv1.Resource("replicasets")
+)
 
 // Plugin refuses writes of upsynced pods by anyone but their syncer.
 type Plugin struct {
@@ -35,6 +39,9 @@ func New() *Plugin {
 // one by one or of a collection, is validated by the registry with the
 // pod being deleted as the old object.
 func (p *Plugin) Validate(_ context.Context, a admission.Attributes, _ admission.ObjectInterfaces) error {
+	if a.GetResource().GroupResource() == replicaSets {
+		return validateRecord(a)
+	}
 	if a.GetResource().GroupResource() != pods || (a.GetSubresource() != "" && a.GetSubresource() != "status") {
 		return nil
 	}
@@ -71,4 +78,22 @@ func upsyncedKey(obj runtime.Object) (string, bool) {
 	}
 	key, ok := m.GetLabels()[workloadv1alpha1.UpsyncedLabel]
 	return key, ok
+}
+
+// validateRecord refuses a write of a ReplicaSet, or of any of its
+// subresources, that carries the revision record label before or after
+// it, unless the requester is in system:masters: the hub keeps it as the
+// record of a Deployment's revision.
+func validateRecord(a admission.Attributes) error {
+	recorded := false
+	for _, obj := range []runtime.Object{a.GetOldObject(), a.GetObject()} {
+		if m, err := meta.Accessor(obj); obj != nil && err == nil && m.GetLabels()[workloadv1alpha1.RevisionRecordLabel] != "" {
+			recorded = true
+		}
+	}
+	if u := a.GetUserInfo(); !recorded || u != nil && slices.Contains(u.GetGroups(), user.SystemPrivilegedGroup) {
+		return nil
+	}
+	return admission.NewForbidden(a, fmt.Errorf(
+		"the ReplicaSet is the hub's read-only record of a revision of its Deployment; change the Deployment instead (kubectl rollout undo rolls it back to a revision)"))
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -99,4 +100,62 @@ func TestHandles(t *testing.T) {
 			t.Errorf("Handles(%s) = %v", op, got)
 		}
 	}
+}
+
+// TestRevisionRecords checks who may write a Deployment's revision
+// record: system:masters only, before or after the write, its
+// subresources included; other ReplicaSets are anyone's.
+func TestRevisionRecords(t *testing.T) {
+	rs := func(recorded bool) runtime.Object {
+		l := map[string]string{"app": "web"}
+		if recorded {
+			l[workloadv1alpha1.RevisionRecordLabel] = "true"
+		}
+		return &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "web-1", Namespace: "ns", Labels: l}}
+	}
+	var (
+		admin    = &user.DefaultInfo{Name: "alice", Groups: []string{user.AllAuthenticated}}
+		syncer   = &user.DefaultInfo{Name: workloadv1alpha1.SyncerUser("k1")}
+		master   = &user.DefaultInfo{Name: "root", Groups: []string{user.SystemPrivilegedGroup}}
+		requests int
+	)
+	for _, tc := range []struct {
+		name        string
+		op          admission.Operation
+		subresource string
+		old, obj    runtime.Object
+		who         user.Info
+		refused     bool
+	}{
+		{"create by an admin", admission.Create, "", nil, rs(true), admin, true},
+		{"update by an admin", admission.Update, "", rs(true), rs(true), admin, true},
+		{"label removed by an admin", admission.Update, "", rs(true), rs(false), admin, true},
+		{"label added by an admin", admission.Update, "", rs(false), rs(true), admin, true},
+		{"scale by an admin", admission.Update, "scale", rs(true), rs(true), admin, true},
+		{"status by an admin", admission.Update, "status", rs(true), rs(true), admin, true},
+		{"delete by an admin", admission.Delete, "", rs(true), nil, admin, true},
+		{"update by a syncer", admission.Update, "", rs(true), rs(true), syncer, true},
+		{"update without identity", admission.Update, "", rs(true), rs(true), nil, true},
+		{"update by system:masters", admission.Update, "", rs(true), rs(true), master, false},
+		{"delete by system:masters", admission.Delete, "", rs(true), nil, master, false},
+		{"other ReplicaSet created by an admin", admission.Create, "", nil, rs(false), admin, false},
+		{"other ReplicaSet deleted by an admin", admission.Delete, "", rs(false), nil, admin, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			requests++
+			gvr := appsv1.SchemeGroupVersion.WithResource("replicasets")
+			a := admission.NewAttributesRecord(tc.obj, tc.old, appsv1.SchemeGroupVersion.WithKind("ReplicaSet"), "ns", "web-1", gvr, tc.subresource, tc.op, nil, false, tc.who)
+			err := New().Validate(context.Background(), a, nil)
+			if !tc.refused {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if !apierrors.IsForbidden(err) || !strings.Contains(err.Error(), "read-only record of a revision of its Deployment; change the Deployment instead") {
+				t.Fatalf("got %v, want Forbidden saying to change the Deployment", err)
+			}
+		})
+	}
+	t.Logf("%d requests", requests)
 }
