@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"time"
@@ -35,7 +36,7 @@ func newRootCommand() *cobra.Command {
 
 func newStartCommand() *cobra.Command {
 	o := hub.Options{Audit: genericoptions.NewAuditOptions()}
-	var configFile string
+	var configFile, serviceRange string
 	cmd := &cobra.Command{
 		Use:   "start",
 		Short: "Serve the hub until interrupted",
@@ -58,6 +59,10 @@ root logical cluster. A LogicalCluster named <child> created in logical cluster
 			if o.SyncTargetHeartbeatTimeout <= 0 {
 				return fmt.Errorf("--sync-target-heartbeat-timeout %v must be positive", o.SyncTargetHeartbeatTimeout)
 			}
+			var err error
+			if o.ServiceClusterIPRange, err = netip.ParsePrefix(serviceRange); err != nil {
+				return fmt.Errorf("--service-cluster-ip-range %q is no CIDR, as 10.96.0.0/12: %v", serviceRange, err)
+			}
 			if o.SecurePort <= 0 || o.SecurePort > 65535 {
 				return fmt.Errorf("--secure-port %d is not a port", o.SecurePort)
 			}
@@ -74,6 +79,7 @@ root logical cluster. A LogicalCluster named <child> created in logical cluster
 	cmd.Flags().StringVar(&o.TokenAuthFile, "token-auth-file", "", `CSV file of static bearer tokens, one "token,user,uid,\"group1,group2\"" a line, as kube-apiserver reads it; a token's user is the same in every logical cluster`)
 	cmd.Flags().DurationVar(&o.CompactionInterval, "compaction-interval", 5*time.Minute, "how often the datastore drops the history of changes older than one interval (watches and lists from before then get 410 Gone); 0 never does")
 	cmd.Flags().DurationVar(&o.SyncTargetHeartbeatTimeout, "sync-target-heartbeat-timeout", hub.DefaultSyncTargetHeartbeatTimeout, "how long after its syncer last reported a SyncTarget's Ready condition turns False (reason HeartbeatTimeout); syncers report every 10s")
+	cmd.Flags().StringVar(&serviceRange, "service-cluster-ip-range", hub.DefaultServiceClusterIPRange.String(), "CIDR the cluster IPs of Services come from, allocated in each logical cluster apart; the physical clusters allocate their own")
 	cmd.Flags().StringVar(&o.Audit.LogOptions.Path, "audit-log-path", "", `file to append the audit log to, one audit.k8s.io/v1 Event in JSON a line, each naming its logical cluster in annotation canopy.dev/cluster; "-" is standard output; unset writes none`)
 	cmd.Flags().StringVar(&o.Audit.PolicyFile, "audit-policy-file", "", "audit.k8s.io/v1 Policy saying which requests --audit-log-path records and at what level; unset means the hub's default: changes to placements, constraints, SyncTargets, LogicalClusters and RBAC with their objects, other changes without, no reads, as written to <data-dir>/default-audit-policy.yaml")
 	cmd.Flags().IntVar(&o.Audit.LogOptions.MaxAge, "audit-log-maxage", o.Audit.LogOptions.MaxAge, "days to keep rotated audit log files, by the time in their names; 0 keeps them whatever their age")

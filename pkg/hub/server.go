@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"slices"
@@ -102,6 +103,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/registry/tenancy"
 	"github.com/canopy-dev/canopy/pkg/registry/workload"
 	"github.com/canopy-dev/canopy/pkg/serviceaccount"
+	"github.com/canopy-dev/canopy/pkg/serviceip"
 	"github.com/canopy-dev/canopy/pkg/sqlstorage"
 	"github.com/canopy-dev/canopy/pkg/syncerscope"
 )
@@ -142,6 +144,10 @@ type Options struct {
 	// heartbeat a SyncTarget's Ready condition turns False; zero means
 	// DefaultSyncTargetHeartbeatTimeout.
 	SyncTargetHeartbeatTimeout time.Duration
+	// ServiceClusterIPRange is where the cluster IPs of Services come
+	// from, in each logical cluster (pkg/serviceip); invalid means
+	// DefaultServiceClusterIPRange.
+	ServiceClusterIPRange netip.Prefix
 	// Audit configures the audit log as kube-apiserver's --audit-* flags
 	// do: nil, or no LogOptions.Path, writes none; no PolicyFile means
 	// DefaultAuditPolicy.
@@ -151,6 +157,9 @@ type Options struct {
 // DefaultSyncTargetHeartbeatTimeout is four of the syncer's 10s
 // heartbeats: a syncer is deemed gone after missing three in a row.
 const DefaultSyncTargetHeartbeatTimeout = 40 * time.Second
+
+// DefaultServiceClusterIPRange is kubeadm's default service subnet.
+var DefaultServiceClusterIPRange = netip.MustParsePrefix("10.96.0.0/12")
 
 // KubeconfigPath is where the hub writes the admin kubeconfig for dataDir.
 func KubeconfigPath(dataDir string) string { return filepath.Join(dataDir, "admin.kubeconfig") }
@@ -244,6 +253,9 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	}
 	groups, err := buildStoredGroups(factory, scheme)
 	if err != nil {
+		return err
+	}
+	if err := installServiceIPs(coreGroup, groups, o.ServiceClusterIPRange); err != nil {
 		return err
 	}
 	// Definitions are checked against the scheme: complete, it names the
@@ -605,6 +617,29 @@ var storedGroups = []struct {
 	{workloadv1alpha1.SchemeGroupVersion, workload.AddToScheme, workload.NewStorage},
 	{placementv1alpha1.SchemeGroupVersion, placementregistry.AddToScheme, placementregistry.NewStorage},
 	{admissionregistrationv1.SchemeGroupVersion, admissionregistration.AddToScheme, admissionregistration.NewStorage},
+}
+
+// installServiceIPs has the Services' store give cluster IPs of ipRange,
+// claimed in the networking group's IPAddresses.
+func installServiceIPs(core registry.Group, groups []storedGroup, ipRange netip.Prefix) error {
+	networking, err := groupOf(groups, networkingv1.SchemeGroupVersion)
+	if err != nil {
+		return err
+	}
+	if !ipRange.IsValid() {
+		ipRange = DefaultServiceClusterIPRange
+	}
+	a := &serviceip.Allocator{Range: ipRange.Masked()}
+	for _, s := range networking.Stores {
+		if s.DefaultQualifiedResource == networkingv1.Resource("ipaddresses") {
+			a.Claims = s
+		}
+	}
+	if a.Claims == nil {
+		return fmt.Errorf("%s has no ipaddresses to claim cluster IPs in", networkingv1.SchemeGroupVersion)
+	}
+	a.Install(core.Storage["services"].(*registry.Served).Store)
+	return nil
 }
 
 // groupOf is the group of version among groups.
