@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"net/netip"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -104,12 +105,17 @@ func testServices(t *testing.T, k kubectl) {
 	if got := strings.Join(strings.Fields(lines[0]), " "); got != "NAME TYPE CLUSTER-IP EXTERNAL-IP PORT(S) AGE" {
 		t.Errorf("kubectl get svc has columns %q", got)
 	}
-	if got := strings.Fields(lines[1]); len(got) < 5 || strings.Join(got[:5], " ") != "web LoadBalancer <none> <pending> 80/TCP,8080/TCP" {
+	// The hub gives the Service a cluster IP of its default range.
+	clusterIP := k.must("get", "svc", "web", "-o", "jsonpath={.spec.clusterIP}")
+	if ip, err := netip.ParseAddr(clusterIP); err != nil || !netip.MustParsePrefix("10.96.0.0/12").Contains(ip) {
+		t.Errorf("service web has cluster IP %q, want one of 10.96.0.0/12", clusterIP)
+	}
+	if got := strings.Fields(lines[1]); len(got) < 5 || strings.Join(got[:5], " ") != "web LoadBalancer "+clusterIP+" <pending> 80/TCP,8080/TCP" {
 		t.Errorf("kubectl get svc prints %q", lines[1])
 	}
-	defaults := k.must("get", "svc", "web", "-o", "jsonpath={.spec.ports[0].targetPort} {.spec.ports[1].targetPort} {.spec.ports[0].protocol} {.spec.sessionAffinity} {.spec.externalTrafficPolicy} {.spec.clusterIP}")
-	if defaults != "80 admin TCP None Cluster " {
-		t.Errorf("service web has targetPorts, protocol, sessionAffinity, externalTrafficPolicy, clusterIP %q", defaults)
+	defaults := k.must("get", "svc", "web", "-o", "jsonpath={.spec.ports[0].targetPort} {.spec.ports[1].targetPort} {.spec.ports[0].protocol} {.spec.sessionAffinity} {.spec.externalTrafficPolicy} {.spec.clusterIPs} {.spec.ipFamilies}")
+	if want := `80 admin TCP None Cluster ["` + clusterIP + `"] ["IPv4"]`; defaults != want {
+		t.Errorf("service web has targetPorts, protocol, sessionAffinity, externalTrafficPolicy, clusterIPs, ipFamilies %q, want %q", defaults, want)
 	}
 	if got := k.must("get", "svc", "web", "-o", "yaml"); !strings.Contains(got, "targetPort: 80") || !strings.Contains(got, "protocol: TCP") || !strings.Contains(got, "sessionAffinity: None") {
 		t.Errorf("kubectl get svc -o yaml lacks the defaults:\n%s", got)

@@ -305,9 +305,13 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	apps, err := groupOf(groups, appsv1.SchemeGroupVersion)
+	if err != nil {
+		return err
+	}
 	cfg.AdmissionControl = admission.NewChainHandler(
 		namespacelifecycle.New(coreGroup.Storage["namespaces"].(rest.Getter)),
-		upsynced.New(),
+		upsynced.New(apps.Storage["replicasets"].(rest.Getter)),
 		syncerscope.NewAdmission(syncerObjects),
 		assignments,
 		policies,
@@ -420,10 +424,6 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		return err
 	}
 	placements, err := groupOf(groups, placementv1alpha1.SchemeGroupVersion)
-	if err != nil {
-		return err
-	}
-	apps, err := groupOf(groups, appsv1.SchemeGroupVersion)
 	if err != nil {
 		return err
 	}

@@ -7,11 +7,15 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apiserver/pkg/admission"
 	"k8s.io/apiserver/pkg/authentication/user"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/rest"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 )
@@ -21,16 +25,20 @@ var (
 	replicaSets = appsv1.Resource("replicasets")
 )
 
-// Plugin refuses writes of upsynced pods by anyone but their syncer.
+// Plugin refuses writes of upsynced pods by anyone but their syncer, and
+// of the hub's revision records by anyone but system:masters.
 type Plugin struct {
 	*admission.Handler
+	// replicaSets reads the ReplicaSet a write of its scale is for, as
+	// a Scale carries no labels.
+	replicaSets rest.Getter
 }
 
 var _ admission.ValidationInterface = &Plugin{}
 
-// New returns the plugin.
-func New() *Plugin {
-	return &Plugin{Handler: admission.NewHandler(admission.Create, admission.Update, admission.Delete)}
+// New returns the plugin, which reads ReplicaSets from replicaSets.
+func New(replicaSets rest.Getter) *Plugin {
+	return &Plugin{Handler: admission.NewHandler(admission.Create, admission.Update, admission.Delete), replicaSets: replicaSets}
 }
 
 // Validate refuses a write of a pod, or of its status, that carries the
@@ -38,9 +46,9 @@ func New() *Plugin {
 // of every target the label names or is in system:masters. A delete,
 // one by one or of a collection, is validated by the registry with the
 // pod being deleted as the old object.
-func (p *Plugin) Validate(_ context.Context, a admission.Attributes, _ admission.ObjectInterfaces) error {
+func (p *Plugin) Validate(ctx context.Context, a admission.Attributes, _ admission.ObjectInterfaces) error {
 	if a.GetResource().GroupResource() == replicaSets {
-		return validateRecord(a)
+		return p.validateRecord(ctx, a)
 	}
 	if a.GetResource().GroupResource() != pods || (a.GetSubresource() != "" && a.GetSubresource() != "status") {
 		return nil
@@ -84,9 +92,17 @@ func upsyncedKey(obj runtime.Object) (string, bool) {
 // subresources, that carries the revision record label before or after
 // it, unless the requester is in system:masters: the hub keeps it as the
 // record of a Deployment's revision.
-func validateRecord(a admission.Attributes) error {
+func (p *Plugin) validateRecord(ctx context.Context, a admission.Attributes) error {
+	objs := []runtime.Object{a.GetOldObject(), a.GetObject()}
+	if a.GetSubresource() == "scale" && a.GetOperation() == admission.Update {
+		rs, err := p.replicaSets.Get(genericapirequest.WithNamespace(ctx, a.GetNamespace()), a.GetName(), &metav1.GetOptions{})
+		if err != nil && !apierrors.IsNotFound(err) {
+			return err
+		}
+		objs = append(objs, rs)
+	}
 	recorded := false
-	for _, obj := range []runtime.Object{a.GetOldObject(), a.GetObject()} {
+	for _, obj := range objs {
 		if m, err := meta.Accessor(obj); obj != nil && err == nil && m.GetLabels()[workloadv1alpha1.RevisionRecordLabel] != "" {
 			recorded = true
 		}

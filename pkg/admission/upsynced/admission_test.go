@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -73,7 +74,7 @@ func TestDecisions(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			gvr := corev1.SchemeGroupVersion.WithResource(tc.resource)
 			a := admission.NewAttributesRecord(tc.obj, tc.old, corev1.SchemeGroupVersion.WithKind("Pod"), "ns", "p", gvr, tc.subresource, tc.op, nil, false, tc.who)
-			err := New().Validate(context.Background(), a, nil)
+			err := New(nil).Validate(context.Background(), a, nil)
 			if tc.refusedForKey == "" {
 				if err != nil {
 					t.Fatalf("refused: %v", err)
@@ -94,7 +95,7 @@ func TestDecisions(t *testing.T) {
 
 // TestHandles checks that the plugin is asked about writes only.
 func TestHandles(t *testing.T) {
-	p := New()
+	p := New(nil)
 	for op, want := range map[admission.Operation]bool{admission.Create: true, admission.Update: true, admission.Delete: true, admission.Connect: false} {
 		if got := p.Handles(op); got != want {
 			t.Errorf("Handles(%s) = %v", op, got)
@@ -118,6 +119,10 @@ func TestRevisionRecords(t *testing.T) {
 		syncer   = &user.DefaultInfo{Name: workloadv1alpha1.SyncerUser("k1")}
 		master   = &user.DefaultInfo{Name: "root", Groups: []string{user.SystemPrivilegedGroup}}
 		requests int
+		// A Scale carries no labels: the plugin reads its ReplicaSet.
+		scale      = &autoscalingv1.Scale{ObjectMeta: metav1.ObjectMeta{Name: "web-1", Namespace: "ns"}}
+		otherScale = &autoscalingv1.Scale{ObjectMeta: metav1.ObjectMeta{Name: "other", Namespace: "ns"}}
+		stored     = getter{"web-1": rs(true), "other": rs(false)}
 	)
 	for _, tc := range []struct {
 		name        string
@@ -131,7 +136,8 @@ func TestRevisionRecords(t *testing.T) {
 		{"update by an admin", admission.Update, "", rs(true), rs(true), admin, true},
 		{"label removed by an admin", admission.Update, "", rs(true), rs(false), admin, true},
 		{"label added by an admin", admission.Update, "", rs(false), rs(true), admin, true},
-		{"scale by an admin", admission.Update, "scale", rs(true), rs(true), admin, true},
+		{"scale by an admin", admission.Update, "scale", scale, scale, admin, true},
+		{"scale of another ReplicaSet by an admin", admission.Update, "scale", otherScale, otherScale, admin, false},
 		{"status by an admin", admission.Update, "status", rs(true), rs(true), admin, true},
 		{"delete by an admin", admission.Delete, "", rs(true), nil, admin, true},
 		{"update by a syncer", admission.Update, "", rs(true), rs(true), syncer, true},
@@ -144,8 +150,12 @@ func TestRevisionRecords(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			requests++
 			gvr := appsv1.SchemeGroupVersion.WithResource("replicasets")
-			a := admission.NewAttributesRecord(tc.obj, tc.old, appsv1.SchemeGroupVersion.WithKind("ReplicaSet"), "ns", "web-1", gvr, tc.subresource, tc.op, nil, false, tc.who)
-			err := New().Validate(context.Background(), a, nil)
+			name := "web-1"
+			if tc.obj == otherScale {
+				name = "other"
+			}
+			a := admission.NewAttributesRecord(tc.obj, tc.old, appsv1.SchemeGroupVersion.WithKind("ReplicaSet"), "ns", name, gvr, tc.subresource, tc.op, nil, false, tc.who)
+			err := New(stored).Validate(context.Background(), a, nil)
 			if !tc.refused {
 				if err != nil {
 					t.Fatalf("refused: %v", err)
@@ -158,4 +168,14 @@ func TestRevisionRecords(t *testing.T) {
 		})
 	}
 	t.Logf("%d requests", requests)
+}
+
+// getter is ReplicaSets by name, as the registry's store would give them.
+type getter map[string]runtime.Object
+
+func (g getter) Get(_ context.Context, name string, _ *metav1.GetOptions) (runtime.Object, error) {
+	if obj, ok := g[name]; ok {
+		return obj, nil
+	}
+	return nil, apierrors.NewNotFound(appsv1.Resource("replicasets"), name)
 }
