@@ -5,14 +5,15 @@ import (
 	"fmt"
 	"net/netip"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/e2e/pcluster"
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 )
 
 // everywherePlacement places root:a's Deployments and Services on the
@@ -78,7 +79,7 @@ func testRolloutHistory(t *testing.T, admin kubectl, pki string, h *hub, pc *pcl
 	}
 	describe := in("describe", "deployment", "web")
 	newRS := in("get", "rs", "-l", "app=web", "-o", `jsonpath={.items[?(@.spec.replicas==2)].metadata.name}`)
-	if !strings.Contains(describe, "NewReplicaSet:     "+newRS+" ") || !strings.Contains(describe, "OldReplicaSets:") || newRS == "" {
+	if !regexp.MustCompile(`NewReplicaSet:\s+`+newRS+` \(2/2 replicas created\)`).MatchString(describe) || !strings.Contains(describe, "OldReplicaSets:") || newRS == "" {
 		t.Errorf("kubectl describe does not name the new ReplicaSet %q:\n%s", newRS, describe)
 	}
 
