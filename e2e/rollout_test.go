@@ -30,7 +30,8 @@ spec:
 // cluster, through two image changes and back with the real kubectl:
 // rollout history lists the hub's revisions, rollout undo rolls back at
 // the hub and downstream, describe names the new and old ReplicaSets,
-// which no tenant may write and placement never places. Then Helm 3 and
+// which no tenant may write and placement never places; so do a
+// StatefulSet's at the hub, whose revisions are ControllerRevisions. Then Helm 3 and
 // Helm 4 install a chart with a Deployment and Services with --wait,
 // which waits for the Deployment's new ReplicaSet and the Services'
 // cluster IPs.
@@ -46,6 +47,7 @@ func TestRollout(t *testing.T) {
 	admin.apply("a", everywherePlacement)
 
 	t.Run("history and undo", func(t *testing.T) { testRolloutHistory(t, admin, pki, h, pc) })
+	t.Run("StatefulSet history and undo", func(t *testing.T) { testStatefulSetHistory(t, admin) })
 	for _, component := range []string{"helm", "helm4"} {
 		t.Run(component+" install --wait", func(t *testing.T) { testHelmWait(t, admin, component, pc) })
 	}
@@ -197,4 +199,62 @@ func testHelmWait(t *testing.T, admin kubectl, component string, pc *pcluster.Cl
 		t.Errorf("headless service %s-headless has cluster IP %q", release, got)
 	}
 	hm.must("a", "uninstall", release, "--wait")
+}
+
+// statefulSet is StatefulSet db of image in namespace data.
+func statefulSet(image string) string {
+	return fmt.Sprintf(`apiVersion: v1
+kind: Namespace
+metadata: {name: data}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: data}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers: [{name: c, image: %s}]
+`, image)
+}
+
+// testStatefulSetHistory lists and undoes the revisions of a StatefulSet
+// at the hub. The syncer does not sync StatefulSets by default, so it
+// runs nowhere, and no rollout is waited for.
+func testStatefulSetHistory(t *testing.T, admin kubectl) {
+	in := func(args ...string) string {
+		t.Helper()
+		return admin.must(append([]string{"--context", "a", "-n", "data"}, args...)...)
+	}
+	revisionsWithin := func(want string) {
+		t.Helper()
+		waitFor(t, 30*time.Second, "the StatefulSet's revisions "+want, func() (bool, string) {
+			got := revisions(in("rollout", "history", "statefulset/db"))
+			return got == want, got
+		})
+	}
+	admin.apply("a", statefulSet("nginx:1.27"))
+	revisionsWithin("1")
+	in("set", "image", "statefulset/db", "c=nginx:1.28")
+	revisionsWithin("1 2")
+	in("rollout", "undo", "statefulset/db")
+	if got := in("get", "statefulset", "db", "-o", "jsonpath={.spec.template.spec.containers[0].image}"); got != "nginx:1.27" {
+		t.Errorf("after rollout undo the hub's StatefulSet runs %q, want nginx:1.27", got)
+	}
+	revisionsWithin("2 3")
+	// Undoing to the revision it runs changes nothing. (kubectl before
+	// 1.33 says it rolled back: it compares the revision's data with its
+	// own encoding of the template, which writes a creationTimestamp
+	// that k8s.io/apimachinery 0.37, kube's controllers' and the hub's,
+	// leaves out.)
+	in("rollout", "undo", "statefulset/db", "--to-revision=3")
+	revisionsWithin("2 3")
+	if got := in("get", "statefulset", "db", "-o", "jsonpath={.spec.template.spec.containers[0].image}"); got != "nginx:1.27" {
+		t.Errorf("after undoing to the revision it runs, the hub's StatefulSet runs %q, want nginx:1.27", got)
+	}
+	if out, err := admin.run("--context", "a", "-n", "data", "delete", "controllerrevision", "--all", "--as", "alice"); err == nil || !strings.Contains(err.Error(), "read-only record of a revision of its StatefulSet") {
+		t.Errorf("deleting the StatefulSet's revisions as a cluster-admin of root:a: %v %s; want it refused", err, out)
+	}
 }

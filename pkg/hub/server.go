@@ -74,11 +74,11 @@ import (
 	"github.com/canopy-dev/canopy/pkg/controller/clusterroleaggregation"
 	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
 	crdcontroller "github.com/canopy-dev/canopy/pkg/controller/crd"
-	"github.com/canopy-dev/canopy/pkg/controller/deploymenthistory"
 	gccontroller "github.com/canopy-dev/canopy/pkg/controller/garbagecollector"
 	lccontroller "github.com/canopy-dev/canopy/pkg/controller/logicalcluster"
 	nscontroller "github.com/canopy-dev/canopy/pkg/controller/namespace"
 	placementcontroller "github.com/canopy-dev/canopy/pkg/controller/placement"
+	"github.com/canopy-dev/canopy/pkg/controller/rollouthistory"
 	"github.com/canopy-dev/canopy/pkg/controller/statusaggregation"
 	"github.com/canopy-dev/canopy/pkg/controller/synctarget"
 	"github.com/canopy-dev/canopy/pkg/customresource"
@@ -451,10 +451,13 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		"synctarget-heartbeat": synctarget.New(syncTargets.Storage["synctargets"].(*registry.Served).Store,
 			syncTargets.Storage["synctargets/status"].(rest.Updater), heartbeatTimeout),
 		"status-aggregation": statusaggregation.New(aggregated),
-		"deployment-history": deploymenthistory.New(deploymenthistory.Config{
-			Deployments:      apps.Storage["deployments"].(*registry.Served).Store,
-			ReplicaSets:      apps.Storage["replicasets"].(*registry.Served).Store,
-			ReplicaSetStatus: apps.Storage["replicasets/status"].(rest.Updater),
+		"rollout-history": rollouthistory.New(rollouthistory.Config{
+			Deployments:         apps.Storage["deployments"].(*registry.Served).Store,
+			ReplicaSets:         apps.Storage["replicasets"].(*registry.Served).Store,
+			ReplicaSetStatus:    apps.Storage["replicasets/status"].(rest.Updater),
+			StatefulSets:        apps.Storage["statefulsets"].(*registry.Served).Store,
+			DaemonSets:          apps.Storage["daemonsets"].(*registry.Served).Store,
+			ControllerRevisions: apps.Storage["controllerrevisions"].(*registry.Served).Store,
 		}),
 		"placement": placementcontroller.New(placementcontroller.Config{
 			Placements:      placements.Storage["placements"].(*registry.Served).Store,

@@ -21,8 +21,9 @@ import (
 )
 
 var (
-	pods        = corev1.Resource("pods")
-	replicaSets = appsv1.Resource("replicasets")
+	pods                = corev1.Resource("pods")
+	replicaSets         = appsv1.Resource("replicasets")
+	controllerRevisions = appsv1.Resource("controllerrevisions")
 )
 
 // Plugin refuses writes of upsynced pods by anyone but their syncer, and
@@ -47,7 +48,7 @@ func New(replicaSets rest.Getter) *Plugin {
 // one by one or of a collection, is validated by the registry with the
 // pod being deleted as the old object.
 func (p *Plugin) Validate(ctx context.Context, a admission.Attributes, _ admission.ObjectInterfaces) error {
-	if a.GetResource().GroupResource() == replicaSets {
+	if gr := a.GetResource().GroupResource(); gr == replicaSets || gr == controllerRevisions {
 		return p.validateRecord(ctx, a)
 	}
 	if a.GetResource().GroupResource() != pods || (a.GetSubresource() != "" && a.GetSubresource() != "status") {
@@ -88,10 +89,11 @@ func upsyncedKey(obj runtime.Object) (string, bool) {
 	return key, ok
 }
 
-// validateRecord refuses a write of a ReplicaSet, or of any of its
-// subresources, that carries the revision record label before or after
-// it, unless the requester is in system:masters: the hub keeps it as the
-// record of a Deployment's revision.
+// validateRecord refuses a write of a ReplicaSet or ControllerRevision,
+// or of any of its subresources, that carries the revision record label
+// before or after it, unless the requester is in system:masters: the hub
+// keeps it as the record of a revision of a Deployment, StatefulSet or
+// DaemonSet.
 func (p *Plugin) validateRecord(ctx context.Context, a admission.Attributes) error {
 	objs := []runtime.Object{a.GetOldObject(), a.GetObject()}
 	if a.GetSubresource() == "scale" && a.GetOperation() == admission.Update {
@@ -101,15 +103,22 @@ func (p *Plugin) validateRecord(ctx context.Context, a admission.Attributes) err
 		}
 		objs = append(objs, rs)
 	}
-	recorded := false
+	recorded, kind, owner := false, "ReplicaSet", "Deployment"
+	if a.GetResource().GroupResource() == controllerRevisions {
+		kind, owner = "ControllerRevision", "StatefulSet or DaemonSet"
+	}
 	for _, obj := range objs {
 		if m, err := meta.Accessor(obj); obj != nil && err == nil && m.GetLabels()[workloadv1alpha1.RevisionRecordLabel] != "" {
 			recorded = true
+			if ref := metav1.GetControllerOf(m); ref != nil && a.GetResource().GroupResource() == controllerRevisions {
+				owner = ref.Kind
+			}
 		}
 	}
 	if u := a.GetUserInfo(); !recorded || u != nil && slices.Contains(u.GetGroups(), user.SystemPrivilegedGroup) {
 		return nil
 	}
 	return admission.NewForbidden(a, fmt.Errorf(
-		"the ReplicaSet is the hub's read-only record of a revision of its Deployment; change the Deployment instead (kubectl rollout undo rolls it back to a revision)"))
+		"the %s is the hub's read-only record of a revision of its %s; change the %s instead (kubectl rollout undo rolls it back to a revision)",
+		kind, owner, owner))
 }

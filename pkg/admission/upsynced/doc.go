@@ -4,8 +4,9 @@
 // named by the label, or system:masters, may create, change or delete.
 // Anyone else changes the workload the pod belongs to instead.
 //
-// So are the ReplicaSets labelled workloadv1alpha1.RevisionRecordLabel,
-// the hub's records of the revisions of a Deployment
-// (pkg/controller/deploymenthistory), which the hub alone writes: only
-// system:masters may write them, and anyone else changes the Deployment.
+// So are the ReplicaSets and ControllerRevisions labelled
+// workloadv1alpha1.RevisionRecordLabel, the hub's records of the
+// revisions of a Deployment, StatefulSet or DaemonSet
+// (pkg/controller/rollouthistory), which the hub alone writes: only
+// system:masters may write them, and anyone else changes the workload.
 package upsynced

@@ -1,8 +1,9 @@
-// Package deploymenthistory keeps, at the hub, the ReplicaSets recording
-// the revisions of each Deployment, so that kubectl rollout history,
-// rollout undo and describe, and Helm 3's install --wait, which look a
-// Deployment's ReplicaSets up, work against a logical cluster as they do
-// against a Kubernetes cluster.
+// Package rollouthistory keeps, at the hub, the ReplicaSets recording
+// the revisions of each Deployment, and the ControllerRevisions recording
+// those of each StatefulSet and DaemonSet, so that kubectl rollout
+// history, rollout undo and describe, and Helm 3's install --wait, which
+// look a Deployment's ReplicaSets up, work against a logical cluster as
+// they do against a Kubernetes cluster.
 //
 // # Why the hub makes them
 //
@@ -53,17 +54,28 @@
 //
 // # Read-only, never placed
 //
-// The ReplicaSets carry workloadv1alpha1.RevisionRecordLabel. The
+// The ReplicaSets and ControllerRevisions carry
+// workloadv1alpha1.RevisionRecordLabel. The
 // admission plugin pkg/admission/upsynced refuses their writes to anyone
 // but system:masters, as it does those of upsynced pods; this controller
 // writes them through the registry, inside the hub, as bookkeeping the
 // hub owns. Placement never assigns them to a target: they are the hub's
 // record, and the Deployment is what runs.
 //
-// One controller watches the Deployments and the recording ReplicaSets of
-// every logical cluster, so a logical cluster with nothing happening
-// costs nothing; all it keeps is in the database, so hub replicas on one
-// database converge on the same ReplicaSets, their writes conditioned on
-// the resourceVersion read. StatefulSets' and DaemonSets'
-// ControllerRevisions are not made.
-package deploymenthistory
+// # StatefulSets and DaemonSets
+//
+// Their revisions are ControllerRevisions, made the same way: one per
+// template, whose data is the strategic merge patch replacing the
+// template that kube's controllers write (Patch), byte for byte as
+// k8s.io/apimachinery 0.37 encodes it, so that kubectl finds the one a
+// workload runs and rollout undo applies another's; named and labelled as
+// the StatefulSet controller (by the data's hash) and the DaemonSet
+// controller (by the template's) name theirs, with the revision number
+// in the ControllerRevision's revision. They have no replicas to count.
+//
+// One controller watches the workloads and their records in every
+// logical cluster, so a logical cluster with nothing happening costs
+// nothing; all it keeps is in the database, so hub replicas on one
+// database converge on the same records, their writes conditioned on
+// the resourceVersion read.
+package rollouthistory

@@ -1,4 +1,4 @@
-package deploymenthistory
+package rollouthistory
 
 import (
 	"encoding/binary"
