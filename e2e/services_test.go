@@ -1,10 +1,16 @@
 package e2e
 
 import (
+	"fmt"
 	"net/netip"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/util/sets"
+
+	"github.com/canopy-dev/canopy/internal/pgtest"
 )
 
 // serviceObjects are one object of each kind stored for the physical
@@ -231,4 +237,69 @@ func (k kubectl) with(context, ns string) kubectl {
 	k.must("config", "set-context", context, "--namespace", ns)
 	k.must("config", "use-context", context)
 	return k
+}
+
+// TestServiceClusterIPs has two replicas of a hub on one PostgreSQL
+// database give cluster IPs from a range of 13 addresses to Services
+// created at once on both: each gets a different one, the fourteenth
+// none, and a deleted Service's IP goes to the next. A headless Service
+// stays headless, and a taken IP given by hand is refused.
+func TestServiceClusterIPs(t *testing.T) {
+	h := &hub{bin: buildHub(t), dataDir: t.TempDir(), datastore: pgtest.Shared(t).NewDatabase(t), port: freePort(t),
+		flags: []string{"--service-cluster-ip-range", "10.0.0.0/28"}}
+	h.start(t)
+	r := startReplica(t, h)
+	replicas := []kubectl{
+		{t: t, kubeconfig: filepath.Join(h.dataDir, "admin.kubeconfig"), home: t.TempDir()},
+		{t: t, kubeconfig: filepath.Join(r.dataDir, "admin.kubeconfig"), home: t.TempDir()},
+	}
+	const size = 13
+	errs := make([]error, size+1)
+	var wg sync.WaitGroup
+	for i := range size + 1 {
+		wg.Go(func() {
+			_, errs[i] = replicas[i%2].run("create", "service", "clusterip", fmt.Sprintf("s%d", i), "--tcp", "80")
+		})
+	}
+	wg.Wait()
+	var refused []error
+	for _, err := range errs {
+		if err != nil {
+			refused = append(refused, err)
+		}
+	}
+	if len(refused) != 1 || !strings.Contains(refused[0].Error(), "failed to allocate a serviceIP: range is full") {
+		t.Fatalf("of %d Services created at once for %d addresses, refused: %v; want one, the range being full", size+1, size, refused)
+	}
+	ips := strings.Fields(replicas[0].must("get", "services", "-o", `jsonpath={range .items[?(@.metadata.name!="kubernetes")]}{.spec.clusterIP} {end}`))
+	if len(ips) != size || len(sets.New(ips...)) != size {
+		t.Fatalf("the Services have cluster IPs %v; want %d different ones", ips, size)
+	}
+	freed := replicas[0].must("get", "service", "s0", "-o", "jsonpath={.spec.clusterIP}")
+	if freed == "" {
+		freed = replicas[0].must("get", "service", "s1", "-o", "jsonpath={.spec.clusterIP}")
+		replicas[0].must("delete", "service", "s1")
+	} else {
+		replicas[0].must("delete", "service", "s0")
+	}
+	if got := replicas[1].must("create", "service", "clusterip", "next", "--tcp", "80", "-o", "jsonpath={.spec.clusterIP}"); got != freed {
+		t.Errorf("the Service created after one was deleted got %q, want its IP %s", got, freed)
+	}
+	requests := size + 3
+	for _, tc := range []struct{ manifest, want string }{
+		{"apiVersion: v1\nkind: Service\nmetadata: {name: taken}\nspec: {clusterIP: " + freed + ", ports: [{port: 80}]}\n",
+			"spec.clusterIPs: Invalid value: [\"" + freed + "\"]: failed to allocate IP " + freed + ": provided IP is already allocated"},
+		{"apiVersion: v1\nkind: Service\nmetadata: {name: headless}\nspec: {clusterIP: None, ports: [{port: 80}]}\n", ""},
+		{"apiVersion: v1\nkind: Service\nmetadata: {name: db}\nspec: {type: ExternalName, externalName: db.example.com}\n", ""},
+	} {
+		requests++
+		_, err := replicas[requests%2].run("create", "-f", writeFile(t, tc.manifest))
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("creating %q: %v; want %q", tc.manifest, err, tc.want)
+		}
+	}
+	if got := replicas[0].must("get", "service", "headless", "db", "-o", "jsonpath={.items[*].spec.clusterIP}"); got != "None" {
+		t.Errorf("the headless and ExternalName Services have cluster IPs %q, want None and none", got)
+	}
+	t.Logf("%d requests", requests)
 }

@@ -20,9 +20,9 @@ import (
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 )
 
-// tries is how many random addresses an allocation tries before it
-// calls the range full.
-const tries = 32
+// maxProbes is how many addresses an allocation tries, at most, before it
+// gives up.
+const maxProbes = 256
 
 // managedBy is the IPAddress label kube's allocator sets, naming who
 // manages the claim.
@@ -137,8 +137,11 @@ func (a *Allocator) allocate(ctx context.Context, svc *corev1.Service, dryRun bo
 	if size == 0 {
 		return nil, apierrors.NewInternalError(fmt.Errorf("the service cluster IP range %s has no address to allocate; give the hub a larger --service-cluster-ip-range", a.Range))
 	}
-	for range tries {
-		ip := Nth(a.Range, rand.Uint64N(size))
+	// Addresses are tried in order from a random one, so that a small
+	// range is tried whole and is full only when it is.
+	start, probes := rand.Uint64N(size), min(size, maxProbes)
+	for i := range probes {
+		ip := Nth(a.Range, (start+i)%size)
 		err := a.claim(ctx, svc, ip)
 		if apierrors.IsAlreadyExists(err) {
 			continue
@@ -150,7 +153,10 @@ func (a *Allocator) allocate(ctx context.Context, svc *corev1.Service, dryRun bo
 		svc.Spec.IPFamilies = []corev1.IPFamily{family(ip)}
 		return a.releaseOnFailure(svc), nil
 	}
-	return nil, apierrors.NewInternalError(fmt.Errorf("failed to allocate a serviceIP: %d random addresses of the range %s were taken; the range is full or nearly: delete Services or give the hub a larger --service-cluster-ip-range", tries, a.Range))
+	if probes == size {
+		return nil, apierrors.NewInternalError(fmt.Errorf("failed to allocate a serviceIP: range is full: every address of %s is allocated; delete Services or give the hub a larger --service-cluster-ip-range", a.Range))
+	}
+	return nil, apierrors.NewInternalError(fmt.Errorf("failed to allocate a serviceIP: %d addresses of %s in a row were allocated; the range is nearly full: delete Services or give the hub a larger --service-cluster-ip-range", probes, a.Range))
 }
 
 func family(ip netip.Addr) corev1.IPFamily {

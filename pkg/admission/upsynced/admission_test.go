@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apiserver/pkg/admission"
 	"k8s.io/apiserver/pkg/authentication/user"
+	"k8s.io/utils/ptr"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 )
@@ -178,4 +179,52 @@ func (g getter) Get(_ context.Context, name string, _ *metav1.GetOptions) (runti
 		return obj, nil
 	}
 	return nil, apierrors.NewNotFound(appsv1.Resource("replicasets"), name)
+}
+
+// TestControllerRevisionRecords checks that a StatefulSet's or
+// DaemonSet's revision record is as read-only as a Deployment's, and
+// that the refusal names its owner's kind.
+func TestControllerRevisionRecords(t *testing.T) {
+	cr := func(recorded bool) runtime.Object {
+		o := &appsv1.ControllerRevision{ObjectMeta: metav1.ObjectMeta{Name: "db-1", Namespace: "ns", Labels: map[string]string{"app": "db"},
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "StatefulSet", Name: "db", UID: "u", Controller: ptr.To(true)}}}}
+		if recorded {
+			o.Labels[workloadv1alpha1.RevisionRecordLabel] = "true"
+		}
+		return o
+	}
+	admin := &user.DefaultInfo{Name: "alice", Groups: []string{user.AllAuthenticated}}
+	master := &user.DefaultInfo{Name: "root", Groups: []string{user.SystemPrivilegedGroup}}
+	requests := 0
+	for _, tc := range []struct {
+		name     string
+		op       admission.Operation
+		old, obj runtime.Object
+		who      user.Info
+		refused  bool
+	}{
+		{"create by an admin", admission.Create, nil, cr(true), admin, true},
+		{"update by an admin", admission.Update, cr(true), cr(true), admin, true},
+		{"label removed by an admin", admission.Update, cr(true), cr(false), admin, true},
+		{"delete by an admin", admission.Delete, cr(true), nil, admin, true},
+		{"delete by system:masters", admission.Delete, cr(true), nil, master, false},
+		{"other revision deleted by an admin", admission.Delete, cr(false), nil, admin, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			requests++
+			gvr := appsv1.SchemeGroupVersion.WithResource("controllerrevisions")
+			a := admission.NewAttributesRecord(tc.obj, tc.old, appsv1.SchemeGroupVersion.WithKind("ControllerRevision"), "ns", "db-1", gvr, "", tc.op, nil, false, tc.who)
+			err := New(nil).Validate(context.Background(), a, nil)
+			if !tc.refused {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if !apierrors.IsForbidden(err) || !strings.Contains(err.Error(), "the ControllerRevision is the hub's read-only record of a revision of its StatefulSet; change the StatefulSet instead") {
+				t.Fatalf("got %v, want Forbidden saying to change the StatefulSet", err)
+			}
+		})
+	}
+	t.Logf("%d requests", requests)
 }
