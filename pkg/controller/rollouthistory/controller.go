@@ -18,6 +18,7 @@ import (
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
+	"k8s.io/utils/ptr"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
@@ -157,7 +158,7 @@ func (c *Controller) processDeployment(ctx context.Context, k key) error {
 	for i := 0; i <= collisions; i++ {
 		var count *int32
 		if i > 0 {
-			count = ptrTo(int32(i))
+			count = ptr.To(int32(i))
 		}
 		err := c.reconcile(ctx, d, owned, ComputeHash(&d.Spec.Template, count))
 		if err != errNameTaken {
@@ -167,8 +168,6 @@ func (c *Controller) processDeployment(ctx context.Context, k key) error {
 	return fmt.Errorf("the names of %d ReplicaSets for the template of Deployment %s/%s in %s are all taken by ReplicaSets it does not own; delete them",
 		collisions+1, k.namespace, k.name, k.cluster)
 }
-
-func ptrTo[T any](v T) *T { return &v }
 
 // owned are the recording ReplicaSets in d's namespace that d controls.
 func (c *Controller) owned(ctx context.Context, d *appsv1.Deployment) ([]*appsv1.ReplicaSet, error) {
@@ -304,7 +303,7 @@ func (c *Controller) processRevisions(ctx context.Context, store *genericregistr
 	for i := 0; i <= collisions; i++ {
 		var probe *int32
 		if i > 0 {
-			probe = ptrTo(int32(i))
+			probe = ptr.To(int32(i))
 		}
 		want, stale, err := ReconcileRevisions(w, owned, probe)
 		if err != nil {
