@@ -19,6 +19,8 @@ type helm struct {
 	bin        string
 	kubeconfig string
 	env        []string
+	// timeout bounds each run; zero means a minute.
+	timeout time.Duration
 }
 
 // newHelm is the helm that component of hack/tools/build.sh builds.
@@ -36,7 +38,11 @@ func newHelm(t *testing.T, k kubectl, component string) helm {
 // run runs helm in the logical cluster of kubeContext, in namespace
 // default.
 func (h helm) run(kubeContext string, args ...string) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	timeout := h.timeout
+	if timeout == 0 {
+		timeout = time.Minute
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, h.bin, append([]string{"--kubeconfig", h.kubeconfig, "--kube-context", kubeContext, "--namespace", "default"}, args...)...)
 	cmd.Env = h.env

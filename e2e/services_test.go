@@ -1,9 +1,16 @@
 package e2e
 
 import (
+	"fmt"
+	"net/netip"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/util/sets"
+
+	"github.com/canopy-dev/canopy/internal/pgtest"
 )
 
 // serviceObjects are one object of each kind stored for the physical
@@ -104,12 +111,17 @@ func testServices(t *testing.T, k kubectl) {
 	if got := strings.Join(strings.Fields(lines[0]), " "); got != "NAME TYPE CLUSTER-IP EXTERNAL-IP PORT(S) AGE" {
 		t.Errorf("kubectl get svc has columns %q", got)
 	}
-	if got := strings.Fields(lines[1]); len(got) < 5 || strings.Join(got[:5], " ") != "web LoadBalancer <none> <pending> 80/TCP,8080/TCP" {
+	// The hub gives the Service a cluster IP of its default range.
+	clusterIP := k.must("get", "svc", "web", "-o", "jsonpath={.spec.clusterIP}")
+	if ip, err := netip.ParseAddr(clusterIP); err != nil || !netip.MustParsePrefix("10.96.0.0/12").Contains(ip) {
+		t.Errorf("service web has cluster IP %q, want one of 10.96.0.0/12", clusterIP)
+	}
+	if got := strings.Fields(lines[1]); len(got) < 5 || strings.Join(got[:5], " ") != "web LoadBalancer "+clusterIP+" <pending> 80/TCP,8080/TCP" {
 		t.Errorf("kubectl get svc prints %q", lines[1])
 	}
-	defaults := k.must("get", "svc", "web", "-o", "jsonpath={.spec.ports[0].targetPort} {.spec.ports[1].targetPort} {.spec.ports[0].protocol} {.spec.sessionAffinity} {.spec.externalTrafficPolicy} {.spec.clusterIP}")
-	if defaults != "80 admin TCP None Cluster " {
-		t.Errorf("service web has targetPorts, protocol, sessionAffinity, externalTrafficPolicy, clusterIP %q", defaults)
+	defaults := k.must("get", "svc", "web", "-o", "jsonpath={.spec.ports[0].targetPort} {.spec.ports[1].targetPort} {.spec.ports[0].protocol} {.spec.sessionAffinity} {.spec.externalTrafficPolicy} {.spec.clusterIPs} {.spec.ipFamilies}")
+	if want := `80 admin TCP None Cluster ["` + clusterIP + `"] ["IPv4"]`; defaults != want {
+		t.Errorf("service web has targetPorts, protocol, sessionAffinity, externalTrafficPolicy, clusterIPs, ipFamilies %q, want %q", defaults, want)
 	}
 	if got := k.must("get", "svc", "web", "-o", "yaml"); !strings.Contains(got, "targetPort: 80") || !strings.Contains(got, "protocol: TCP") || !strings.Contains(got, "sessionAffinity: None") {
 		t.Errorf("kubectl get svc -o yaml lacks the defaults:\n%s", got)
@@ -225,4 +237,69 @@ func (k kubectl) with(context, ns string) kubectl {
 	k.must("config", "set-context", context, "--namespace", ns)
 	k.must("config", "use-context", context)
 	return k
+}
+
+// TestServiceClusterIPs has two replicas of a hub on one PostgreSQL
+// database give cluster IPs from a range of 13 addresses to Services
+// created at once on both: each gets a different one, the fourteenth
+// none, and a deleted Service's IP goes to the next. A headless Service
+// stays headless, and a taken IP given by hand is refused.
+func TestServiceClusterIPs(t *testing.T) {
+	h := &hub{bin: buildHub(t), dataDir: t.TempDir(), datastore: pgtest.Shared(t).NewDatabase(t), port: freePort(t),
+		flags: []string{"--service-cluster-ip-range", "10.0.0.0/28"}}
+	h.start(t)
+	r := startReplica(t, h)
+	replicas := []kubectl{
+		{t: t, kubeconfig: filepath.Join(h.dataDir, "admin.kubeconfig"), home: t.TempDir()},
+		{t: t, kubeconfig: filepath.Join(r.dataDir, "admin.kubeconfig"), home: t.TempDir()},
+	}
+	const size = 13
+	errs := make([]error, size+1)
+	var wg sync.WaitGroup
+	for i := range size + 1 {
+		wg.Go(func() {
+			_, errs[i] = replicas[i%2].run("create", "service", "clusterip", fmt.Sprintf("s%d", i), "--tcp", "80")
+		})
+	}
+	wg.Wait()
+	var refused []error
+	for _, err := range errs {
+		if err != nil {
+			refused = append(refused, err)
+		}
+	}
+	if len(refused) != 1 || !strings.Contains(refused[0].Error(), "failed to allocate a serviceIP: range is full") {
+		t.Fatalf("of %d Services created at once for %d addresses, refused: %v; want one, the range being full", size+1, size, refused)
+	}
+	ips := strings.Fields(replicas[0].must("get", "services", "-o", `jsonpath={range .items[?(@.metadata.name!="kubernetes")]}{.spec.clusterIP} {end}`))
+	if len(ips) != size || len(sets.New(ips...)) != size {
+		t.Fatalf("the Services have cluster IPs %v; want %d different ones", ips, size)
+	}
+	freed := replicas[0].must("get", "service", "s0", "-o", "jsonpath={.spec.clusterIP}")
+	if freed == "" {
+		freed = replicas[0].must("get", "service", "s1", "-o", "jsonpath={.spec.clusterIP}")
+		replicas[0].must("delete", "service", "s1")
+	} else {
+		replicas[0].must("delete", "service", "s0")
+	}
+	if got := replicas[1].must("create", "service", "clusterip", "next", "--tcp", "80", "-o", "jsonpath={.spec.clusterIP}"); got != freed {
+		t.Errorf("the Service created after one was deleted got %q, want its IP %s", got, freed)
+	}
+	requests := size + 3
+	for _, tc := range []struct{ manifest, want string }{
+		{"apiVersion: v1\nkind: Service\nmetadata: {name: taken}\nspec: {clusterIP: " + freed + ", ports: [{port: 80}]}\n",
+			"spec.clusterIPs: Invalid value: [\"" + freed + "\"]: failed to allocate IP " + freed + ": provided IP is already allocated"},
+		{"apiVersion: v1\nkind: Service\nmetadata: {name: headless}\nspec: {clusterIP: None, ports: [{port: 80}]}\n", ""},
+		{"apiVersion: v1\nkind: Service\nmetadata: {name: db}\nspec: {type: ExternalName, externalName: db.example.com}\n", ""},
+	} {
+		requests++
+		_, err := replicas[requests%2].run("create", "-f", writeFile(t, tc.manifest))
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("creating %q: %v; want %q", tc.manifest, err, tc.want)
+		}
+	}
+	if got := replicas[0].must("get", "service", "headless", "db", "-o", "jsonpath={.items[*].spec.clusterIP}"); got != "None" {
+		t.Errorf("the headless and ExternalName Services have cluster IPs %q, want None and none", got)
+	}
+	t.Logf("%d requests", requests)
 }

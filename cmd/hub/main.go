@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"time"
@@ -37,7 +38,7 @@ func newRootCommand() *cobra.Command {
 
 func newStartCommand() *cobra.Command {
 	o := hub.Options{Audit: genericoptions.NewAuditOptions()}
-	var configFile string
+	var configFile, serviceRange string
 	cmd := &cobra.Command{
 		Use:   "start",
 		Short: "Serve the hub until interrupted",
@@ -66,6 +67,10 @@ root logical cluster. A LogicalCluster named <child> created in logical cluster
 			if o.SyncTargetEvictionTimeout <= 0 {
 				return fmt.Errorf("--sync-target-eviction-timeout %v must be positive", o.SyncTargetEvictionTimeout)
 			}
+			var err error
+			if o.ServiceClusterIPRange, err = netip.ParsePrefix(serviceRange); err != nil {
+				return fmt.Errorf("--service-cluster-ip-range %q is no CIDR, as 10.96.0.0/12: %v", serviceRange, err)
+			}
 			if o.SecurePort <= 0 || o.SecurePort > 65535 {
 				return fmt.Errorf("--secure-port %d is not a port", o.SecurePort)
 			}
@@ -86,6 +91,7 @@ root logical cluster. A LogicalCluster named <child> created in logical cluster
 	cmd.Flags().IntVar(&o.CustomResourceLimits.MaxBytes, "custom-resource-max-bytes", customresource.DefaultLimits.MaxBytes, "the largest a custom resource object may be, encoded as JSON; a larger one is refused with 413 RequestEntityTooLarge")
 	cmd.Flags().DurationVar(&o.ServiceAccountMaxTokenExpiration, "service-account-max-token-expiration", hub.DefaultServiceAccountMaxTokenExpiration, "the longest a ServiceAccount token may be valid; a TokenRequest for longer is shortened to it, with a warning, as by kube-apiserver's flag of that name")
 	cmd.Flags().DurationVar(&o.SyncTargetEvictionTimeout, "sync-target-eviction-timeout", hub.DefaultSyncTargetEvictionTimeout, "how long a SyncTarget stays not Ready before the hub evicts it (condition Evicted) and lets go of what it held: its finalizers, assignments, status reports, pods and Events; placement moves its share to others")
+	cmd.Flags().StringVar(&serviceRange, "service-cluster-ip-range", hub.DefaultServiceClusterIPRange.String(), "CIDR the cluster IPs of Services come from, allocated in each logical cluster apart; the physical clusters allocate their own")
 	cmd.Flags().StringVar(&o.Audit.LogOptions.Path, "audit-log-path", "", `file to append the audit log to, one audit.k8s.io/v1 Event in JSON a line, each naming its logical cluster in annotation canopy.dev/cluster; "-" is standard output; unset writes none`)
 	cmd.Flags().StringVar(&o.Audit.PolicyFile, "audit-policy-file", "", "audit.k8s.io/v1 Policy saying which requests --audit-log-path records and at what level; unset means the hub's default: changes to placements, constraints, SyncTargets, LogicalClusters and RBAC with their objects, other changes without, no reads, as written to <data-dir>/default-audit-policy.yaml")
 	cmd.Flags().IntVar(&o.Audit.LogOptions.MaxAge, "audit-log-maxage", o.Audit.LogOptions.MaxAge, "days to keep rotated audit log files, by the time in their names; 0 keeps them whatever their age")

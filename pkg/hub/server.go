@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"slices"
@@ -82,6 +83,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/controller/losttarget"
 	nscontroller "github.com/canopy-dev/canopy/pkg/controller/namespace"
 	placementcontroller "github.com/canopy-dev/canopy/pkg/controller/placement"
+	"github.com/canopy-dev/canopy/pkg/controller/rollouthistory"
 	"github.com/canopy-dev/canopy/pkg/controller/statusaggregation"
 	"github.com/canopy-dev/canopy/pkg/controller/synctarget"
 	"github.com/canopy-dev/canopy/pkg/customresource"
@@ -106,6 +108,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/registry/tenancy"
 	"github.com/canopy-dev/canopy/pkg/registry/workload"
 	"github.com/canopy-dev/canopy/pkg/serviceaccount"
+	"github.com/canopy-dev/canopy/pkg/serviceip"
 	"github.com/canopy-dev/canopy/pkg/sqlstorage"
 	"github.com/canopy-dev/canopy/pkg/syncerscope"
 )
@@ -158,6 +161,10 @@ type Options struct {
 	// before the hub evicts it and lets go of what it held; zero means
 	// DefaultSyncTargetEvictionTimeout.
 	SyncTargetEvictionTimeout time.Duration
+	// ServiceClusterIPRange is where the cluster IPs of Services come
+	// from, in each logical cluster (pkg/serviceip); invalid means
+	// DefaultServiceClusterIPRange.
+	ServiceClusterIPRange netip.Prefix
 	// Audit configures the audit log as kube-apiserver's --audit-* flags
 	// do: nil, or no LogOptions.Path, writes none; no PolicyFile means
 	// DefaultAuditPolicy.
@@ -178,6 +185,9 @@ const DefaultServiceAccountMaxTokenExpiration = 48 * time.Hour
 // twice placements' default grace period for moves, which placement
 // makes make-before-break while the target may still come back.
 const DefaultSyncTargetEvictionTimeout = 10 * time.Minute
+
+// DefaultServiceClusterIPRange is kubeadm's default service subnet.
+var DefaultServiceClusterIPRange = netip.MustParsePrefix("10.96.0.0/12")
 
 // KubeconfigPath is where the hub writes the admin kubeconfig for dataDir.
 func KubeconfigPath(dataDir string) string { return filepath.Join(dataDir, "admin.kubeconfig") }
@@ -277,6 +287,9 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := installServiceIPs(coreGroup, groups, o.ServiceClusterIPRange); err != nil {
+		return err
+	}
 	// Definitions are checked against the scheme: complete, it names the
 	// groups the hub serves itself.
 	definitions, err := apiextensionsregistry.NewStorage(factory, scheme)
@@ -324,11 +337,15 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	apps, err := groupOf(groups, appsv1.SchemeGroupVersion)
+	if err != nil {
+		return err
+	}
 	cfg.AdmissionControl = admission.NewChainHandler(
 		logicalclusterlifecycle.New(tenancyStorage),
 		definitioncleanup.New(),
 		namespacelifecycle.New(coreGroup.Storage["namespaces"].(rest.Getter)),
-		upsynced.New(),
+		upsynced.New(apps.Storage["replicasets"].(rest.Getter)),
 		syncerscope.NewAdmission(syncerObjects),
 		assignments,
 		policies,
@@ -486,6 +503,14 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 			syncTargets.Storage["synctargets/status"].(rest.Updater), heartbeatTimeout, evictionTimeout),
 		"losttarget":         losttarget.New(lostTargetConfig(syncTargetStore, data, placeableResources(coreGroup, groups))),
 		"status-aggregation": statusaggregation.New(syncTargetStore, aggregated),
+		"rollout-history": rollouthistory.New(rollouthistory.Config{
+			Deployments:         apps.Storage["deployments"].(*registry.Served).Store,
+			ReplicaSets:         apps.Storage["replicasets"].(*registry.Served).Store,
+			ReplicaSetStatus:    apps.Storage["replicasets/status"].(rest.Updater),
+			StatefulSets:        apps.Storage["statefulsets"].(*registry.Served).Store,
+			DaemonSets:          apps.Storage["daemonsets"].(*registry.Served).Store,
+			ControllerRevisions: apps.Storage["controllerrevisions"].(*registry.Served).Store,
+		}),
 		"placement": placementcontroller.New(placementcontroller.Config{
 			Placements:      placements.Storage["placements"].(*registry.Served).Store,
 			PlacementStatus: placements.Storage["placements/status"].(rest.Updater),
@@ -700,6 +725,29 @@ var storedGroups = []struct {
 	{workloadv1alpha1.SchemeGroupVersion, workload.AddToScheme, workload.NewStorage},
 	{placementv1alpha1.SchemeGroupVersion, placementregistry.AddToScheme, placementregistry.NewStorage},
 	{admissionregistrationv1.SchemeGroupVersion, admissionregistration.AddToScheme, admissionregistration.NewStorage},
+}
+
+// installServiceIPs has the Services' store give cluster IPs of ipRange,
+// claimed in the networking group's IPAddresses.
+func installServiceIPs(core registry.Group, groups []storedGroup, ipRange netip.Prefix) error {
+	networking, err := groupOf(groups, networkingv1.SchemeGroupVersion)
+	if err != nil {
+		return err
+	}
+	if !ipRange.IsValid() {
+		ipRange = DefaultServiceClusterIPRange
+	}
+	a := &serviceip.Allocator{Range: ipRange.Masked()}
+	for _, s := range networking.Stores {
+		if s.DefaultQualifiedResource == networkingv1.Resource("ipaddresses") {
+			a.Claims = s
+		}
+	}
+	if a.Claims == nil {
+		return fmt.Errorf("%s has no ipaddresses to claim cluster IPs in", networkingv1.SchemeGroupVersion)
+	}
+	a.Install(core.Storage["services"].(*registry.Served).Store)
+	return nil
 }
 
 // groupOf is the group of version among groups.

@@ -5,28 +5,41 @@ import (
 	"fmt"
 	"slices"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apiserver/pkg/admission"
 	"k8s.io/apiserver/pkg/authentication/user"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/rest"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 )
 
-var pods = corev1.Resource("pods")
+var (
+	pods                = corev1.Resource("pods")
+	replicaSets         = appsv1.Resource("replicasets")
+	controllerRevisions = appsv1.Resource("controllerrevisions")
+)
 
-// Plugin refuses writes of upsynced pods by anyone but their syncer.
+// Plugin refuses writes of upsynced pods by anyone but their syncer, and
+// of the hub's revision records by anyone but system:masters.
 type Plugin struct {
 	*admission.Handler
+	// replicaSets reads the ReplicaSet a write of its scale is for, as
+	// a Scale carries no labels.
+	replicaSets rest.Getter
 }
 
 var _ admission.ValidationInterface = &Plugin{}
 
-// New returns the plugin.
-func New() *Plugin {
-	return &Plugin{Handler: admission.NewHandler(admission.Create, admission.Update, admission.Delete)}
+// New returns the plugin, which reads ReplicaSets from replicaSets.
+func New(replicaSets rest.Getter) *Plugin {
+	return &Plugin{Handler: admission.NewHandler(admission.Create, admission.Update, admission.Delete), replicaSets: replicaSets}
 }
 
 // Validate refuses a write of a pod, or of its status, that carries the
@@ -34,7 +47,10 @@ func New() *Plugin {
 // of every target the label names or is in system:masters. A delete,
 // one by one or of a collection, is validated by the registry with the
 // pod being deleted as the old object.
-func (p *Plugin) Validate(_ context.Context, a admission.Attributes, _ admission.ObjectInterfaces) error {
+func (p *Plugin) Validate(ctx context.Context, a admission.Attributes, _ admission.ObjectInterfaces) error {
+	if gr := a.GetResource().GroupResource(); gr == replicaSets || gr == controllerRevisions {
+		return p.validateRecord(ctx, a)
+	}
 	if a.GetResource().GroupResource() != pods || (a.GetSubresource() != "" && a.GetSubresource() != "status") {
 		return nil
 	}
@@ -71,4 +87,38 @@ func upsyncedKey(obj runtime.Object) (string, bool) {
 	}
 	key, ok := m.GetLabels()[workloadv1alpha1.UpsyncedLabel]
 	return key, ok
+}
+
+// validateRecord refuses a write of a ReplicaSet or ControllerRevision,
+// or of any of its subresources, that carries the revision record label
+// before or after it, unless the requester is in system:masters: the hub
+// keeps it as the record of a revision of a Deployment, StatefulSet or
+// DaemonSet.
+func (p *Plugin) validateRecord(ctx context.Context, a admission.Attributes) error {
+	objs := []runtime.Object{a.GetOldObject(), a.GetObject()}
+	if a.GetSubresource() == "scale" && a.GetOperation() == admission.Update {
+		rs, err := p.replicaSets.Get(genericapirequest.WithNamespace(ctx, a.GetNamespace()), a.GetName(), &metav1.GetOptions{})
+		if err != nil && !apierrors.IsNotFound(err) {
+			return err
+		}
+		objs = append(objs, rs)
+	}
+	recorded, kind, owner := false, "ReplicaSet", "Deployment"
+	if a.GetResource().GroupResource() == controllerRevisions {
+		kind, owner = "ControllerRevision", "StatefulSet or DaemonSet"
+	}
+	for _, obj := range objs {
+		if m, err := meta.Accessor(obj); obj != nil && err == nil && m.GetLabels()[workloadv1alpha1.RevisionRecordLabel] != "" {
+			recorded = true
+			if ref := metav1.GetControllerOf(m); ref != nil && a.GetResource().GroupResource() == controllerRevisions {
+				owner = ref.Kind
+			}
+		}
+	}
+	if u := a.GetUserInfo(); !recorded || u != nil && slices.Contains(u.GetGroups(), user.SystemPrivilegedGroup) {
+		return nil
+	}
+	return admission.NewForbidden(a, fmt.Errorf(
+		"the %s is the hub's read-only record of a revision of its %s; change the %s instead (kubectl rollout undo rolls it back to a revision)",
+		kind, owner, owner))
 }

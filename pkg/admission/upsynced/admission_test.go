@@ -5,12 +5,15 @@ import (
 	"strings"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apiserver/pkg/admission"
 	"k8s.io/apiserver/pkg/authentication/user"
+	"k8s.io/utils/ptr"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 )
@@ -72,7 +75,7 @@ func TestDecisions(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			gvr := corev1.SchemeGroupVersion.WithResource(tc.resource)
 			a := admission.NewAttributesRecord(tc.obj, tc.old, corev1.SchemeGroupVersion.WithKind("Pod"), "ns", "p", gvr, tc.subresource, tc.op, nil, false, tc.who)
-			err := New().Validate(context.Background(), a, nil)
+			err := New(nil).Validate(context.Background(), a, nil)
 			if tc.refusedForKey == "" {
 				if err != nil {
 					t.Fatalf("refused: %v", err)
@@ -93,10 +96,135 @@ func TestDecisions(t *testing.T) {
 
 // TestHandles checks that the plugin is asked about writes only.
 func TestHandles(t *testing.T) {
-	p := New()
+	p := New(nil)
 	for op, want := range map[admission.Operation]bool{admission.Create: true, admission.Update: true, admission.Delete: true, admission.Connect: false} {
 		if got := p.Handles(op); got != want {
 			t.Errorf("Handles(%s) = %v", op, got)
 		}
 	}
+}
+
+// TestRevisionRecords checks who may write a Deployment's revision
+// record: system:masters only, before or after the write, its
+// subresources included; other ReplicaSets are anyone's.
+func TestRevisionRecords(t *testing.T) {
+	rs := func(recorded bool) runtime.Object {
+		l := map[string]string{"app": "web"}
+		if recorded {
+			l[workloadv1alpha1.RevisionRecordLabel] = "true"
+		}
+		return &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "web-1", Namespace: "ns", Labels: l}}
+	}
+	var (
+		admin    = &user.DefaultInfo{Name: "alice", Groups: []string{user.AllAuthenticated}}
+		syncer   = &user.DefaultInfo{Name: workloadv1alpha1.SyncerUser("k1")}
+		master   = &user.DefaultInfo{Name: "root", Groups: []string{user.SystemPrivilegedGroup}}
+		requests int
+		// A Scale carries no labels: the plugin reads its ReplicaSet.
+		scale      = &autoscalingv1.Scale{ObjectMeta: metav1.ObjectMeta{Name: "web-1", Namespace: "ns"}}
+		otherScale = &autoscalingv1.Scale{ObjectMeta: metav1.ObjectMeta{Name: "other", Namespace: "ns"}}
+		stored     = getter{"web-1": rs(true), "other": rs(false)}
+	)
+	for _, tc := range []struct {
+		name        string
+		op          admission.Operation
+		subresource string
+		old, obj    runtime.Object
+		who         user.Info
+		refused     bool
+	}{
+		{"create by an admin", admission.Create, "", nil, rs(true), admin, true},
+		{"update by an admin", admission.Update, "", rs(true), rs(true), admin, true},
+		{"label removed by an admin", admission.Update, "", rs(true), rs(false), admin, true},
+		{"label added by an admin", admission.Update, "", rs(false), rs(true), admin, true},
+		{"scale by an admin", admission.Update, "scale", scale, scale, admin, true},
+		{"scale of another ReplicaSet by an admin", admission.Update, "scale", otherScale, otherScale, admin, false},
+		{"status by an admin", admission.Update, "status", rs(true), rs(true), admin, true},
+		{"delete by an admin", admission.Delete, "", rs(true), nil, admin, true},
+		{"update by a syncer", admission.Update, "", rs(true), rs(true), syncer, true},
+		{"update without identity", admission.Update, "", rs(true), rs(true), nil, true},
+		{"update by system:masters", admission.Update, "", rs(true), rs(true), master, false},
+		{"delete by system:masters", admission.Delete, "", rs(true), nil, master, false},
+		{"other ReplicaSet created by an admin", admission.Create, "", nil, rs(false), admin, false},
+		{"other ReplicaSet deleted by an admin", admission.Delete, "", rs(false), nil, admin, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			requests++
+			gvr := appsv1.SchemeGroupVersion.WithResource("replicasets")
+			name := "web-1"
+			if tc.obj == otherScale {
+				name = "other"
+			}
+			a := admission.NewAttributesRecord(tc.obj, tc.old, appsv1.SchemeGroupVersion.WithKind("ReplicaSet"), "ns", name, gvr, tc.subresource, tc.op, nil, false, tc.who)
+			err := New(stored).Validate(context.Background(), a, nil)
+			if !tc.refused {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if !apierrors.IsForbidden(err) || !strings.Contains(err.Error(), "read-only record of a revision of its Deployment; change the Deployment instead") {
+				t.Fatalf("got %v, want Forbidden saying to change the Deployment", err)
+			}
+		})
+	}
+	t.Logf("%d requests", requests)
+}
+
+// getter is ReplicaSets by name, as the registry's store would give them.
+type getter map[string]runtime.Object
+
+func (g getter) Get(_ context.Context, name string, _ *metav1.GetOptions) (runtime.Object, error) {
+	if obj, ok := g[name]; ok {
+		return obj, nil
+	}
+	return nil, apierrors.NewNotFound(appsv1.Resource("replicasets"), name)
+}
+
+// TestControllerRevisionRecords checks that a StatefulSet's or
+// DaemonSet's revision record is as read-only as a Deployment's, and
+// that the refusal names its owner's kind.
+func TestControllerRevisionRecords(t *testing.T) {
+	cr := func(recorded bool) runtime.Object {
+		o := &appsv1.ControllerRevision{ObjectMeta: metav1.ObjectMeta{Name: "db-1", Namespace: "ns", Labels: map[string]string{"app": "db"},
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "StatefulSet", Name: "db", UID: "u", Controller: ptr.To(true)}}}}
+		if recorded {
+			o.Labels[workloadv1alpha1.RevisionRecordLabel] = "true"
+		}
+		return o
+	}
+	admin := &user.DefaultInfo{Name: "alice", Groups: []string{user.AllAuthenticated}}
+	master := &user.DefaultInfo{Name: "root", Groups: []string{user.SystemPrivilegedGroup}}
+	requests := 0
+	for _, tc := range []struct {
+		name     string
+		op       admission.Operation
+		old, obj runtime.Object
+		who      user.Info
+		refused  bool
+	}{
+		{"create by an admin", admission.Create, nil, cr(true), admin, true},
+		{"update by an admin", admission.Update, cr(true), cr(true), admin, true},
+		{"label removed by an admin", admission.Update, cr(true), cr(false), admin, true},
+		{"delete by an admin", admission.Delete, cr(true), nil, admin, true},
+		{"delete by system:masters", admission.Delete, cr(true), nil, master, false},
+		{"other revision deleted by an admin", admission.Delete, cr(false), nil, admin, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			requests++
+			gvr := appsv1.SchemeGroupVersion.WithResource("controllerrevisions")
+			a := admission.NewAttributesRecord(tc.obj, tc.old, appsv1.SchemeGroupVersion.WithKind("ControllerRevision"), "ns", "db-1", gvr, "", tc.op, nil, false, tc.who)
+			err := New(nil).Validate(context.Background(), a, nil)
+			if !tc.refused {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if !apierrors.IsForbidden(err) || !strings.Contains(err.Error(), "the ControllerRevision is the hub's read-only record of a revision of its StatefulSet; change the StatefulSet instead") {
+				t.Fatalf("got %v, want Forbidden saying to change the StatefulSet", err)
+			}
+		})
+	}
+	t.Logf("%d requests", requests)
 }

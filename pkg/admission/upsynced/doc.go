@@ -3,4 +3,10 @@
 // pod running in a physical cluster, which only the syncer of the target
 // named by the label, or system:masters, may create, change or delete.
 // Anyone else changes the workload the pod belongs to instead.
+//
+// So are the ReplicaSets and ControllerRevisions labelled
+// workloadv1alpha1.RevisionRecordLabel, the hub's records of the
+// revisions of a Deployment, StatefulSet or DaemonSet
+// (pkg/controller/rollouthistory), which the hub alone writes: only
+// system:masters may write them, and anyone else changes the workload.
 package upsynced

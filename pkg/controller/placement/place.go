@@ -39,8 +39,8 @@ func (c *Controller) place(ctx context.Context, ref objectRef) error {
 		return err
 	}
 	// An object being deleted stays where it is until its syncers let
-	// it go.
-	if m.GetDeletionTimestamp() != nil {
+	// it go. A Deployment's revision record at the hub runs nowhere.
+	if m.GetDeletionTimestamp() != nil || m.GetLabels()[workloadv1alpha1.RevisionRecordLabel] != "" {
 		c.record(ref, nil)
 		return nil
 	}

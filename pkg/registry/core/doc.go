@@ -7,11 +7,12 @@
 // Kubernetes' defaults and validation for syncers to carry to the
 // physical clusters whose controllers act on them.
 //
-// The hub allocates no cluster IPs or node ports: it has no address
-// space, and a Service gets its addresses from the physical cluster it
-// is applied to. A user-given clusterIP (an IP, or None for a headless
-// Service) is checked and kept, clusterIPs follows it, and neither may
-// change once set but to or from type ExternalName, which has none.
+// A Service's cluster IP at the hub is allocated around this package's
+// store, by pkg/serviceip, which the hub installs on it; node ports are
+// not: a Service gets those from the physical cluster it is applied to.
+// A user-given clusterIP (an IP, or None for a headless Service) is
+// checked and kept, clusterIPs follows it, and neither may change once
+// set but to or from type ExternalName, which has none.
 //
 // Without k8s.io/kubernetes there are no internal versions of these types,
 // so the k8s.io/api v1 types are registered as the internal version too.

@@ -25,7 +25,8 @@ const (
 
 // defaultService fills in what Kubernetes does when a Service is decoded.
 // Nothing here allocates: clusterIP, nodePorts and ipFamilies stay as
-// given, for the physical cluster to allocate.
+// given, for pkg/serviceip (the cluster IP) and the physical cluster
+// (node ports) to allocate.
 func defaultService(obj any) {
 	svc := obj.(*corev1.Service)
 	spec := &svc.Spec
@@ -83,8 +84,8 @@ func defaultService(obj any) {
 	}
 }
 
-// keepAllocated carries what the physical cluster allocated, or the user
-// set, over an update that leaves it out, as kube-apiserver does, so that
+// keepAllocated carries what was allocated, or the user set, over an
+// update that leaves it out, as kube-apiserver does, so that
 // a replace or an apply without clusterIP does not try to change it.
 func keepAllocated(svc, old *corev1.Service) {
 	if svc.Spec.Type == corev1.ServiceTypeExternalName || old.Spec.Type == corev1.ServiceTypeExternalName {

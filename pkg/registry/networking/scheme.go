@@ -20,6 +20,7 @@ func AddToScheme(s *runtime.Scheme) error {
 		&networkingv1.Ingress{}, &networkingv1.IngressList{},
 		&networkingv1.IngressClass{}, &networkingv1.IngressClassList{},
 		&networkingv1.NetworkPolicy{}, &networkingv1.NetworkPolicyList{},
+		&networkingv1.IPAddress{}, &networkingv1.IPAddressList{},
 	)
 	s.AddTypeDefaultingFunc(&networkingv1.NetworkPolicy{}, defaultNetworkPolicy)
 	s.AddTypeDefaultingFunc(&networkingv1.IngressClass{}, defaultIngressClass)

@@ -7,6 +7,7 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/apiserver/pkg/storage/names"
 
 	"github.com/canopy-dev/canopy/pkg/registry"
@@ -50,6 +51,18 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 				},
 				Cells: ingressClassCells,
 			},
+		},
+		// IPAddresses are the claims of the cluster IPs the hub gives
+		// Services (pkg/serviceip): stored per logical cluster, and
+		// emptied with it, but not served.
+		registry.Resource{
+			Singular: "ipaddress", Plural: "ipaddresses",
+			New:     func() runtime.Object { return &networkingv1.IPAddress{} },
+			NewList: func() runtime.Object { return &networkingv1.IPAddressList{} },
+			Strategy: registry.Kind[*networkingv1.IPAddress]{
+				ObjectTyper: typer, APIVersion: v1, ClusterScoped: true, Check: validateIPAddress,
+			},
+			Serve: func(*registry.Served) map[string]rest.Storage { return nil },
 		},
 		registry.Resource{
 			Singular: "networkpolicy", Plural: "networkpolicies", ShortNames: []string{"netpol"},

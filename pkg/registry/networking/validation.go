@@ -1,6 +1,7 @@
 package networking
 
 import (
+	"net/netip"
 	"strings"
 
 	networkingv1 "k8s.io/api/networking/v1"
@@ -283,6 +284,19 @@ func validateIPBlock(b *networkingv1.IPBlock, path *field.Path) field.ErrorList 
 		if !cidr.Contains(sub.IP) || subBits <= cidrBits {
 			errs = append(errs, field.Invalid(p, except, "must be a strict subset of `cidr`"))
 		}
+	}
+	return errs
+}
+
+// validateIPAddress checks a cluster IP's claim: named by the IP in its
+// canonical form, as kube names IPAddresses, and naming its Service.
+func validateIPAddress(ip *networkingv1.IPAddress) field.ErrorList {
+	var errs field.ErrorList
+	if addr, err := netip.ParseAddr(ip.Name); err != nil || addr.String() != ip.Name {
+		errs = append(errs, field.Invalid(field.NewPath("metadata", "name"), ip.Name, "must be an IP address in canonical form"))
+	}
+	if ref := ip.Spec.ParentRef; ref == nil || ref.Resource == "" || ref.Name == "" {
+		errs = append(errs, field.Required(field.NewPath("spec", "parentRef"), "the object the IP is allocated to"))
 	}
 	return errs
 }

@@ -40,6 +40,11 @@ const (
 	// syncer records at the hub about a hub object, such as a conflict
 	// downstream: its own report, which no Event downstream mirrors.
 	ReportedByLabel = "workload.canopy.dev/reported-by"
+	// RevisionRecordLabel marks, with value "true", each ReplicaSet or
+	// ControllerRevision the hub keeps as the record of a revision of a
+	// Deployment, StatefulSet or DaemonSet (pkg/controller/rollouthistory):
+	// read-only, never placed, as kubectl rollout history and undo read it.
+	RevisionRecordLabel = "workload.canopy.dev/revision-record"
 )
 
 // Annotations of a hub object assigned to several targets, one per
