@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/util/retry"
 	"k8s.io/klog/v2"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
@@ -47,7 +48,10 @@ func (s *Syncer) heartbeat(ctx context.Context) {
 	ticker := time.NewTicker(HeartbeatInterval)
 	defer ticker.Stop()
 	for {
-		if err := s.beat(ctx); err != nil {
+		// A conflict is most likely the hub's HeartbeatTimeout, written as
+		// the hub returns: the syncer reads the target again and reports
+		// at once rather than at the next tick.
+		if err := retry.RetryOnConflict(retry.DefaultRetry, func() error { return s.beat(ctx) }); err != nil {
 			klog.ErrorS(err, "Reporting the SyncTarget's status")
 		}
 		select {
