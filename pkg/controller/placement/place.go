@@ -90,7 +90,7 @@ func (c *Controller) place(ctx context.Context, ref objectRef) error {
 			"placement", s.id(policy).name, "targets", out.placed, "leaving", out.leaving, "message", d.Message)
 	}
 	c.record(ref, &record{placement: s.id(policy), placed: out.placed})
-	return c.report(ctx, ref, obj, out.placed, unplaceable(s.id(policy), d))
+	return c.report(ctx, ref, obj, len(workloadv1alpha1.Targets(out.labels)) > 0, unplaceable(s.id(policy), d))
 }
 
 // unplaced carries out, on the object of ref that no placement selects,

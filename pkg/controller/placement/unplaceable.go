@@ -66,13 +66,13 @@ func unplaceable(id placementID, d engine.Decision) verdict {
 	return v
 }
 
-// report says on the object of ref, obj as read, whether placement could
-// put it anywhere: unless placed is empty, it removes the Placed
-// condition; otherwise it sets it False saying why, and records a
-// Warning Event, once per object and signature. A write that conflicts
-// is left to the event that follows it.
-func (c *Controller) report(ctx context.Context, ref objectRef, obj runtime.Object, placed map[string]int32, v verdict) error {
-	if len(placed) > 0 {
+// report says on the object of ref, obj as read, whether it runs
+// anywhere: if it is assigned to a target, by placement or by hand, it
+// removes the Placed condition; otherwise it sets it False saying why,
+// verdict v, and records a Warning Event, once per object and signature.
+// A write that conflicts is left to the event that follows it.
+func (c *Controller) report(ctx context.Context, ref objectRef, obj runtime.Object, assigned bool, v verdict) error {
+	if assigned {
 		c.setReported(ref, "")
 		return ignoreStale(c.writeCondition(ctx, ref, obj, nil))
 	}
