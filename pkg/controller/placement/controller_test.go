@@ -155,6 +155,22 @@ func (h *testHub) retry(what string, update func() error) {
 	h.t.Fatalf("updating %s: %v", what, err)
 }
 
+// createDeployment creates Deployment name of replicas in namespace app.
+func (h *testHub) createDeployment(name string, replicas int32) {
+	h.t.Helper()
+	h.create(h.deployments, "app", &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: &replicas,
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": name}},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": name}},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx:1.27"}}},
+			},
+		},
+	})
+}
+
 func (h *testHub) deployment(name string) *appsv1.Deployment {
 	h.t.Helper()
 	obj, err := h.deployments.Get(h.in("app"), name, &metav1.GetOptions{})
@@ -223,18 +239,7 @@ func TestMoveOutlivesItsPlacement(t *testing.T) {
 			Failover:  placementv1alpha1.Failover{GracePeriod: &metav1.Duration{Duration: time.Minute}},
 		},
 	})
-	replicas := int32(6)
-	h.create(h.deployments, "app", &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: "web"},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: &replicas,
-			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
-				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx:1.27"}}},
-			},
-		},
-	})
+	h.createDeployment("web", 6)
 	h.waitShares("web", map[string]string{a: "3", b: "3"}, "")
 	h.report("web", a, 3)
 	h.report("web", b, 3)
@@ -277,18 +282,7 @@ func TestUnplaceableSaysSo(t *testing.T) {
 			Failover:  placementv1alpha1.Failover{GracePeriod: &metav1.Duration{Duration: time.Minute}},
 		},
 	})
-	replicas := int32(2)
-	h.create(h.deployments, "app", &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: "web"},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: &replicas,
-			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
-				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx:1.27"}}},
-			},
-		},
-	})
+	h.createDeployment("web", 2)
 	h.create(h.configMaps, "app", &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "web-config"}})
 
 	placed := func() *appsv1.DeploymentCondition {
