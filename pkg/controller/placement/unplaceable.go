@@ -10,6 +10,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -61,7 +62,10 @@ func unplaceable(id placementID, d engine.Decision) verdict {
 		reasons = append(reasons, t.Cluster+"/"+t.Name+"="+string(t.Reason))
 	}
 	slices.Sort(reasons)
-	v.signature = strings.Join(reasons, ",")
+	// Hashed: it is kept per object, and the targets may be many.
+	h := fnv.New64a()
+	h.Write([]byte(strings.Join(reasons, ",")))
+	v.signature = fmt.Sprintf("%x", h.Sum64())
 	v.message = fmt.Sprintf("Placement %s:%s selects it, but no SyncTarget can take it: %s", id.cluster, id.name, d.Message)
 	return v
 }
@@ -114,17 +118,18 @@ func (c *Controller) recordUnplaceable(ctx context.Context, ref objectRef, obj r
 	if err != nil {
 		return err
 	}
-	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	m, err := meta.Accessor(obj)
 	if err != nil {
 		return err
 	}
-	m := unstructured.Unstructured{Object: u}
-	h := fnv.New64a()
-	h.Write([]byte(string(m.GetUID()) + "|" + v.signature))
+	// A name of at most 253 characters, ending in an alphanumeric one
+	// before the dot.
 	name := m.GetName()
 	if len(name) > 200 {
-		name = name[:200]
+		name = strings.TrimRight(name[:200], ".-")
 	}
+	h := fnv.New64a()
+	h.Write([]byte(string(m.GetUID()) + "|" + v.signature))
 	now := metav1.Now()
 	event := &corev1.Event{
 		ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("%s.%x", name, h.Sum64()), Namespace: ref.namespace},
