@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +14,9 @@ import (
 // Placed=False and, on both, one Warning Event Unplaceable naming each
 // target's reason, recorded once however often the objects are placed
 // again for the same reasons. Once pc1 is uncordoned and Ready, the
-// Deployment is placed there and the condition goes.
+// Deployment is placed there and the condition goes. Then, for each
+// other reason a lone target may have not to take an object (a taint,
+// spec.logicalClusters), a Deployment created shows it.
 func TestUnplaceable(t *testing.T) {
 	h, admin, pki := startHubWith(t, "a")
 	bob := userKubeconfig(t, pki, "bob")
@@ -100,5 +103,38 @@ spec:
 		}
 		return ""
 	})
+
+	// Each reason a lone target may have not to take an object shows as
+	// the condition's reason, for a Deployment created then.
+	admin.must("--context", "a", "delete", "synctarget", "pc2")
+	for i, tc := range []struct {
+		name, spec, reason string
+	}{
+		{"cordoned", `{"spec":{"unschedulable":true}}`, "Cordoned"},
+		{"tainted", `{"spec":{"taints":[{"key":"dedicated","value":"gpu","effect":"NoSchedule"}]}}`, "Taint"},
+		{"serving another logical cluster", `{"spec":{"logicalClusters":["root:a:other"]}}`, "NoCandidateTarget"},
+	} {
+		// A heartbeat now keeps pc1 Ready for the hub's 40s timeout.
+		admin.must("--context", "a", "patch", "synctarget", "pc1", "--subresource", "status", "--type", "merge", "-p", heartbeat(time.Now()))
+		admin.must("--context", "a", "patch", "synctarget", "pc1", "--type", "merge", "-p", tc.spec)
+		name := fmt.Sprintf("web-%d", i)
+		bob.apply("a", placedDeployment(name, "ns1", 1))
+		waitUntil(t, 30*time.Second, name+", "+tc.name+", Placed=False "+tc.reason, func() string {
+			requests++
+			if got := bob.must("--context", "a", "get", "deploy", name, "-n", "ns1", "-o", placed); got != "False "+tc.reason {
+				return got
+			}
+			return ""
+		})
+		t.Logf("%s: %s", tc.name, bob.must("--context", "a", "get", "deploy", name, "-n", "ns1", "-o", `jsonpath={.status.conditions[?(@.type=="Placed")].message}`))
+		admin.must("--context", "a", "patch", "synctarget", "pc1", "--type", "json", "-p", `[{"op":"replace","path":"/spec","value":{}}]`)
+		waitUntil(t, 30*time.Second, name+" placed once pc1 takes it", func() string {
+			requests++
+			if got := bob.must("--context", "a", "get", "deploy", name, "-n", "ns1", "-o", placed); got != " " {
+				return got
+			}
+			return ""
+		})
+	}
 	t.Logf("%d requests", requests)
 }
