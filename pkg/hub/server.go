@@ -517,6 +517,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 			Constraints:     placements.Storage["placementconstraints"].(*registry.Served).Store,
 			SyncTargets:     syncTargets.Storage["synctargets"].(*registry.Served).Store,
 			Namespaces:      namespaceStore,
+			Events:          coreGroup.Storage["events"].(rest.Creater),
 			Resources:       placeableResources(coreGroup, groups),
 		}),
 		"customresource-catalog": customResources,
@@ -847,8 +848,8 @@ func placeableResources(core registry.Group, groups []storedGroup) map[workloadv
 			if !s.NamespaceScoped() || gr == corev1.Resource("pods") || gr == corev1.Resource("events") {
 				continue
 			}
-			_, hasStatus := g.Storage[gr.Resource+"/status"]
-			out[workloadv1alpha1.GroupResource{Group: gr.Group, Resource: gr.Resource}] = placementcontroller.Resource{Store: s, HasStatus: hasStatus}
+			status, _ := g.Storage[gr.Resource+"/status"].(rest.Updater)
+			out[workloadv1alpha1.GroupResource{Group: gr.Group, Resource: gr.Resource}] = placementcontroller.Resource{Store: s, Status: status}
 		}
 	}
 	add(core)

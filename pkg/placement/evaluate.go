@@ -324,7 +324,7 @@ func nameList(names []string) string {
 // reason, and one message of each.
 func noneEligible(targets []placementv1alpha1.TargetStatus) string {
 	if len(targets) == 0 {
-		return "no candidate target: no SyncTarget in this logical cluster or its ancestors"
+		return "no candidate target: no SyncTarget of this logical cluster or its ancestors serves it (see their spec.logicalClusters)"
 	}
 	byReason := map[placementv1alpha1.TargetReason][]placementv1alpha1.TargetStatus{}
 	var reasons []placementv1alpha1.TargetReason

@@ -90,6 +90,19 @@
 // and are retried, at most maxRetryDelay apart, so that what changed
 // downstream meanwhile reaches the hub soon after it is back.
 //
+// Readiness (readiness.go): the heartbeat's Ready condition is True only
+// while the syncer syncs: every informer has listed, the work has
+// started, and every list and watch at the hub answers. Otherwise it
+// says what the syncer does instead: Starting (naming the informer
+// waited for), HubUnreachable (naming the list or watch that fails, and
+// since when) or ClusterUnreachable. A hub informer's list or watch that
+// finds no hub is tried again every second rather than through the
+// reflector's backoff, which grows to between 30s and a minute during an
+// outage and so held the work back that long after the hub returned.
+// The moment every one answers again, the syncer queues all its objects
+// both ways, so that writes that failed meanwhile do not wait out their
+// backoff, and reports Ready at once.
+//
 // The syncer computes its target's key (workloadv1alpha1.TargetKey) and
 // reports it with its heartbeat, the SyncTarget status, every 10s. When
 // it starts, it reads which of the accepted resources the physical

@@ -23,7 +23,7 @@ var events = corev1.SchemeGroupVersion.WithResource("events")
 // found.
 func (s *Syncer) setUpEvents(wildcard dynamic.Interface) error {
 	var err error
-	if s.hubEvents, err = hubInformer(wildcard, events, labels.Set{workloadv1alpha1.UpsyncedLabel: s.key}.String(), nil); err != nil {
+	if s.hubEvents, err = s.hubInformer(wildcard, events, labels.Set{workloadv1alpha1.UpsyncedLabel: s.key}.String(), nil); err != nil {
 		return err
 	}
 	if _, err := s.hubEvents.AddEventHandler(hubOriginHandler(s.eventQueue.Add)); err != nil {
@@ -39,7 +39,7 @@ func (s *Syncer) setUpEvents(wildcard dynamic.Interface) error {
 		return err
 	}
 	s.factories = append(s.factories, factory)
-	s.synced = append(s.synced, s.hubEvents.HasSynced, down.Informer().HasSynced)
+	s.synced = append(s.synced, namedSync{hubName(events), s.hubEvents.HasSynced}, namedSync{downName(events), down.Informer().HasSynced})
 	return nil
 }
 

@@ -32,7 +32,7 @@ var pods = corev1.SchemeGroupVersion.WithResource("pods")
 // from the hub side.
 func (s *Syncer) setUpPods(wildcard dynamic.Interface, downFactory dynamicinformer.DynamicSharedInformerFactory) error {
 	var err error
-	if s.hubPods, err = hubInformer(wildcard, pods, labels.Set{workloadv1alpha1.UpsyncedLabel: s.key}.String(), nil); err != nil {
+	if s.hubPods, err = s.hubInformer(wildcard, pods, labels.Set{workloadv1alpha1.UpsyncedLabel: s.key}.String(), nil); err != nil {
 		return err
 	}
 	if _, err := s.hubPods.AddEventHandler(hubOriginHandler(s.podQueue.Add)); err != nil {
@@ -46,7 +46,7 @@ func (s *Syncer) setUpPods(wildcard dynamic.Interface, downFactory dynamicinform
 	if _, err := down.Informer().AddEventHandler(s.downOriginHandler(s.podQueue.Add)); err != nil {
 		return err
 	}
-	s.synced = append(s.synced, s.hubPods.HasSynced, down.Informer().HasSynced)
+	s.synced = append(s.synced, namedSync{hubName(pods), s.hubPods.HasSynced}, namedSync{downName(pods), down.Informer().HasSynced})
 	return nil
 }
 

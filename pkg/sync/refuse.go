@@ -42,6 +42,12 @@ func (s *Syncer) followLogicalClusters(clusters []string) {
 		return
 	}
 	klog.InfoS("The SyncTarget's logical clusters changed", "logicalClusters", clusters)
+	s.queueAll()
+}
+
+// queueAll queues every assigned hub object to be synced both ways, and
+// its dependencies.
+func (s *Syncer) queueAll() {
 	for i, r := range s.resources {
 		for _, obj := range r.hub.GetStore().List() {
 			if h, ok := obj.(*hubObject); ok {

@@ -81,7 +81,9 @@ type Syncer struct {
 	dependencyListers []cache.GenericLister
 	namespaces        corelisters.NamespaceLister
 	factories         []interface{ Start(<-chan struct{}) }
-	synced            []cache.InformerSynced
+	synced            []namedSync
+	// ready is what the heartbeat reports in the Ready condition.
+	ready *readiness
 
 	// downQueue makes hub objects so downstream; upQueue writes downstream
 	// status to the hub. Both hold objectKeys.
@@ -199,7 +201,12 @@ func New(ctx context.Context, c Config) (*Syncer, error) {
 		namespaceGracePeriod: c.NamespaceGracePeriod,
 		emptySince:           map[string]time.Time{},
 		tracer:               tracer,
+		ready:                newReadiness(),
 	}
+	// Once the hub answers again after it did not, the keys whose writes
+	// failed meanwhile are synced at once rather than after their
+	// backoff.
+	s.ready.reconnected = s.queueAll
 	s.hubBase, _, _ = strings.Cut(strings.TrimSuffix(c.Hub.Host, "/"), logicalcluster.PathPrefix)
 	if s.hubHTTP, err = rest.HTTPClientFor(c.Hub); err != nil {
 		return nil, err
@@ -285,7 +292,7 @@ func (s *Syncer) setUpResources(accepted []workloadv1alpha1.GroupResource) error
 	if _, err := nsInformer.Informer().AddEventHandler(s.namespaceHandler()); err != nil {
 		return err
 	}
-	s.synced = append(s.synced, nsInformer.Informer().HasSynced)
+	s.synced = append(s.synced, namedSync{"namespaces in the physical cluster", nsInformer.Informer().HasSynced})
 	s.factories = append(s.factories, downFactory, kubeFactory)
 
 	downGroups, err := restmapper.GetAPIGroupResources(s.downKube.Discovery())
@@ -300,7 +307,7 @@ func (s *Syncer) setUpResources(accepted []workloadv1alpha1.GroupResource) error
 	for _, mapping := range usable {
 		gvr, gvk := mapping.Resource, mapping.GroupVersionKind
 		r := &resource{gvr: gvr, gvk: gvk}
-		if r.hub, err = hubInformer(wildcard, gvr, assigned, cache.Indexers{byDependency: indexDependencies}); err != nil {
+		if r.hub, err = s.hubInformer(wildcard, gvr, assigned, cache.Indexers{byDependency: indexDependencies}); err != nil {
 			return err
 		}
 		down, err := downInformer(downFactory, gvr)
@@ -315,7 +322,7 @@ func (s *Syncer) setUpResources(accepted []workloadv1alpha1.GroupResource) error
 		if _, err := down.Informer().AddEventHandler(s.downHandler(i)); err != nil {
 			return err
 		}
-		s.synced = append(s.synced, r.hub.HasSynced, down.Informer().HasSynced)
+		s.synced = append(s.synced, namedSync{hubName(gvr), r.hub.HasSynced}, namedSync{downName(gvr), down.Informer().HasSynced})
 		s.accepted[gvr] = i
 		s.resources = append(s.resources, r)
 	}
@@ -336,15 +343,28 @@ func (s *Syncer) setUpResources(accepted []workloadv1alpha1.GroupResource) error
 		if _, err := informer.Informer().AddEventHandler(s.dependencyHandler(i)); err != nil {
 			return err
 		}
-		s.synced = append(s.synced, informer.Informer().HasSynced)
+		s.synced = append(s.synced, namedSync{downName(gvr), informer.Informer().HasSynced})
 	}
 	return nil
 }
 
+// hubName and downName name the informers of gvr at the hub and in the
+// physical cluster, for the Ready condition.
+func hubName(gvr schema.GroupVersionResource) string {
+	return "the hub's " + gvr.GroupResource().String()
+}
+
+func downName(gvr schema.GroupVersionResource) string {
+	return gvr.GroupResource().String() + " in the physical cluster"
+}
+
 // hubInformer is an informer of the objects of gvr matching selector in
-// every logical cluster, as hubObjects.
-func hubInformer(wildcard dynamic.Interface, gvr schema.GroupVersionResource, selector string, indexers cache.Indexers) (cache.SharedIndexInformer, error) {
-	informer := cache.NewSharedIndexInformerWithOptions(&cache.ListWatch{
+// every logical cluster, as hubObjects. Its lists and watches tell the
+// syncer's readiness whether the hub answers, and retry without backoff
+// while it does not (readiness.go).
+func (s *Syncer) hubInformer(wildcard dynamic.Interface, gvr schema.GroupVersionResource, selector string, indexers cache.Indexers) (cache.SharedIndexInformer, error) {
+	name := hubName(gvr)
+	informer := cache.NewSharedIndexInformerWithOptions(hubListWatch(s.ready, name, &cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
 			o.LabelSelector = selector
 			return wildcard.Resource(gvr).List(ctx, o)
@@ -353,11 +373,20 @@ func hubInformer(wildcard dynamic.Interface, gvr schema.GroupVersionResource, se
 			o.LabelSelector = selector
 			return wildcard.Resource(gvr).Watch(ctx, o)
 		},
-	}, &unstructured.Unstructured{}, cache.SharedIndexInformerOptions{
+	}), &unstructured.Unstructured{}, cache.SharedIndexInformerOptions{
 		ObjectDescription: gvr.String() + " at the hub",
 		ResyncPeriod:      hubResync,
 		Indexers:          indexers,
 	})
+	// A watch that breaks with an error, as one too old to resume after
+	// the hub restarted, lists again; until it has, the hub's changes do
+	// not reach the syncer.
+	if err := informer.SetWatchErrorHandlerWithContext(func(ctx context.Context, r *cache.Reflector, err error) {
+		s.ready.failed(name, err)
+		cache.DefaultWatchErrorHandler(ctx, r, err)
+	}); err != nil {
+		return nil, err
+	}
 	return informer, informer.SetTransform(qualify)
 }
 
@@ -378,18 +407,22 @@ func (s *Syncer) Run(ctx context.Context, workers int) error {
 		f.Start(ctx.Done())
 	}
 	klog.InfoS("Syncer starting", "target", string(s.targetCluster)+":"+s.targetName, "key", s.key, "resources", len(s.resources))
+	// The heartbeat says Starting until the work starts.
+	go s.heartbeat(ctx)
 	// The handlers queue every object both informers list, and the work
 	// starts only once all have listed in full: that is the sweep after a
 	// restart, which finds a downstream object whose hub object went while
 	// the syncer was away and acts on it only after a read at the hub.
-	if !cache.WaitForCacheSync(ctx.Done(), s.synced...) {
+	synced := make([]cache.InformerSynced, len(s.synced))
+	for i, n := range s.synced {
+		synced[i] = n.synced
+	}
+	if !cache.WaitForCacheSync(ctx.Done(), synced...) {
 		return fmt.Errorf("the informers did not sync: %w", ctx.Err())
 	}
 	if err := s.queueCopies(); err != nil {
 		return err
 	}
-	klog.InfoS("Syncer ready")
-	go s.heartbeat(ctx)
 	syncDown := traced(s.tracer, spanDown, s.objectAttributes, timed(&s.downObserved, s.syncDown))
 	syncUp := timed(&s.upObserved, s.syncUp)
 	syncDependency := traced(s.tracer, spanDependency, dependencyAttributes, s.syncDependency)
@@ -401,6 +434,8 @@ func (s *Syncer) Run(ctx context.Context, workers int) error {
 		go work(ctx, queueEvents, s.eventQueue, s.syncEvent)
 		go work(ctx, queueNamespaces, s.nsQueue, s.syncNamespace)
 	}
+	s.ready.start()
+	klog.InfoS("Syncer ready")
 	<-ctx.Done()
 	return nil
 }

@@ -43,9 +43,10 @@ const (
 // Resource is a resource whose objects placement places.
 type Resource struct {
 	Store *genericregistry.Store
-	// HasStatus is whether its objects have a status, which the syncer
-	// of each target reports.
-	HasStatus bool
+	// Status is its status subresource, nil if its objects have no
+	// status; the syncer of each target reports it, and placement writes
+	// there only the Placed condition of objects it cannot place.
+	Status rest.Updater
 }
 
 // Config is what the controller reads and writes.
@@ -55,6 +56,8 @@ type Config struct {
 	Constraints     *genericregistry.Store
 	SyncTargets     *genericregistry.Store
 	Namespaces      *genericregistry.Store
+	// Events records the Events of objects placement cannot place.
+	Events rest.Creater
 	// Resources are those whose objects are placed, by group and
 	// resource.
 	Resources map[workloadv1alpha1.GroupResource]Resource
@@ -99,6 +102,9 @@ type Controller struct {
 	// placement and target.
 	records map[objectRef]record
 	counts  map[placementID]map[string]*count
+	// unplaceable holds, for each object placed nowhere, the signature
+	// of the verdict reported on it (unplaceable.go).
+	unplaceable map[objectRef]string
 }
 
 type record struct {
@@ -117,11 +123,12 @@ func New(cfg Config) *Controller {
 		cfg.MoveBurst = DefaultMoveBurst
 	}
 	return &Controller{
-		cfg:     cfg,
-		world:   newWorld(),
-		moves:   rate.NewLimiter(rate.Limit(cfg.MovesPerSecond), cfg.MoveBurst),
-		records: map[objectRef]record{},
-		counts:  map[placementID]map[string]*count{},
+		cfg:         cfg,
+		world:       newWorld(),
+		moves:       rate.NewLimiter(rate.Limit(cfg.MovesPerSecond), cfg.MoveBurst),
+		records:     map[objectRef]record{},
+		counts:      map[placementID]map[string]*count{},
+		unplaceable: map[objectRef]string{},
 	}
 }
 
@@ -288,6 +295,7 @@ func (c *Controller) objectChanged(gr workloadv1alpha1.GroupResource, obj runtim
 	ref := objectRef{gr, cluster, m.GetNamespace(), m.GetName()}
 	if deleted {
 		c.record(ref, nil)
+		c.setReported(ref, "")
 		return
 	}
 	if c.world.applies(cluster) || c.recorded(ref) || moving(m) {

@@ -3,12 +3,14 @@ package placement
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -36,6 +38,7 @@ type testHub struct {
 	ctx                                              context.Context
 	scheme                                           *runtime.Scheme
 	placements, syncTargets, namespaces, deployments *genericregistry.Store
+	configMaps, events                               *genericregistry.Store
 	syncTargetStatus                                 rest.Updater
 }
 
@@ -73,6 +76,7 @@ func startController(t *testing.T) *testHub {
 	h := &testHub{
 		t: t, ctx: ctx, scheme: scheme,
 		placements: stores["placements"], syncTargets: stores["synctargets"], namespaces: stores["namespaces"], deployments: stores["deployments"],
+		configMaps: stores["configmaps"], events: stores["events"],
 		syncTargetStatus: groups[2].Storage["synctargets/status"].(rest.Updater),
 	}
 	c := New(Config{
@@ -81,8 +85,10 @@ func startController(t *testing.T) *testHub {
 		Constraints:     stores["placementconstraints"],
 		SyncTargets:     h.syncTargets,
 		Namespaces:      h.namespaces,
+		Events:          h.events,
 		Resources: map[workloadv1alpha1.GroupResource]Resource{
-			{Group: "apps", Resource: "deployments"}: {Store: h.deployments, HasStatus: true},
+			{Group: "apps", Resource: "deployments"}: {Store: h.deployments, Status: groups[1].Storage["deployments/status"].(rest.Updater)},
+			{Resource: "configmaps"}:                 {Store: h.configMaps},
 		},
 	})
 	done := make(chan struct{})
@@ -147,6 +153,22 @@ func (h *testHub) retry(what string, update func() error) {
 		}
 	}
 	h.t.Fatalf("updating %s: %v", what, err)
+}
+
+// createDeployment creates Deployment name of replicas in namespace app.
+func (h *testHub) createDeployment(name string, replicas int32) {
+	h.t.Helper()
+	h.create(h.deployments, "app", &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: &replicas,
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": name}},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": name}},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx:1.27"}}},
+			},
+		},
+	})
 }
 
 func (h *testHub) deployment(name string) *appsv1.Deployment {
@@ -217,18 +239,7 @@ func TestMoveOutlivesItsPlacement(t *testing.T) {
 			Failover:  placementv1alpha1.Failover{GracePeriod: &metav1.Duration{Duration: time.Minute}},
 		},
 	})
-	replicas := int32(6)
-	h.create(h.deployments, "app", &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: "web"},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: &replicas,
-			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
-				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx:1.27"}}},
-			},
-		},
-	})
+	h.createDeployment("web", 6)
 	h.waitShares("web", map[string]string{a: "3", b: "3"}, "")
 	h.report("web", a, 3)
 	h.report("web", b, 3)
@@ -251,4 +262,92 @@ func TestMoveOutlivesItsPlacement(t *testing.T) {
 	if placed := h.deployment("web").Annotations[workloadv1alpha1.PlacedAnnotation]; placed != b {
 		t.Errorf("web's placed annotation %q, want %q", placed, b)
 	}
+}
+
+// An object a placement selects but can put on no target says so: a
+// Deployment with the Placed condition False and a Warning Event, a
+// ConfigMap, whose kind has no status, with the Event alone; each Event
+// once, however often the object is placed again for the same reasons.
+// Once a target can take them, the condition goes.
+func TestUnplaceableSaysSo(t *testing.T) {
+	h := startController(t)
+	h.syncTarget("a", false)
+	h.syncTarget("b", false)
+	h.create(h.namespaces, "", &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "app"}})
+	h.create(h.placements, "", &placementv1alpha1.Placement{
+		ObjectMeta: metav1.ObjectMeta{Name: "eu"},
+		Spec: placementv1alpha1.PlacementSpec{
+			Resources: []workloadv1alpha1.GroupResource{{Group: "apps", Resource: "deployments"}, {Resource: "configmaps"}},
+			Targets:   placementv1alpha1.TargetSelection{TargetSelector: placementv1alpha1.TargetSelector{LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"region": "eu"}}}},
+			Failover:  placementv1alpha1.Failover{GracePeriod: &metav1.Duration{Duration: time.Minute}},
+		},
+	})
+	h.createDeployment("web", 2)
+	h.create(h.configMaps, "app", &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "web-config"}})
+
+	placed := func() *appsv1.DeploymentCondition {
+		for _, c := range h.deployment("web").Status.Conditions {
+			if c.Type == ConditionPlaced {
+				return &c
+			}
+		}
+		return nil
+	}
+	h.wait("web's Placed condition False, NotReady", func() bool {
+		c := placed()
+		return c != nil && c.Status == corev1.ConditionFalse && c.Reason == "NotReady"
+	})
+	if c := placed(); !strings.Contains(c.Message, "Placement root:eu selects it, but no SyncTarget can take it") || !strings.Contains(c.Message, "root/a, root/b") {
+		t.Errorf("web's Placed condition says %q, want the placement and both targets", c.Message)
+	}
+	h.wait("an Unplaceable Event of web and of web-config", func() bool {
+		return len(h.unplaceableEvents("Deployment", "web")) == 1 && len(h.unplaceableEvents("ConfigMap", "web-config")) == 1
+	})
+	// Placing them again for the same reasons records nothing more.
+	h.retry("Deployment web", func() error {
+		d := h.deployment("web")
+		d.Labels = map[string]string{"touched": "yes"}
+		_, _, err := h.deployments.Update(h.in("app"), "web", rest.DefaultUpdatedObjectInfo(d), rest.ValidateAllObjectFunc,
+			rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{})
+		return err
+	})
+	time.Sleep(time.Second)
+	if n := len(h.unplaceableEvents("Deployment", "web")); n != 1 {
+		t.Errorf("%d Unplaceable Events of web after it was placed again for the same reasons, want 1", n)
+	}
+
+	// Once a target is Ready the object goes there, and the condition goes.
+	h.syncTarget("a", true)
+	h.waitShares("web", map[string]string{workloadv1alpha1.TargetKey("root", "a"): ""}, "")
+	h.wait("web's Placed condition gone", func() bool { return placed() == nil })
+	if n := len(h.unplaceableEvents("Deployment", "web")); n != 1 {
+		t.Errorf("%d Unplaceable Events of web once placed, want 1", n)
+	}
+}
+
+// wait polls cond until it holds, failing the test after a while.
+func (h *testHub) wait(what string, cond func() bool) {
+	h.t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			h.t.Fatalf("%s: not within 10s", what)
+		}
+	}
+}
+
+// unplaceableEvents are the messages of the Unplaceable Events of the
+// object of kind and name in namespace app.
+func (h *testHub) unplaceableEvents(kind, name string) []string {
+	h.t.Helper()
+	list, err := h.events.List(h.in("app"), &metainternalversion.ListOptions{})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	var out []string
+	for _, e := range list.(*corev1.EventList).Items {
+		if e.Reason == ReasonUnplaceable && e.InvolvedObject.Kind == kind && e.InvolvedObject.Name == name && e.Type == corev1.EventTypeWarning {
+			out = append(out, e.Message)
+		}
+	}
+	return out
 }

@@ -88,6 +88,24 @@
 // leaves the object alone: its labels stay where the move put them, and
 // a placement that selects it later moves it from there.
 //
+// # Objects placed nowhere
+//
+// An object a placement selects but can put on no target (every one
+// cordoned, tainted, not allowed by a constraint or spec.logicalClusters,
+// not Ready, full...) says why on itself (unplaceable.go), for whoever
+// may read the object, though not Placements: for a kind whose status
+// has conditions, condition Placed=False, with the targets' common reason
+// (or NoEligibleTarget) and the engine's explanation; for every kind, a
+// Warning Event Unplaceable saying the same. Both are written when the
+// targets' reasons change, not at every look: the Event's name is made of
+// the object's UID and those reasons, so a hub replica, or one that
+// restarted, records it once. Once the object is placed the condition
+// goes rather than turning True: the status is then the syncers' to
+// write, copied from downstream, and a Placed=True would be overwritten
+// by each of them and written back by placement. The condition goes too
+// when no placement selects the object any more. ConfigMaps, Secrets and
+// the other kinds without status conditions have the Event alone.
+//
 // # Status
 //
 // Each Placement's status lists the candidate targets of its own logical

@@ -80,7 +80,7 @@ func (c *Controller) place(ctx context.Context, ref objectRef) error {
 		selected[t.Key] = t.Replicas
 	}
 	out := assign(from, o.Replicas, selected, func(key string, replicas int32) bool {
-		return availableAt(m, res.HasStatus, key, replicas)
+		return availableAt(m, res.Status != nil, key, replicas)
 	})
 	if written, err := c.carryOut(ctx, ref, obj, out); !written || err != nil {
 		return err
@@ -90,7 +90,7 @@ func (c *Controller) place(ctx context.Context, ref objectRef) error {
 			"placement", s.id(policy).name, "targets", out.placed, "leaving", out.leaving, "message", d.Message)
 	}
 	c.record(ref, &record{placement: s.id(policy), placed: out.placed})
-	return nil
+	return c.report(ctx, ref, obj, len(workloadv1alpha1.Targets(out.labels)) > 0, unplaceable(s.id(policy), d))
 }
 
 // unplaced carries out, on the object of ref that no placement selects,
@@ -99,14 +99,16 @@ func (c *Controller) place(ctx context.Context, ref objectRef) error {
 func (c *Controller) unplaced(ctx context.Context, ref objectRef, obj runtime.Object, m metav1.Object) error {
 	c.record(ref, nil)
 	if !moving(m) {
-		return nil
+		// A Placed condition from a placement that selected it goes.
+		c.setReported(ref, "")
+		return ignoreStale(c.writeCondition(ctx, ref, obj, nil))
 	}
 	o, err := objectOf(ref, obj)
 	if err != nil {
 		return err
 	}
 	out := finish(assignment{labels: m.GetLabels(), annotations: m.GetAnnotations()}, o.Replicas, func(key string, replicas int32) bool {
-		return availableAt(m, c.cfg.Resources[ref.resource].HasStatus, key, replicas)
+		return availableAt(m, c.cfg.Resources[ref.resource].Status != nil, key, replicas)
 	})
 	written, err := c.carryOut(ctx, ref, obj, out)
 	if written && out.changed {
