@@ -37,6 +37,7 @@ const (
 //     killed again, hub synctarget evict lets go of it at once;
 //  4. back again, then killed, pc2's SyncTarget is deleted: the same.
 func TestLostTarget(t *testing.T) {
+	t.Parallel()
 	if _, err := pcluster.EnsureBinaries(); err != nil {
 		t.Fatal(err)
 	}

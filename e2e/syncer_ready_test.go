@@ -23,6 +23,7 @@ import (
 // again: a Deployment that a placement puts on pc2, created as soon as
 // pc2 reports Ready after the outage, runs there within 5s.
 func TestSyncerReadyAfterOutage(t *testing.T) {
+	t.Parallel()
 	const (
 		outage   = 60 * time.Second
 		runsIn   = 5 * time.Second
