@@ -44,13 +44,7 @@ func TestLostTarget(t *testing.T) {
 	syncerBin := buildSyncer(t)
 	h, admin, _ := startTeamHub(t, lostHeartbeatTimeout, "--sync-target-eviction-timeout", lostEvictionTimeout.String())
 	clusters := startClusters(t, "pc1", "pc2")
-	keys := map[string]string{}
-	syncers := map[string]*syncerProcess{}
-	for _, name := range []string{"pc1", "pc2"} {
-		admin.apply("root", fmt.Sprintf("apiVersion: workload.canopy.dev/v1alpha1\nkind: SyncTarget\nmetadata:\n  name: %s\n  labels: {region: eu}\n", name))
-		keys[name] = workloadv1alpha1.TargetKey("root", name)
-		syncers[name] = runSyncer(t, syncerBin, syncerKubeconfig(t, h, "root", name).kubeconfig, clusters[name].Kubeconfig, "root:"+name)
-	}
+	keys, syncers := registerTargets(t, h, admin, syncerBin, clusters, map[string]string{"pc1": "eu", "pc2": "eu"})
 	p := placed{t: t, admin: admin, keys: keys}
 	l := lost{t: t, admin: admin, key: keys["pc2"]}
 	l.waitBack(syncers["pc2"], false)

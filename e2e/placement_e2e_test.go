@@ -61,13 +61,7 @@ func TestPlacement(t *testing.T) {
 
 	regions := map[string]string{"pc1": "eu", "pc2": "eu", "pc3": "us"}
 	clusters := startClusters(t, "pc1", "pc2", "pc3")
-	keys := map[string]string{}
-	syncers := map[string]*syncerProcess{}
-	for _, name := range []string{"pc1", "pc2", "pc3"} {
-		admin.apply("root", fmt.Sprintf("apiVersion: workload.canopy.dev/v1alpha1\nkind: SyncTarget\nmetadata:\n  name: %s\n  labels: {region: %s}\n", name, regions[name]))
-		keys[name] = workloadv1alpha1.TargetKey("root", name)
-		syncers[name] = runSyncer(t, syncerBin, syncerKubeconfig(t, h, "root", name).kubeconfig, clusters[name].Kubeconfig, "root:"+name)
-	}
+	keys, syncers := registerTargets(t, h, admin, syncerBin, clusters, regions)
 	for _, name := range []string{"pc1", "pc2", "pc3"} {
 		syncers[name].waitReady(2 * time.Minute)
 		waitFor(t, time.Minute, name+" Ready", func() (bool, string) {
@@ -279,6 +273,21 @@ func startTeamHub(t *testing.T, heartbeat time.Duration, flags ...string) (*hub,
 func (k kubectl) addContext(h *hub, pki, name, path string) {
 	k.t.Helper()
 	k.addContextAs(h, pki, "admin", name, path)
+}
+
+// registerTargets registers each of clusters as a SyncTarget in root,
+// labelled with its region, and runs its syncer; it returns the targets'
+// keys and syncers by cluster name.
+func registerTargets(t *testing.T, h *hub, admin kubectl, syncerBin string, clusters map[string]*pcluster.Cluster, regions map[string]string) (map[string]string, map[string]*syncerProcess) {
+	t.Helper()
+	keys := map[string]string{}
+	syncers := map[string]*syncerProcess{}
+	for name, c := range clusters {
+		admin.apply("root", fmt.Sprintf("apiVersion: workload.canopy.dev/v1alpha1\nkind: SyncTarget\nmetadata:\n  name: %s\n  labels: {region: %s}\n", name, regions[name]))
+		keys[name] = workloadv1alpha1.TargetKey("root", name)
+		syncers[name] = runSyncer(t, syncerBin, syncerKubeconfig(t, h, "root", name).kubeconfig, c.Kubeconfig, "root:"+name)
+	}
+	return keys, syncers
 }
 
 // startClusters starts physical clusters of two nodes each side by side,
