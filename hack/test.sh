@@ -58,6 +58,10 @@ if [[ $# -eq 0 ]]; then
 	(cd hack/tools/image && GOWORK=off go test -count=1 -timeout 20m -v ./...) 2>&1 | tee -a "$log" || status=$?
 fi
 
+# CI keeps only the end of the output, so failed tests and packages (a panic
+# or a timeout fails a package without a --- FAIL line) are named just above
+# the count.
+grep -E -- '^[[:space:]]*--- FAIL|^FAIL[[:space:]]' "$log" | sed 's/^[[:space:]]*/failed: /' || true
 # Subtests are indented, so leading whitespace is allowed.
 awk '
 	/^[[:space:]]*--- PASS/ { pass++ }
