@@ -88,6 +88,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/controller/synctarget"
 	"github.com/canopy-dev/canopy/pkg/customresource"
 	generatedopenapi "github.com/canopy-dev/canopy/pkg/generated/openapi"
+	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/otlp"
 	"github.com/canopy-dev/canopy/pkg/registry"
@@ -109,6 +110,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/registry/workload"
 	"github.com/canopy-dev/canopy/pkg/serviceaccount"
 	"github.com/canopy-dev/canopy/pkg/serviceip"
+	"github.com/canopy-dev/canopy/pkg/shard"
 	"github.com/canopy-dev/canopy/pkg/sqlstorage"
 	"github.com/canopy-dev/canopy/pkg/syncerscope"
 )
@@ -324,6 +326,10 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	syncerObjects := syncerStores(coreGroup.Storage, groups)
 	authz = syncerscope.New(wildcardauthorizer.New(authz), syncerObjects)
 	revoker := syncerscope.NewRevoker(syncerObjects)
+	// One informer per resource serves every controller and plugin;
+	// this replica handles every logical cluster.
+	informers := informer.NewFactory()
+	var owner shard.Ownership = shard.All{}
 
 	cfg, err := serverConfig(scheme, codecs, p, o, dataDir, tenancyStorage, authz, rbacAuthorizer, tokens)
 	if err != nil {
@@ -497,7 +503,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 			Finalize:   coreGroup.Storage["namespaces/finalize"].(rest.Updater),
 			Data:       allData,
 		}),
-		"clusterrole-aggregation": clusterroleaggregation.New(rbacStorage.ClusterRoles()),
+		"clusterrole-aggregation": clusterroleaggregation.New(rbacStorage.ClusterRoles(), informers, owner),
 		"garbage-collector":       garbageCollector,
 		"synctarget-heartbeat": synctarget.New(syncTargetStore,
 			syncTargets.Storage["synctargets/status"].(rest.Updater), heartbeatTimeout, evictionTimeout),
@@ -536,6 +542,9 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		}); err != nil {
 			return err
 		}
+	}
+	if err := installInformers(server, informers); err != nil {
+		return err
 	}
 	if err := server.AddPostStartHook("canopy-ready-message", func(genericapiserver.PostStartHookContext) error {
 		_, err := fmt.Fprintf(out, "Canopy hub serving on https://%s, data in %s\n\n  export KUBECONFIG=%s\n  kubectl get ns\n\n"+

@@ -135,8 +135,8 @@ func (f *Factory) run(i *Informer) {
 	go i.RunWithContext(f.ctx)
 }
 
-// HasSynced tells whether every informer started has listed its store.
-// Once it has it stays true, and costs a call per informer.
+// HasSynced tells whether every informer started so far has listed its
+// store.
 func (f *Factory) HasSynced() bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -37,14 +37,14 @@ type group struct {
 type Controller struct {
 	definitions *genericregistry.Store
 	status      rest.Updater
-	loop        clusterwide.Loop[group]
+	loop        clusterwide.OldLoop[group]
 }
 
 // New returns a controller over the definitions' store and its status
 // subresource.
 func New(definitions *genericregistry.Store, status rest.Updater) *Controller {
 	c := &Controller{definitions: definitions, status: status}
-	c.loop = clusterwide.Loop[group]{
+	c.loop = clusterwide.OldLoop[group]{
 		Name:    "crd-names",
 		Store:   definitions,
 		NewList: func() runtime.Object { return &apiextensions.CustomResourceDefinitionList{} },

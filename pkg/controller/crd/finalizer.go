@@ -35,14 +35,14 @@ type Finalizer struct {
 	definitions *genericregistry.Store
 	status      rest.Updater
 	instances   Instances
-	loop        clusterwide.Loop[installation]
+	loop        clusterwide.OldLoop[installation]
 }
 
 // NewFinalizer returns a finalizer over the definitions' store and its
 // status subresource.
 func NewFinalizer(definitions *genericregistry.Store, status rest.Updater, instances Instances) *Finalizer {
 	f := &Finalizer{definitions: definitions, status: status, instances: instances}
-	f.loop = clusterwide.Loop[installation]{
+	f.loop = clusterwide.OldLoop[installation]{
 		Name:    "crd-finalizer",
 		Store:   definitions,
 		NewList: func() runtime.Object { return &apiextensions.CustomResourceDefinitionList{} },

@@ -46,13 +46,13 @@ type Config struct {
 // Controller sets up new logical clusters and removes deleted ones.
 type Controller struct {
 	c    Config
-	loop clusterwide.Loop[logicalcluster.Name]
+	loop clusterwide.OldLoop[logicalcluster.Name]
 }
 
 // New returns a controller for c.
 func New(c Config) *Controller {
 	ctl := &Controller{c: c}
-	ctl.loop = clusterwide.Loop[logicalcluster.Name]{
+	ctl.loop = clusterwide.OldLoop[logicalcluster.Name]{
 		Name:    "logicalclusters",
 		Store:   c.LogicalClusters.LogicalClusters,
 		NewList: func() runtime.Object { return &tenancyv1alpha1.LogicalClusterList{} },

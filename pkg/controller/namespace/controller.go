@@ -47,13 +47,13 @@ type key struct {
 // Controller empties and removes Terminating namespaces.
 type Controller struct {
 	c    Config
-	loop clusterwide.Loop[key]
+	loop clusterwide.OldLoop[key]
 }
 
 // New returns a controller for c.
 func New(c Config) *Controller {
 	ctl := &Controller{c: c}
-	ctl.loop = clusterwide.Loop[key]{
+	ctl.loop = clusterwide.OldLoop[key]{
 		Name:    "namespaces",
 		Store:   c.Namespaces,
 		NewList: func() runtime.Object { return &corev1.NamespaceList{} },

@@ -42,15 +42,15 @@ type key struct {
 type Controller struct {
 	syncTargets *genericregistry.Store
 	targets     *targets
-	loops       map[*clusterwide.Loop[key]]Resource
+	loops       map[*clusterwide.OldLoop[key]]Resource
 }
 
 // New returns a controller over resources, named by resource name, that
 // reads the SyncTargets from syncTargets.
 func New(syncTargets *genericregistry.Store, resources map[string]Resource) *Controller {
-	c := &Controller{syncTargets: syncTargets, targets: newTargets(), loops: map[*clusterwide.Loop[key]]Resource{}}
+	c := &Controller{syncTargets: syncTargets, targets: newTargets(), loops: map[*clusterwide.OldLoop[key]]Resource{}}
 	for name, r := range resources {
-		l := &clusterwide.Loop[key]{
+		l := &clusterwide.OldLoop[key]{
 			Name:    "status-aggregation-" + name,
 			Store:   r.Store,
 			NewList: r.Store.NewListFunc,

@@ -42,7 +42,7 @@ type Controller struct {
 	status     rest.Updater
 	timeout    time.Duration
 	evictAfter time.Duration
-	loop       clusterwide.Loop[key]
+	loop       clusterwide.OldLoop[key]
 }
 
 // New returns a controller over the SyncTargets' store and its status
@@ -50,7 +50,7 @@ type Controller struct {
 // not Ready, and one not Ready for evictAfter evicted.
 func New(targets *genericregistry.Store, status rest.Updater, timeout, evictAfter time.Duration) *Controller {
 	c := &Controller{targets: targets, status: status, timeout: timeout, evictAfter: evictAfter}
-	c.loop = clusterwide.Loop[key]{
+	c.loop = clusterwide.OldLoop[key]{
 		Name:    "synctarget-heartbeat",
 		Store:   targets,
 		NewList: func() runtime.Object { return &workloadv1alpha1.SyncTargetList{} },
