@@ -527,8 +527,8 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 			Resources:       placeableResources(coreGroup, groups),
 		}),
 		"customresource-catalog": customResources,
-		"crd-names":              crdcontroller.New(definitionStore, definitions.Storage["customresourcedefinitions/status"].(rest.Updater)),
-		"crd-finalizer":          crdcontroller.NewFinalizer(definitionStore, definitions.Storage["customresourcedefinitions/status"].(rest.Updater), customResources),
+		"crd-names":              crdcontroller.New(definitionStore, definitions.Storage["customresourcedefinitions/status"].(rest.Updater), informers, owner),
+		"crd-finalizer":          crdcontroller.NewFinalizer(definitionStore, definitions.Storage["customresourcedefinitions/status"].(rest.Updater), customResources, informers, owner),
 		"admission-policy":       policies,
 		"assignment-admission":   assignments,
 		"syncer-revocation": runFunc(func(ctx context.Context) {
