@@ -462,7 +462,9 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		Deleters: map[schema.GroupResource]rest.GracefulDeleter{
 			corev1.Resource("namespaces"): coreGroup.Storage["namespaces"].(rest.GracefulDeleter),
 		},
-		Custom: customResources,
+		Custom:    customResources,
+		Informers: informers,
+		Ownership: owner,
 	})
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package clusterwide
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"time"
 
@@ -62,12 +63,20 @@ type Loop[K comparable] struct {
 	// that a burst of changes calling for it costs one Process.
 	Delay time.Duration
 
-	once   sync.Once
-	queue  workqueue.TypedRateLimitingInterface[K]
-	synced []cache.InformerSynced
+	once  sync.Once
+	queue workqueue.TypedRateLimitingInterface[K]
+	mu    sync.Mutex
+	// sources are the informers watched, with the keys of their objects.
+	sources []source[K]
 }
 
-// q is the loop's queue, made on first use.
+type source[K comparable] struct {
+	informer *informer.Informer
+	keys     func(obj runtime.Object, deleted bool) []K
+}
+
+// q is the loop's queue, made on first use, when the loop also asks to
+// hear of the shards this replica gains.
 func (l *Loop[K]) q() workqueue.TypedRateLimitingInterface[K] {
 	l.once.Do(func() {
 		l.queue = workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.NewTypedMaxOfRateLimiter(
@@ -77,6 +86,7 @@ func (l *Loop[K]) q() workqueue.TypedRateLimitingInterface[K] {
 		if l.Ownership == nil {
 			l.Ownership = shard.All{}
 		}
+		l.Ownership.OnGain(l.gained)
 	})
 	return l.queue
 }
@@ -84,20 +94,33 @@ func (l *Loop[K]) q() workqueue.TypedRateLimitingInterface[K] {
 // Watch queues the keys that each object of i calls for, as it is
 // listed, changes or is deleted, and those of a shard's objects when
 // this replica gains the shard. keys is told whether obj was deleted.
-// Watch is called before Run.
+// Run waits for the informers watched before it to list; one watched
+// later, as the garbage collector watches a custom resource once it is
+// defined, queues its objects as it lists them.
 func (l *Loop[K]) Watch(i *informer.Informer, keys func(obj runtime.Object, deleted bool) []K) {
 	l.q()
 	if err := i.AddHandler(func(obj runtime.Object, _ logicalcluster.Name, deleted bool) {
 		l.enqueue(keys(obj, deleted), l.Delay)
 	}); err != nil {
 		klog.ErrorS(err, "Watching an informer", "loop", l.Name, "resource", i.Resource())
+		return
 	}
-	l.synced = append(l.synced, i.HasSynced)
-	l.Ownership.OnGain(func(s int) {
-		for _, obj := range i.InShard(s) {
-			l.enqueue(keys(obj, false), 0)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.sources = append(l.sources, source[K]{i, keys})
+}
+
+// gained queues the keys of the objects of shard s, work its previous
+// owner may have left half done.
+func (l *Loop[K]) gained(s int) {
+	l.mu.Lock()
+	sources := slices.Clone(l.sources)
+	l.mu.Unlock()
+	for _, src := range sources {
+		for _, obj := range src.informer.InShard(s) {
+			l.enqueue(src.keys(obj, false), 0)
 		}
-	})
+	}
 }
 
 func (l *Loop[K]) enqueue(keys []K, after time.Duration) {
@@ -123,7 +146,13 @@ func (l *Loop[K]) AddAfter(k K, d time.Duration) { l.enqueue([]K{k}, d) }
 // ctx ends.
 func (l *Loop[K]) Run(ctx context.Context) {
 	defer l.q().ShutDown()
-	if !cache.WaitForNamedCacheSyncWithContext(ctx, l.synced...) {
+	l.mu.Lock()
+	synced := make([]cache.InformerSynced, 0, len(l.sources))
+	for _, src := range l.sources {
+		synced = append(synced, src.informer.HasSynced)
+	}
+	l.mu.Unlock()
+	if !cache.WaitForNamedCacheSyncWithContext(ctx, synced...) {
 		return
 	}
 	for range l.Workers {

@@ -17,6 +17,7 @@ import (
 	"k8s.io/apiserver/pkg/registry/rest"
 
 	"github.com/canopy-dev/canopy/internal/sqlitetest"
+	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/registry"
 	"github.com/canopy-dev/canopy/pkg/registry/core"
@@ -49,14 +50,17 @@ func start(t *testing.T) *hub {
 		t.Cleanup(s.DestroyFunc)
 	}
 	namespaces := group.Storage["namespaces"].(rest.GracefulDeleter)
+	informers := informer.NewFactory()
 	c, err := New(Config{
-		Stores:   stores,
-		Typer:    scheme,
-		Deleters: map[schema.GroupResource]rest.GracefulDeleter{corev1.Resource("namespaces"): namespaces},
+		Stores:    stores,
+		Typer:     scheme,
+		Deleters:  map[schema.GroupResource]rest.GracefulDeleter{corev1.Resource("namespaces"): namespaces},
+		Informers: informers,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	informers.Start(ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
