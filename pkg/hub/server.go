@@ -512,7 +512,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		"clusterrole-aggregation": clusterroleaggregation.New(rbacStorage.ClusterRoles(), informers, owner),
 		"garbage-collector":       garbageCollector,
 		"synctarget-heartbeat": synctarget.New(syncTargetStore,
-			syncTargets.Storage["synctargets/status"].(rest.Updater), heartbeatTimeout, evictionTimeout),
+			syncTargets.Storage["synctargets/status"].(rest.Updater), heartbeatTimeout, evictionTimeout, informers, owner),
 		"losttarget":         losttarget.New(lostTargetConfig(syncTargetStore, data, placeableResources(coreGroup, groups))),
 		"status-aggregation": statusaggregation.New(syncTargetStore, aggregated),
 		"rollout-history": rollouthistory.New(rollouthistory.Config{
