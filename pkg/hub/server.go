@@ -513,8 +513,8 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		"garbage-collector":       garbageCollector,
 		"synctarget-heartbeat": synctarget.New(syncTargetStore,
 			syncTargets.Storage["synctargets/status"].(rest.Updater), heartbeatTimeout, evictionTimeout, informers, owner),
-		"losttarget":         losttarget.New(lostTargetConfig(syncTargetStore, data, placeableResources(coreGroup, groups))),
-		"status-aggregation": statusaggregation.New(syncTargetStore, aggregated),
+		"losttarget":         losttarget.New(lostTargetConfig(syncTargetStore, data, placeableResources(coreGroup, groups), informers, owner)),
+		"status-aggregation": statusaggregation.New(syncTargetStore, aggregated, informers, owner),
 		"rollout-history": rollouthistory.New(rollouthistory.Config{
 			Deployments:         apps.Storage["deployments"].(*registry.Served).Store,
 			ReplicaSets:         apps.Storage["replicasets"].(*registry.Served).Store,
@@ -879,9 +879,9 @@ func placeableResources(core registry.Group, groups []storedGroup) map[workloadv
 // lostTargetConfig is what the lost targets' controller releases: the
 // objects placement places, and the pods and Events syncers copy up.
 func lostTargetConfig(syncTargets *genericregistry.Store, data []*genericregistry.Store,
-	placeable map[workloadv1alpha1.GroupResource]placementcontroller.Resource,
+	placeable map[workloadv1alpha1.GroupResource]placementcontroller.Resource, informers *informer.Factory, owner shard.Ownership,
 ) losttarget.Config {
-	cfg := losttarget.Config{SyncTargets: syncTargets}
+	cfg := losttarget.Config{SyncTargets: syncTargets, Informers: informers, Ownership: owner}
 	for _, r := range placeable {
 		cfg.Objects = append(cfg.Objects, r.Store)
 	}
