@@ -522,6 +522,8 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 			StatefulSets:        apps.Storage["statefulsets"].(*registry.Served).Store,
 			DaemonSets:          apps.Storage["daemonsets"].(*registry.Served).Store,
 			ControllerRevisions: apps.Storage["controllerrevisions"].(*registry.Served).Store,
+			Informers:           informers,
+			Ownership:           owner,
 		}),
 		"placement": placementcontroller.New(placementcontroller.Config{
 			Placements:      placements.Storage["placements"].(*registry.Served).Store,
@@ -531,6 +533,8 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 			Namespaces:      namespaceStore,
 			Events:          coreGroup.Storage["events"].(rest.Creater),
 			Resources:       placeableResources(coreGroup, groups),
+			Informers:       informers,
+			Ownership:       owner,
 		}),
 		"customresource-catalog": customResources,
 		"crd-names":              crdcontroller.New(definitionStore, definitions.Storage["customresourcedefinitions/status"].(rest.Updater), informers, owner),

@@ -81,7 +81,7 @@ func TestInformerAcrossClusters(t *testing.T) {
 		t.Fatal("a second reader of configmaps got an informer of its own")
 	}
 	seen := make(chan string, 10)
-	if err := i.AddHandler(func(obj runtime.Object, cluster logicalcluster.Name, deleted bool) {
+	if _, err := i.AddHandler(func(obj runtime.Object, cluster logicalcluster.Name, deleted bool) {
 		cm := obj.(*corev1.ConfigMap)
 		seen <- fmt.Sprintf("%s %s/%s deleted=%t", cluster, cm.Namespace, cm.Name, deleted)
 	}); err != nil {

@@ -26,14 +26,14 @@ func (i *Informer) Resource() schema.GroupResource { return i.resource }
 type Handler func(obj runtime.Object, cluster logicalcluster.Name, deleted bool)
 
 // AddHandler calls h for each change from now on, and first for each
-// object the informer holds.
-func (i *Informer) AddHandler(h Handler) error {
-	_, err := i.AddEventHandler(cache.ResourceEventHandlerFuncs{
+// object the informer holds. The registration tells when h has been
+// handed every object of the informer's first list.
+func (i *Informer) AddHandler(h Handler) (cache.ResourceEventHandlerRegistration, error) {
+	return i.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any) { call(h, obj, false) },
 		UpdateFunc: func(_, obj any) { call(h, obj, false) },
 		DeleteFunc: func(obj any) { call(h, obj, true) },
 	})
-	return err
 }
 
 func call(h Handler, obj any, deleted bool) {

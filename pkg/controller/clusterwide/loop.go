@@ -99,7 +99,7 @@ func (l *Loop[K]) q() workqueue.TypedRateLimitingInterface[K] {
 // defined, queues its objects as it lists them.
 func (l *Loop[K]) Watch(i *informer.Informer, keys func(obj runtime.Object, deleted bool) []K) {
 	l.q()
-	if err := i.AddHandler(func(obj runtime.Object, _ logicalcluster.Name, deleted bool) {
+	if _, err := i.AddHandler(func(obj runtime.Object, _ logicalcluster.Name, deleted bool) {
 		l.enqueue(keys(obj, deleted), l.Delay)
 	}); err != nil {
 		klog.ErrorS(err, "Watching an informer", "loop", l.Name, "resource", i.Resource())

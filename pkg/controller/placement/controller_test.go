@@ -22,6 +22,7 @@ import (
 	"github.com/canopy-dev/canopy/internal/sqlitetest"
 	placementv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/placement/v1alpha1"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/registry"
 	"github.com/canopy-dev/canopy/pkg/registry/apps"
@@ -79,7 +80,9 @@ func startController(t *testing.T) *testHub {
 		configMaps: stores["configmaps"], events: stores["events"],
 		syncTargetStatus: groups[2].Storage["synctargets/status"].(rest.Updater),
 	}
+	informers := informer.NewFactory()
 	c := New(Config{
+		Informers:       informers,
 		Placements:      h.placements,
 		PlacementStatus: groups[3].Storage["placements/status"].(rest.Updater),
 		Constraints:     stores["placementconstraints"],
@@ -91,6 +94,7 @@ func startController(t *testing.T) *testHub {
 			{Resource: "configmaps"}:                 {Store: h.configMaps},
 		},
 	})
+	informers.Start(ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -41,9 +41,10 @@ type key struct {
 // Controller aggregates the status of the objects of its resources that
 // are assigned to more than one target.
 type Controller struct {
-	syncTargets *informer.Informer
-	targets     *targets
-	loops       map[*clusterwide.Loop[key]]*informer.Informer
+	// targetsListed tells when targets holds the SyncTargets' first list.
+	targetsListed func() bool
+	targets       *targets
+	loops         map[*clusterwide.Loop[key]]*informer.Informer
 }
 
 // New returns a controller over resources, named by resource name, that
@@ -51,7 +52,7 @@ type Controller struct {
 // writes the objects of the logical clusters owner says this replica
 // handles.
 func New(syncTargets *genericregistry.Store, resources map[string]Resource, informers *informer.Factory, owner shard.Ownership) *Controller {
-	c := &Controller{syncTargets: informers.For(syncTargets), targets: newTargets(), loops: map[*clusterwide.Loop[key]]*informer.Informer{}}
+	c := &Controller{targetsListed: func() bool { return false }, targets: newTargets(), loops: map[*clusterwide.Loop[key]]*informer.Informer{}}
 	for name, r := range resources {
 		i := informers.For(r.Store)
 		l := &clusterwide.Loop[key]{
@@ -64,16 +65,19 @@ func New(syncTargets *genericregistry.Store, resources map[string]Resource, info
 		l.Watch(i, keys)
 		c.loops[l] = i
 	}
-	if err := c.syncTargets.AddHandler(func(obj runtime.Object, _ logicalcluster.Name, deleted bool) {
+	reg, err := informers.For(syncTargets).AddHandler(func(obj runtime.Object, _ logicalcluster.Name, deleted bool) {
 		changed := c.targets.set(obj, deleted)
 		// Before the SyncTargets are listed, no object is aggregated,
 		// and every one is queued as its own informer lists it.
-		if c.syncTargets.HasSynced() {
+		if c.targetsListed() {
 			c.aggregateAgain(changed)
 		}
-	}); err != nil {
+	})
+	if err != nil {
 		klog.ErrorS(err, "Watching the SyncTargets for status aggregation")
+		return c
 	}
+	c.targetsListed = reg.HasSynced
 	return c
 }
 
@@ -127,7 +131,7 @@ func keys(obj runtime.Object, deleted bool) []key {
 // informer, which the event that queued k is already in, unless it has
 // it.
 func (c *Controller) process(ctx context.Context, r Resource, i *informer.Informer, k key) error {
-	if !c.syncTargets.HasSynced() {
+	if !c.targetsListed() {
 		return clusterwide.ErrWaiting
 	}
 	ctx = logicalcluster.WithCluster(genericapirequest.WithNamespace(ctx, k.namespace), k.cluster)
