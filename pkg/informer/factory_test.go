@@ -145,11 +145,14 @@ func TestMetadataInformer(t *testing.T) {
 	defer cancel()
 	f.Start(ctx)
 	i := f.Metadata(s)
-	waitFor(t, "the metadata informer to sync", i.HasSynced)
-	obj, ok := i.Get("root:a", "default", "one")
-	if !ok {
-		t.Fatal("the informer does not hold root:a default/one")
-	}
+	// The watch cache the informer lists may trail the create by a
+	// moment; the watch brings it then.
+	var obj runtime.Object
+	waitFor(t, "the metadata informer to hold root:a default/one", func() bool {
+		var ok bool
+		obj, ok = i.Get("root:a", "default", "one")
+		return ok
+	})
 	pom, ok := obj.(*metav1.PartialObjectMetadata)
 	if !ok || pom.Name != "one" || pom.UID == "" || pom.Annotations[logicalcluster.Annotation] != "root:a" {
 		t.Fatalf("got %T %v, want the object's metadata", obj, obj)
