@@ -335,11 +335,11 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	policies, err := admissionPolicies(groups, coreGroup, authz, scheme, cfg.OpenAPIV3Config)
+	policies, err := admissionPolicies(groups, coreGroup, authz, scheme, cfg.OpenAPIV3Config, informers)
 	if err != nil {
 		return err
 	}
-	assignments, err := assignmentAdmission(groups, authz)
+	assignments, err := assignmentAdmission(groups, authz, informers)
 	if err != nil {
 		return err
 	}
@@ -362,6 +362,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	// after the built-in groups.
 	customResources, err := customresource.New(customresource.Config{
 		Definitions:         definitionStore,
+		Informers:           informers,
 		Factory:             factory,
 		Codecs:              cfg.Serializer,
 		Admission:           cfg.AdmissionControl,
@@ -539,12 +540,6 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		"customresource-catalog": customResources,
 		"crd-names":              crdcontroller.New(definitionStore, definitions.Storage["customresourcedefinitions/status"].(rest.Updater), informers, owner),
 		"crd-finalizer":          crdcontroller.NewFinalizer(definitionStore, definitions.Storage["customresourcedefinitions/status"].(rest.Updater), customResources, informers, owner),
-		"admission-policy":       policies,
-		"assignment-admission":   assignments,
-		"syncer-revocation": runFunc(func(ctx context.Context) {
-			clusterwide.Watch(ctx, "syncer-revocation", syncTargets.Storage["synctargets"].(*registry.Served).Store,
-				func() runtime.Object { return &workloadv1alpha1.SyncTargetList{} }, revoker.Listed, revoker.Changed)
-		}),
 	} {
 		if err := server.AddPostStartHook("canopy-"+name+"-controller", func(hookCtx genericapiserver.PostStartHookContext) error {
 			go c.Run(hookCtx)
@@ -552,6 +547,9 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 		}); err != nil {
 			return err
 		}
+	}
+	if err := revoker.Watch(informers.For(syncTargetStore)); err != nil {
+		return err
 	}
 	if err := installInformers(server, informers); err != nil {
 		return err
@@ -794,7 +792,9 @@ func buildStoredGroups(f *registry.Factory, typer runtime.ObjectTyper) ([]stored
 
 // admissionPolicies is the admission plugin of every logical cluster's
 // Validating- and MutatingAdmissionPolicies.
-func admissionPolicies(groups []storedGroup, core registry.Group, authz authorizer.Authorizer, typer runtime.ObjectTyper, openAPI *openapicommon.OpenAPIV3Config) (*admissionpolicy.Plugin, error) {
+func admissionPolicies(groups []storedGroup, core registry.Group, authz authorizer.Authorizer, typer runtime.ObjectTyper, openAPI *openapicommon.OpenAPIV3Config,
+	informers *informer.Factory,
+) (*admissionpolicy.Plugin, error) {
 	g, err := groupOf(groups, admissionregistrationv1.SchemeGroupVersion)
 	if err != nil {
 		return nil, err
@@ -813,12 +813,13 @@ func admissionPolicies(groups []storedGroup, core registry.Group, authz authoriz
 		Stores:           stores,
 		Typer:            typer,
 		OpenAPI:          openAPI,
+		Informers:        informers,
 	})
 }
 
 // assignmentAdmission is the admission plugin deciding who may assign
 // objects to which SyncTargets by hand.
-func assignmentAdmission(groups []storedGroup, authz authorizer.Authorizer) (*assignment.Plugin, error) {
+func assignmentAdmission(groups []storedGroup, authz authorizer.Authorizer, informers *informer.Factory) (*assignment.Plugin, error) {
 	workload, err := groupOf(groups, workloadv1alpha1.SchemeGroupVersion)
 	if err != nil {
 		return nil, err
@@ -828,7 +829,7 @@ func assignmentAdmission(groups []storedGroup, authz authorizer.Authorizer) (*as
 		return nil, err
 	}
 	return assignment.New(authz, workload.Storage["synctargets"].(*registry.Served).Store,
-		placements.Storage["placementconstraints"].(*registry.Served).Store), nil
+		placements.Storage["placementconstraints"].(*registry.Served).Store, informers)
 }
 
 // aggregatedResources are the workload resources whose objects placement
@@ -914,11 +915,6 @@ func syncerStores(core map[string]rest.Storage, groups []storedGroup) syncerscop
 	}
 	return stores
 }
-
-// runFunc runs a function as a controller.
-type runFunc func(context.Context)
-
-func (f runFunc) Run(ctx context.Context) { f(ctx) }
 
 // compactInterval is the datastore's CompactInterval for a
 // --compaction-interval, where zero disables compaction.
