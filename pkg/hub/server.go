@@ -131,6 +131,9 @@ type Options struct {
 	TLSSANs []string
 	// Datastore is a sqlstorage URL; empty means SQLite in DataDir.
 	Datastore string
+	// IdentityKeyFile holds the key that seals the hub's identity in the
+	// datastore (pkg/identity); empty means IdentityKeyPath(DataDir).
+	IdentityKeyFile string
 	// OTLPEndpoint is the host:port of an OTLP/gRPC collector to send
 	// traces to; empty means no tracing.
 	OTLPEndpoint string
@@ -212,19 +215,9 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return err
 	}
-	datastore := o.Datastore
-	if datastore == "" {
-		datastore = "sqlite://" + filepath.Join(dataDir, "canopy.db")
-	}
-	p, err := ensurePKI(filepath.Join(dataDir, "pki"), append([]string{o.ExternalHostname}, o.TLSSANs...))
-	if err != nil {
-		return err
-	}
+	datastore := DatastoreURL(dataDir, o.Datastore)
 	host := net.JoinHostPort(o.ExternalHostname, strconv.Itoa(o.SecurePort))
 	kubeconfig := KubeconfigPath(dataDir)
-	if err := writeAdminKubeconfig(kubeconfig, p, host); err != nil {
-		return fmt.Errorf("writing %s: %w", kubeconfig, err)
-	}
 
 	// Spans of each request, down to its SQL statements.
 	tracerProvider, err := otlp.NewTracerProvider(ctx, o.OTLPEndpoint, o.TracingSamplingRatePerMillion, "canopy-hub")
@@ -240,6 +233,10 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 			klog.ErrorS(err, "Closing the datastore")
 		}
 	}()
+	p, err := setUpIdentity(ctx, backend, o, dataDir, datastore)
+	if err != nil {
+		return err
+	}
 
 	scheme := runtime.NewScheme()
 	addToScheme := []func(*runtime.Scheme) error{

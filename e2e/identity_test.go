@@ -1,0 +1,118 @@
+package e2e
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/client-go/util/cert"
+
+	"github.com/canopy-dev/canopy/internal/pgtest"
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/identity"
+)
+
+// TestReplicasOneIdentity runs three replicas of one hub on one
+// PostgreSQL database: a kubeconfig written by the first, a
+// ServiceAccount token issued by the second and a syncer credential that
+// hub synctarget create signs on the third's machine are each good at
+// every replica and through the balancer. A fourth hub started on the
+// database with another identity key refuses to start, saying why.
+func TestReplicasOneIdentity(t *testing.T) {
+	t.Parallel()
+	datastore := pgtest.Shared(t).NewDatabase(t)
+	r := startReplicas(t, 3, datastore)
+
+	// One CA, the one hub init made, in every replica's data directory.
+	for i, h := range r.hubs {
+		cas, err := cert.CertsFromFile(filepath.Join(h.dataDir, "pki", "ca.crt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(cas[0].Raw)
+		if got := "sha256:" + hex.EncodeToString(sum[:]); got != r.fingerprint {
+			t.Errorf("replica %d has CA %s, hub init made %s", i+1, got, r.fingerprint)
+		}
+	}
+
+	// workEverywhere runs kubectl k with args against each replica and
+	// the balancer, at the path of k's server, until it prints want.
+	workEverywhere := func(what string, k kubectl, want string, args ...string) {
+		t.Helper()
+		server := k.must("config", "view", "--minify", "-o", "jsonpath={.clusters[0].cluster.server}")
+		path := server[strings.Index(server, "/clusters/"):]
+		for _, s := range r.servers() {
+			argv := append([]string{"--server", s + path}, args...)
+			deadline := time.Now().Add(15 * time.Second)
+			for {
+				out, err := k.run(argv...)
+				if err == nil && out == want {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("%s at %s: kubectl %s printed %q, want %q: %v", what, s, strings.Join(argv, " "), out, want, err)
+				}
+				time.Sleep(200 * time.Millisecond)
+			}
+		}
+	}
+	whoami := []string{"auth", "whoami", "-o", "jsonpath={.status.userInfo.username}"}
+
+	// The admin kubeconfig replica 1 wrote, with its own client
+	// certificate.
+	admin := r.hubs[0].admin(t)
+	workEverywhere("replica 1's admin kubeconfig", admin, "default", "get", "namespace", "default", "-o", "jsonpath={.metadata.name}")
+
+	// A token replica 2 issued.
+	admin2 := r.hubs[1].admin(t)
+	admin2.must("create", "serviceaccount", "robot")
+	token := strings.TrimSpace(admin2.must("create", "token", "robot"))
+	robot := r.hubs[1].admin(t)
+	robot.must("config", "set-credentials", "robot", "--token", token)
+	robot.must("config", "set-context", "root", "--user", "robot")
+	workEverywhere("replica 2's ServiceAccount token", robot, "system:serviceaccount:default:robot", whoami...)
+
+	// A syncer credential signed with the CA in replica 3's data
+	// directory.
+	create := exec.Command(r.hubs[2].bin, "synctarget", "create", "pc1", "--logical-cluster", "root", "--data-dir", r.hubs[2].dataDir)
+	var stderr bytes.Buffer
+	create.Stderr = &stderr
+	manifest, err := create.Output()
+	if err != nil {
+		t.Fatalf("hub synctarget create against replica 3: %v\n%s", err, stderr.String())
+	}
+	syncer := kubectl{t: t, kubeconfig: writeFile(t, string(hubKubeconfigOf(t, manifest))), home: t.TempDir()}
+	workEverywhere("the syncer credential from replica 3", syncer, workloadv1alpha1.SyncerUser(workloadv1alpha1.TargetKey("root", "pc1")), whoami...)
+	workEverywhere("the syncer credential from replica 3", syncer, "pc1", "get", "synctarget", "pc1", "-o", "jsonpath={.metadata.name}")
+
+	// The balancer spread those requests over every replica.
+	counts := r.lb.Backends()
+	for i, h := range r.hubs {
+		if counts[h.addr()] == 0 {
+			t.Errorf("the balancer sent no connection to replica %d (%v)", i+1, counts)
+		}
+	}
+
+	// A hub with another identity key refuses the database.
+	otherKey := filepath.Join(t.TempDir(), "other.key")
+	k, err := identity.NewKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := identity.WriteKeyFile(otherKey, k); err != nil {
+		t.Fatal(err)
+	}
+	stranger := &hub{bin: r.hubs[0].bin, dataDir: t.TempDir(), datastore: datastore, port: freePort(t), flags: []string{"--identity-key-file", otherKey}}
+	stranger.launch(t)
+	out := stranger.waitExit(t)
+	want := "belongs to another hub identity (CA fingerprint " + r.fingerprint + "), which identity key file " + otherKey +
+		" cannot open; give this replica that identity's key with --identity-key-file, or point it at its own database"
+	if !strings.Contains(out, want) || strings.Contains(out, "Canopy hub serving") {
+		t.Errorf("a hub with another identity key printed:\n%s\nwant %q", out, want)
+	}
+}
