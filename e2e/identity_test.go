@@ -3,6 +3,8 @@ package e2e
 import (
 	"bytes"
 	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/hex"
 	"os/exec"
 	"path/filepath"
@@ -30,12 +32,7 @@ func TestReplicasOneIdentity(t *testing.T) {
 
 	// One CA, the one hub init made, in every replica's data directory.
 	for i, h := range r.hubs {
-		cas, err := cert.CertsFromFile(filepath.Join(h.dataDir, "pki", "ca.crt"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sum := sha256.Sum256(cas[0].Raw)
-		if got := "sha256:" + hex.EncodeToString(sum[:]); got != r.fingerprint {
+		if got := caFingerprint(caOf(t, h)); got != r.fingerprint {
 			t.Errorf("replica %d has CA %s, hub init made %s", i+1, got, r.fingerprint)
 		}
 	}
@@ -98,6 +95,31 @@ func TestReplicasOneIdentity(t *testing.T) {
 		}
 	}
 
+	// The balancer skips a killed replica, and its TLS connections reach
+	// a live one that serves with a certificate of the one CA, valid for
+	// the balancer's address; the replica, restarted, loads the identity
+	// again.
+	r.kill(1)
+	r.kubectl().must("get", "namespace", "default")
+	pool := x509.NewCertPool()
+	pool.AddCert(caOf(t, r.hubs[0]))
+	for range len(r.hubs) {
+		conn, err := tls.Dial("tcp", r.lb.Addr(), &tls.Config{RootCAs: pool})
+		if err != nil {
+			t.Fatalf("TLS through the balancer with replica 2 killed: %v", err)
+		}
+		backend, ok := r.lb.BackendOf(conn.LocalAddr())
+		_ = conn.Close()
+		if !ok || backend == r.hubs[1].addr() {
+			t.Errorf("the balancer sent a connection to %q (%v), with replica 2 at %s killed", backend, ok, r.hubs[1].addr())
+		}
+	}
+	r.restart(1)
+	r.hubs[1].admin(t).must("get", "namespace", "default")
+	if got := caFingerprint(caOf(t, r.hubs[1])); got != r.fingerprint {
+		t.Errorf("replica 2, restarted, has CA %s, want %s", got, r.fingerprint)
+	}
+
 	// A hub with another identity key refuses the database.
 	otherKey := filepath.Join(t.TempDir(), "other.key")
 	k, err := identity.NewKey()
@@ -115,4 +137,20 @@ func TestReplicasOneIdentity(t *testing.T) {
 	if !strings.Contains(out, want) || strings.Contains(out, "Canopy hub serving") {
 		t.Errorf("a hub with another identity key printed:\n%s\nwant %q", out, want)
 	}
+}
+
+// caOf is the CA certificate in h's data directory.
+func caOf(t *testing.T, h *hub) *x509.Certificate {
+	t.Helper()
+	cas, err := cert.CertsFromFile(filepath.Join(h.dataDir, "pki", "ca.crt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cas[0]
+}
+
+// caFingerprint is the SHA-256 of c, as hub init prints a CA's.
+func caFingerprint(c *x509.Certificate) string {
+	sum := sha256.Sum256(c.Raw)
+	return "sha256:" + hex.EncodeToString(sum[:])
 }
