@@ -2,10 +2,8 @@ package e2e
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"crypto/tls"
 	"crypto/x509"
-	"encoding/hex"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -32,7 +30,7 @@ func TestReplicasOneIdentity(t *testing.T) {
 
 	// One CA, the one hub init made, in every replica's data directory.
 	for i, h := range r.hubs {
-		if got := caFingerprint(caOf(t, h)); got != r.fingerprint {
+		if got := identity.Fingerprint(caOf(t, h)); got != r.fingerprint {
 			t.Errorf("replica %d has CA %s, hub init made %s", i+1, got, r.fingerprint)
 		}
 	}
@@ -116,7 +114,7 @@ func TestReplicasOneIdentity(t *testing.T) {
 	}
 	r.restart(1)
 	r.hubs[1].admin(t).must("get", "namespace", "default")
-	if got := caFingerprint(caOf(t, r.hubs[1])); got != r.fingerprint {
+	if got := identity.Fingerprint(caOf(t, r.hubs[1])); got != r.fingerprint {
 		t.Errorf("replica 2, restarted, has CA %s, want %s", got, r.fingerprint)
 	}
 
@@ -147,10 +145,4 @@ func caOf(t *testing.T, h *hub) *x509.Certificate {
 		t.Fatal(err)
 	}
 	return cas[0]
-}
-
-// caFingerprint is the SHA-256 of c, as hub init prints a CA's.
-func caFingerprint(c *x509.Certificate) string {
-	sum := sha256.Sum256(c.Raw)
-	return "sha256:" + hex.EncodeToString(sum[:])
 }

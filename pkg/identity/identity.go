@@ -61,12 +61,12 @@ func (id *Identity) CAPEM() []byte {
 	return pem.EncodeToMemory(&pem.Block{Type: cert.CertificateBlockType, Bytes: id.CA.Raw})
 }
 
-// Fingerprint names the identity: the SHA-256 of its CA certificate, as
-// "sha256:<hex>".
-func (id *Identity) Fingerprint() string { return fingerprint(id.CA.Raw) }
+// Fingerprint names the identity: its CA's Fingerprint.
+func (id *Identity) Fingerprint() string { return Fingerprint(id.CA) }
 
-func fingerprint(der []byte) string {
-	sum := sha256.Sum256(der)
+// Fingerprint is the SHA-256 of certificate c, as "sha256:<hex>".
+func Fingerprint(c *x509.Certificate) string {
+	sum := sha256.Sum256(c.Raw)
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 

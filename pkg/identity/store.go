@@ -82,7 +82,7 @@ func (s *Store) Fingerprint(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("the hub identity in the database has no readable CA certificate: %w", err)
 	}
-	return fingerprint(certs[0].Raw), nil
+	return Fingerprint(certs[0]), nil
 }
 
 // Get reads the identity in the database and opens it with k:
