@@ -592,10 +592,10 @@ func serverConfig(scheme *runtime.Scheme, codecs serializer.CodecFactory, p *pki
 		}
 		bearer = tokenunion.New(tokens, static)
 	}
-	cfg.Authentication.Authenticator = group.NewAuthenticatedGroupAdder(unionauth.New(
+	cfg.Authentication.Authenticator = group.NewAuthenticatedGroupAdder(withPublicInfo(unionauth.New(
 		newCachedCertUsers(x509request.NewDynamic(clientCA.VerifyOptions, certUser)),
 		bearertoken.New(bearer),
-	))
+	)))
 	cfg.Authorization.Authorizer = authz
 	// Told to stop, the hub ends its watches at once instead of waiting
 	// the request timeout, a minute, for those of a client that stays,
