@@ -36,7 +36,8 @@ var (
 // credential in an existing Secret, passes kubectl apply --dry-run=server
 // against a real physical cluster. The hub chart runs the replicas as
 // issue 16 asks (three, spread over nodes, a PodDisruptionBudget, probes
-// of /livez and /readyz), and the syncer chart, given the values hub
+// of /livez and /readyz) and keeps the identity key it makes through
+// upgrades and reinstalls, and the syncer chart, given the values hub
 // synctarget create --output values prints, makes the very objects of the
 // manifest it prints otherwise.
 func TestCharts(t *testing.T) {
@@ -81,6 +82,7 @@ func TestCharts(t *testing.T) {
 			checkHubExistingSecrets(t, decodeObjects(t, rendered))
 			dryRun("deploy/hub, existing Secrets", rendered)
 			checkServiceMonitor(t, h, config.CurrentContext)
+			checkIdentityKeyKept(t, k, helm, "keep-"+component)
 
 			rendered = helm("template", "pc1", syncerChart, "--namespace", syncerdeploy.Namespace)
 			checkDefaultImage(t, decodeObjects(t, rendered), syncerChart, "syncer")
@@ -189,6 +191,37 @@ func checkHubExistingSecrets(t *testing.T, objs []runtime.Object) {
 	}
 	if svc := only[*corev1.Service](t, objs); svc.Spec.Ports[0].Port != 443 || svc.Annotations["prometheus.io/port"] != "6443" {
 		t.Errorf("Service ports %+v, annotations %v", svc.Spec.Ports, svc.Annotations)
+	}
+}
+
+// checkIdentityKeyKept installs the hub chart in namespace ns of the
+// physical cluster and checks that the identity key it makes stays the
+// same through an upgrade, an uninstall and an install again: a new key
+// would lose the identity sealed in the database.
+func checkIdentityKeyKept(t *testing.T, k kubectl, helm func(args ...string) string, ns string) {
+	t.Helper()
+	k.must("create", "namespace", ns)
+	key := func(step string) string {
+		t.Helper()
+		out, err := k.run("get", "secret", "canopy-hub-identity", "-n", ns, "-o", "jsonpath={.data.key}")
+		if err != nil || out == "" {
+			t.Fatalf("after %s, the identity key: %q, %v", step, out, err)
+		}
+		return out
+	}
+	helm("install", "canopy-hub", hubChart, "--namespace", ns)
+	installed := key("install")
+	helm("upgrade", "canopy-hub", hubChart, "--namespace", ns, "--set", "replicas=2")
+	if got := key("upgrade"); got != installed {
+		t.Errorf("helm upgrade changed the identity key")
+	}
+	helm("uninstall", "canopy-hub", "--namespace", ns)
+	if got := key("uninstall"); got != installed {
+		t.Errorf("helm uninstall changed the identity key")
+	}
+	helm("install", "canopy-hub", hubChart, "--namespace", ns)
+	if got := key("install again"); got != installed {
+		t.Errorf("helm install after uninstall changed the identity key")
 	}
 }
 
