@@ -189,7 +189,7 @@ func checkHubExistingSecrets(t *testing.T, objs []runtime.Object) {
 			t.Errorf("hub args %q lack %s", args, want)
 		}
 	}
-	if svc := only[*corev1.Service](t, objs); svc.Spec.Ports[0].Port != 443 || svc.Annotations["prometheus.io/port"] != "6443" {
+	if svc := only[*corev1.Service](t, objs); svc.Spec.Ports[0].Port != 6443 || svc.Spec.Type != corev1.ServiceTypeLoadBalancer || svc.Annotations["prometheus.io/port"] != "6443" {
 		t.Errorf("Service ports %+v, annotations %v", svc.Spec.Ports, svc.Annotations)
 	}
 }

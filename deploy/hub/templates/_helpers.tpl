@@ -42,10 +42,6 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 {{- default (include "canopy-hub.serviceHost" .) .Values.externalHostname -}}
 {{- end -}}
 
-{{- define "canopy-hub.servicePort" -}}
-{{- default .Values.securePort .Values.service.port -}}
-{{- end -}}
-
 {{- define "canopy-hub.datastoreSecret" -}}
 {{- default (printf "%s-datastore" (include "canopy-hub.fullname" .)) .Values.datastore.existingSecret -}}
 {{- end -}}
