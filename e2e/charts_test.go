@@ -1,8 +1,11 @@
 package e2e
 
 import (
+	"bytes"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -39,7 +42,8 @@ var (
 // of /livez and /readyz) and keeps the identity key it makes through
 // upgrades and reinstalls, and the syncer chart, given the values hub
 // synctarget create --output values prints, makes the very objects of the
-// manifest it prints otherwise.
+// manifest it prints otherwise; the values that command prints against a
+// real hub hold the syncer's credential.
 func TestCharts(t *testing.T) {
 	t.Parallel()
 	pc := pcluster.Start(t, "charts", pcluster.Options{})
@@ -101,6 +105,50 @@ func TestCharts(t *testing.T) {
 			}
 		})
 	}
+	t.Run("synctarget create --output values", func(t *testing.T) {
+		rendered := newHelm(t, k, "helm").must(config.CurrentContext, "template", "pc1", syncerChart, "--namespace", syncerdeploy.Namespace,
+			"-f", writeFile(t, syncTargetValues(t)))
+		dryRun("deploy/syncer with the values hub synctarget create printed", rendered)
+	})
+}
+
+// syncTargetValues registers SyncTarget pc1 in root at a hub of its own
+// with hub synctarget create --output values, checks that the hub
+// kubeconfig in the values it prints is the syncer's, and returns them.
+// An --output it does not know is refused before anything is registered.
+func syncTargetValues(t *testing.T) string {
+	t.Helper()
+	h, admin, _ := startHubWith(t)
+	create := func(output string) (string, error) {
+		cmd := exec.Command(h.bin, "synctarget", "create", "pc1", "--logical-cluster", "root", "--data-dir", h.dataDir, "--output", output)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			return stdout.String(), fmt.Errorf("hub synctarget create --output %s: %v\n%s", output, err, stderr.String())
+		}
+		return stdout.String(), nil
+	}
+	if _, err := create("yaml"); err == nil || !strings.Contains(err.Error(), "want manifest, or values") {
+		t.Errorf("an unknown --output: %v", err)
+	}
+	if out, err := admin.run("get", "synctarget", "pc1"); err == nil || !strings.Contains(err.Error(), "NotFound") {
+		t.Errorf("an unknown --output registered SyncTarget pc1: %s %v", out, err)
+	}
+	values, err := create("values")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		HubKubeconfig struct{ Kubeconfig string } `json:"hubKubeconfig"`
+	}
+	if err := yaml.Unmarshal([]byte(values), &v); err != nil {
+		t.Fatalf("%v in the values:\n%s", err, values)
+	}
+	syncer := kubectl{t: t, kubeconfig: writeFile(t, v.HubKubeconfig.Kubeconfig), home: t.TempDir()}
+	if who := syncer.must("auth", "whoami", "-o", "jsonpath={.status.userInfo.username}"); who != workloadv1alpha1.SyncerUser(workloadv1alpha1.TargetKey("root", "pc1")) {
+		t.Errorf("the hub kubeconfig of the values is %s's", who)
+	}
+	return values
 }
 
 // checkHubDefaults checks the hub chart's defaults: three replicas
