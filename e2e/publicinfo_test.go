@@ -3,10 +3,12 @@ package e2e
 import (
 	"crypto/tls"
 	"crypto/x509"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -15,10 +17,20 @@ import (
 // version, as kube-apiserver gives them to system:unauthenticated, so
 // that kubelets can probe hub replicas (deploy/hub), and nothing else: the
 // same answer in every logical cluster, existing or not, and a 401 for
-// anything else or for a wrong token.
+// anything else or for a wrong token. /metrics is for users granted get
+// on it in root, as deploy/hub's README has a scraper's token granted it.
 func TestPublicInfo(t *testing.T) {
 	t.Parallel()
-	h, _, pki := startHubWith(t, "team")
+	tokens := filepath.Join(t.TempDir(), "tokens.csv")
+	if err := os.WriteFile(tokens, []byte("scrape,prometheus,prometheus,\nother,carol,carol,\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h := &hub{bin: buildHub(t), dataDir: t.TempDir(), port: freePort(t), flags: []string{"--token-auth-file", tokens}}
+	h.start(t)
+	pki := filepath.Join(h.dataDir, "pki")
+	admin := kubectl{t: t, kubeconfig: filepath.Join(h.dataDir, "admin.kubeconfig"), home: t.TempDir()}
+	admin.addContexts(h, pki, "admin")
+	admin.createLogicalCluster("root", "team")
 	caPEM, err := os.ReadFile(filepath.Join(pki, "ca.crt"))
 	if err != nil {
 		t.Fatal(err)
@@ -57,5 +69,18 @@ func TestPublicInfo(t *testing.T) {
 	// Nothing but get.
 	if a := do(t, anonymous, server, request{method: http.MethodPost, path: "/readyz", body: "{}"}); a.code != http.StatusForbidden {
 		t.Errorf("POST /readyz without credentials: %d %.300s, want 403", a.code, a.body)
+	}
+
+	admin.must("--context", "root", "create", "clusterrole", "canopy-metrics-reader", "--verb=get", "--non-resource-url=/metrics")
+	admin.must("--context", "root", "create", "clusterrolebinding", "canopy-metrics-reader", "--clusterrole=canopy-metrics-reader", "--user=prometheus")
+	metrics := func(token string) answer {
+		return do(t, anonymous, server, request{method: http.MethodGet, path: "/metrics", header: map[string]string{"Authorization": "Bearer " + token}})
+	}
+	waitFor(t, 10*time.Second, "the scraper's token to read /metrics", func() (bool, string) {
+		a := metrics("scrape")
+		return a.code == http.StatusOK && strings.Contains(string(a.body), "apiserver_request_total"), fmt.Sprintf("%d %.300s", a.code, a.body)
+	})
+	if a := metrics("other"); a.code != http.StatusForbidden {
+		t.Errorf("GET /metrics as a user not granted it: %d %.300s, want 403", a.code, a.body)
 	}
 }
