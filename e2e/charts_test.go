@@ -28,10 +28,13 @@ import (
 	"github.com/canopy-dev/canopy/pkg/syncerdeploy"
 )
 
-// The charts, from the repository's deploy directory.
+// The charts, from the repository's deploy directory, and values files
+// giving them every credential in an existing Secret.
 var (
-	hubChart    = filepath.Join("..", "deploy", "hub")
-	syncerChart = filepath.Join("..", "deploy", "syncer")
+	hubChart             = filepath.Join("..", "deploy", "hub")
+	syncerChart          = filepath.Join("..", "deploy", "syncer")
+	hubExistingSecrets   = filepath.Join("testdata", "charts", "hub-existing-secrets.yaml")
+	syncerExistingSecret = filepath.Join("testdata", "charts", "syncer-existing-secret.yaml")
 )
 
 // TestCharts: with Helm 3 and Helm 4, helm lint passes for deploy/hub and
@@ -73,16 +76,19 @@ func TestCharts(t *testing.T) {
 				t.Helper()
 				return h.must(config.CurrentContext, args...)
 			}
-			for _, chart := range []string{hubChart, syncerChart} {
-				if out := helm("lint", "--strict", chart); !strings.Contains(out, "0 chart(s) failed") {
-					t.Errorf("helm lint %s:\n%s", chart, out)
+			for _, lint := range [][]string{
+				{hubChart}, {hubChart, "-f", hubExistingSecrets},
+				{syncerChart}, {syncerChart, "-f", syncerExistingSecret},
+			} {
+				if out := helm(append([]string{"lint", "--strict"}, lint...)...); !strings.Contains(out, "0 chart(s) failed") {
+					t.Errorf("helm lint %v:\n%s", lint, out)
 				}
 			}
 
 			rendered := helm("template", "canopy-hub", hubChart, "--namespace", "canopy")
 			checkHubDefaults(t, decodeObjects(t, rendered))
 			dryRun("deploy/hub, defaults", rendered)
-			rendered = helm("template", "canopy-hub", hubChart, "--namespace", "canopy", "-f", filepath.Join("testdata", "charts", "hub-existing-secrets.yaml"))
+			rendered = helm("template", "canopy-hub", hubChart, "--namespace", "canopy", "-f", hubExistingSecrets)
 			checkHubExistingSecrets(t, decodeObjects(t, rendered))
 			dryRun("deploy/hub, existing Secrets", rendered)
 			checkServiceMonitor(t, h, config.CurrentContext)
@@ -91,7 +97,7 @@ func TestCharts(t *testing.T) {
 			rendered = helm("template", "pc1", syncerChart, "--namespace", syncerdeploy.Namespace)
 			checkDefaultImage(t, decodeObjects(t, rendered), syncerChart, "syncer")
 			dryRun("deploy/syncer, defaults", rendered)
-			rendered = helm("template", "pc1", syncerChart, "--namespace", syncerdeploy.Namespace, "-f", filepath.Join("testdata", "charts", "syncer-existing-secret.yaml"))
+			rendered = helm("template", "pc1", syncerChart, "--namespace", syncerdeploy.Namespace, "-f", syncerExistingSecret)
 			checkSyncerExistingSecret(t, decodeObjects(t, rendered))
 			dryRun("deploy/syncer, existing Secret", rendered)
 			for _, target := range []syncerdeploy.Target{
