@@ -145,9 +145,12 @@ func cmpOr(d, def time.Duration) time.Duration {
 	return d
 }
 
-// NewIdentity returns an identity for this process: its host name, made
-// fit for a Lease name, and a random suffix, since a restarted replica is
-// a new member whose predecessor's leases must expire, not be renewed.
+// NewIdentity returns an identity for this process: its host name, with
+// each character unfit for a Lease name made a dash, and a random suffix.
+// The suffix tells apart the replicas of one host, and makes a restarted
+// process a new member: it cannot know that the process before it is
+// dead, so it waits for that one's leases to expire rather than renewing
+// them as its own.
 func NewIdentity() string {
 	host, err := os.Hostname()
 	if err != nil || host == "" {
@@ -155,14 +158,14 @@ func NewIdentity() string {
 	}
 	host = strings.Map(func(r rune) rune {
 		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-', r == '.':
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
 			return r
 		case r >= 'A' && r <= 'Z':
 			return r + 'a' - 'A'
 		}
 		return '-'
 	}, host)
-	host = strings.Trim(host[:min(len(host), 200)], "-.")
+	host = strings.Trim(host[:min(len(host), 200)], "-")
 	if host == "" {
 		host = "hub"
 	}
