@@ -306,10 +306,10 @@ func (m *Manager) list(ctx context.Context) (map[string]*coordinationv1.Lease, e
 }
 
 // observe records when each lease was first seen as it is now. now is
-// after the list answered, so no later than any holder started the write
+// after the list answered, so no earlier than its holder began the write
 // that made the lease so: a lease judged expired from then has been
 // unchanged for at least its duration since its holder's last renewal
-// started, whatever the two machines' clocks say.
+// began, whatever the two machines' clocks say.
 func (m *Manager) observe(leases map[string]*coordinationv1.Lease, now time.Time) {
 	for name, l := range leases {
 		if m.seen[name].resourceVersion != l.ResourceVersion {
