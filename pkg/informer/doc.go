@@ -29,8 +29,12 @@
 // cache.TransformFunc. Since the watch cache already holds the objects,
 // this saves little: a watched object is the watch cache's own, shared,
 // and a listed one is a copy of its top-level struct only, its maps,
-// slices and strings shared; what the transform saves is the part of
-// that struct beyond the metadata.
+// slices and strings shared. BenchmarkInformerHeap measures it: with
+// 2,000 ConfigMaps of 1 KiB, an informer adds about 450 to 490 bytes per
+// object once listed, whole or metadata alike (the entry, its key and
+// its three index entries), and after every object changed the
+// difference is lost in what the watch cache keeps of its own history
+// (10 to 12 KiB per object in both).
 //
 // A logical cluster costs an informer nothing but its objects' entries:
 // there is no goroutine, watch or timer per logical cluster.

@@ -23,7 +23,7 @@ import (
 )
 
 // configMaps is the ConfigMaps' store over a real SQLite datastore.
-func configMaps(t *testing.T) *genericregistry.Store {
+func configMaps(t testing.TB) *genericregistry.Store {
 	backend := sqlitetest.Open(t)
 	scheme := runtime.NewScheme()
 	if err := core.AddToScheme(scheme); err != nil {
@@ -46,7 +46,7 @@ func configMaps(t *testing.T) *genericregistry.Store {
 	return nil
 }
 
-func create(t *testing.T, s *genericregistry.Store, cluster logicalcluster.Name, ns, name string) {
+func create(t testing.TB, s *genericregistry.Store, cluster logicalcluster.Name, ns, name string) {
 	t.Helper()
 	ctx := logicalcluster.WithCluster(genericapirequest.WithNamespace(context.Background(), ns), cluster)
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}, Data: map[string]string{"k": "v"}}
@@ -56,7 +56,7 @@ func create(t *testing.T, s *genericregistry.Store, cluster logicalcluster.Name,
 }
 
 // waitFor polls cond until it holds, for what says.
-func waitFor(t *testing.T, what string, cond func() bool) {
+func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for !cond() {
