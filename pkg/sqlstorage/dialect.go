@@ -11,10 +11,11 @@ import (
 	"strings"
 
 	"github.com/cockroachdb/cockroach-go/v2/crdb"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
 
-	// The two database/sql drivers the store speaks through.
-	_ "github.com/jackc/pgx/v5/stdlib"
+	// SQLite's database/sql driver; pgx's is opened through stdlib.
 	_ "modernc.org/sqlite"
 )
 
@@ -77,7 +78,7 @@ func parseDatastore(raw string) (*dialect, error) {
 		}, nil
 	case "postgres", "postgresql":
 		return &dialect{
-			name: "postgres", system: "postgresql", driver: "pgx", dsn: raw,
+			name: "postgres", system: "postgresql", driver: "pgx", dsn: writableDSN(u, raw),
 			keyType: `TEXT COLLATE "C"`, blobType: "BYTEA",
 			lockCounter: " FOR UPDATE", maxConns: 32,
 		}, nil
@@ -92,6 +93,38 @@ func parseDatastore(raw string) (*dialect, error) {
 	default:
 		return nil, fmt.Errorf("datastore URL %q has an unknown scheme %q: use sqlite://PATH, postgres://… or cockroachdb://…", raw, u.Scheme)
 	}
+}
+
+// writableDSN makes a URL that names several hosts, a primary and its
+// standbys, connect only to the one that takes writes: without
+// target_session_attrs pgx takes the first host that answers, which may be
+// a read-only standby. An explicit target_session_attrs is left alone.
+func writableDSN(u *url.URL, raw string) string {
+	q := u.Query()
+	if !strings.Contains(u.Host, ",") || q.Has("target_session_attrs") {
+		return raw
+	}
+	q.Set("target_session_attrs", "read-write")
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// open makes the connection pool. PostgreSQL and CockroachDB connections
+// are configured through pgx, so that a connection found read-only is closed
+// (see isReadOnly) rather than returned to the pool.
+func (d *dialect) open() (*sql.DB, error) {
+	if d.driver != "pgx" {
+		return sql.Open(d.driver, d.dsn)
+	}
+	cfg, err := pgx.ParseConfig(d.dsn)
+	if err != nil {
+		return nil, err
+	}
+	keepOnError := cfg.OnPgError
+	cfg.OnPgError = func(conn *pgconn.PgConn, pgErr *pgconn.PgError) bool {
+		return pgErr.Code != readOnlyTransaction && keepOnError(conn, pgErr)
+	}
+	return stdlib.OpenDB(*cfg), nil
 }
 
 // sql adapts a statement written with $N placeholders to the dialect.
@@ -153,13 +186,28 @@ func isAmbiguous(err error) bool {
 	return errors.As(err, &pgErr) && pgErr.Code == "40003" // statement_completion_unknown
 }
 
+// readOnlyTransaction is SQLSTATE 25006, what a standby, or a primary made
+// read-only to fence it off, answers a write with.
+const readOnlyTransaction = "25006"
+
+// isReadOnly tells a write refused because the server does not take
+// writes. The connection is then to the wrong server: a pooled connection
+// to a primary fenced off during a failover, or one made without
+// target_session_attrs=read-write. open has pgx close it, so that the pool
+// connects again and finds the server that takes writes.
+func isReadOnly(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == readOnlyTransaction
+}
+
 // isUnavailable tells a database that cannot be reached from one that
 // answered with an error, so that callers get a 503 for the former.
 func isUnavailable(err error) bool {
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
-		// Class 08 is connection exceptions, 57P0x is the server shutting down.
-		return strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57P")
+		// Class 08 is connection exceptions, 57P0x is the server shutting
+		// down; a read-only server is one that cannot take writes for now.
+		return strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57P") || pgErr.Code == readOnlyTransaction
 	}
 	var connErr *pgconn.ConnectError
 	if errors.As(err, &connErr) || errors.Is(err, sql.ErrConnDone) {

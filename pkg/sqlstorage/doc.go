@@ -82,6 +82,29 @@
 // watcher resumes from its last revision, or, if that was compacted in the
 // meantime, ends with 410.
 //
+// A write that fails with 503 was not applied. A write whose COMMIT was sent
+// but got no answer may have been, so it fails with 504 Timeout, which
+// carries no Retry-After (client-go would otherwise resend it by itself),
+// and nothing in the store retries it.
+//
+// # Failover
+//
+// A PostgreSQL primary with a synchronous standby is reached through one
+// URL naming both hosts; pgx tries them in turn, and
+// target_session_attrs=read-write (added when a multi-host URL lacks it)
+// makes it keep only the one that takes writes. When the primary dies and
+// the standby is promoted, pooled connections to the dead primary fail once
+// and are dropped, new ones find the promoted standby, and the writer, the
+// poller and the watchers go on from where they were: with synchronous
+// replication the standby has every commit the primary made visible. A
+// connection to a server that refuses writes as read-only (a standby, or a
+// primary fenced off) is closed on the spot instead of going back to the
+// pool, and the write fails with 503. After the poller loses the database,
+// it checks that the newest revision it saw is still there unchanged; if a
+// failover lost it (an asynchronous standby), history restarts at the
+// database's present and every watch ends with 410, so that the watch cache
+// lists again (failover.go).
+//
 // # Tracing
 //
 // With Options.TracerProvider set, every statement run for a traced

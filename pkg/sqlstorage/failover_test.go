@@ -1,0 +1,195 @@
+package sqlstorage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apiserver/pkg/apis/example"
+	"k8s.io/apiserver/pkg/storage"
+
+	"github.com/canopy-dev/canopy/internal/pgtest"
+)
+
+// TestFailover runs two backends, two hubs' worth, on a multi-host URL
+// naming a primary and its synchronous standby, kills the primary in the
+// middle of their writes and promotes the standby. Both backends must go
+// on by themselves, every acknowledged write must be on the promoted
+// standby, every failed write must have been reported as 503 (not applied)
+// or 504 (outcome unknown), and the watches must resume or end with 410.
+func TestFailover(t *testing.T) {
+	t.Parallel()
+	pair := pgtest.StartPair(t)
+	url := pair.NewDatabase(t)
+	stores := []*Store{newPodStore(openBackend(t, url)), newPodStore(openBackend(t, url))}
+	ctx := context.Background()
+
+	rv0, err := stores[0].GetCurrentResourceVersion(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	watchCtx, stopWatches := context.WithCancel(ctx)
+	defer stopWatches()
+	var watched []*durWatchCollector
+	for _, s := range stores {
+		watched = append(watched, durCollect(durWatchPods(watchCtx, t, s, int64(rv0))))
+	}
+
+	log := durNewAckLog()
+	stopWriters := failStartWriters(stores, 4, log)
+	defer stopWriters()
+	log.waitFor(t, 200, 60*time.Second)
+
+	killed := time.Now()
+	pair.KillPrimary(t)
+	atKill := log.count()
+	// Writes fail meanwhile; a failover manager takes about this long to
+	// decide.
+	time.Sleep(500 * time.Millisecond)
+	promoteStart := time.Now()
+	pair.Promote(t)
+	promoted := time.Now()
+	t.Logf("primary killed after %d acks; standby promoted %v later, in %v", atKill,
+		promoteStart.Sub(killed).Round(time.Millisecond), promoted.Sub(promoteStart).Round(time.Millisecond))
+
+	for i, s := range stores {
+		recovered := failWaitWritable(t, s, fmt.Sprintf("hub%d", i), promoted)
+		t.Logf("hub%d: first write after the promotion succeeded %v after it (%v after the kill)", i,
+			recovered.Sub(promoted).Round(time.Millisecond), recovered.Sub(killed).Round(time.Millisecond))
+	}
+	log.waitFor(t, log.count()+200, 60*time.Second)
+	stopWriters()
+	log.logErrors(t, "writers across the failover")
+	failCheckErrors(t, stores[0], log.failed)
+
+	for i, s := range stores {
+		var ready error
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			if ready = s.ReadinessCheck(); ready == nil || time.Now().After(deadline) {
+				break
+			}
+		}
+		if ready != nil {
+			t.Errorf("hub%d: ReadinessCheck still fails 10s after writes succeed again: %v", i, ready)
+		}
+	}
+
+	counter, rows := durReadHistory(t, stores[0].b)
+	durCheckNoHoles(t, counter, rows)
+	acks := log.snapshot()
+	durCheckAcked(t, stores[1], acks, rows)
+	t.Logf("%d acknowledged writes; counter at %d", len(acks), counter)
+	for i, s := range stores {
+		evs := durFinishWatch(t, s, fmt.Sprintf("hub%d's watch across the failover", i), watched[i], int64(rv0), counter)
+		durCheckEvents(t, evs, durRowsAfter(rows, int64(rv0)))
+	}
+}
+
+// failStartWriters runs n writers on each store, with names of their own,
+// until the returned stop function is called.
+func failStartWriters(stores []*Store, n int, log *durAckLog) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for i, s := range stores {
+		for j := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				durStreamWrites(ctx, s, fmt.Sprintf("hub%d-w%d", i, j), log.ack, log.fail)
+			}()
+		}
+	}
+	return func() {
+		cancel()
+		wg.Wait()
+	}
+}
+
+// failWaitWritable waits until s takes a write, and returns when it did.
+func failWaitWritable(t *testing.T, s *Store, name string, since time.Time) time.Time {
+	t.Helper()
+	for attempt := 1; ; attempt++ {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		_, err := durCreatePod(ctx, s, fmt.Sprintf("%s-probe-%d", name, attempt))
+		cancel()
+		if err == nil {
+			return time.Now()
+		}
+		if time.Since(since) > 30*time.Second {
+			t.Fatalf("%s: writes still fail 30s after the promotion: %v", name, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// failCheckErrors asserts that every failed write was a 503, and then not
+// applied, or a 504, whose outcome is unknown: a client must never be told
+// that a write failed for sure when it was applied.
+func failCheckErrors(t *testing.T, s *Store, failed []durFailedWrite) {
+	t.Helper()
+	for _, f := range failed {
+		var status apierrors.APIStatus
+		if !errors.As(f.err, &status) {
+			t.Errorf("write %d of %s failed with %T %q, not an API status", f.n, f.key, f.err, f.err)
+			continue
+		}
+		if code := status.Status().Code; code != http.StatusServiceUnavailable && code != http.StatusGatewayTimeout {
+			t.Errorf("write %d of %s failed with %d %q, want 503 or 504", f.n, f.key, code, f.err)
+		}
+	}
+	for _, f := range durCheckFailedWrites(t, s, failed) {
+		if !apierrors.IsTimeout(f.err) {
+			t.Errorf("write %d of %s failed with %q, yet it was applied: only a 504 (outcome unknown) may be", f.n, f.key, f.err)
+		}
+	}
+}
+
+// TestStalledStandby stops the synchronous standby, so that commits wait
+// for it past the write deadline. pgx then gives up on the connection
+// without cancelling the COMMIT, which goes on waiting on the server and
+// lands once the standby is back: the write must be reported as
+// outcome-unknown (504), not as failed, and never as a success. (Were the
+// wait cancelled instead, PostgreSQL would keep the commit on the primary
+// alone and answer it with a success and a WARNING; pgx's default deadline
+// handling sends no cancel request, so the store never asks for that.)
+func TestStalledStandby(t *testing.T) {
+	t.Parallel()
+	pair := pgtest.StartPair(t)
+	url := pair.NewDatabase(t)
+	opts := testOptions
+	opts.WriteTimeout = time.Second
+	b, err := Open(context.Background(), url, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	s := newPodStore(b)
+	ctx := context.Background()
+	if _, err := durCreatePod(ctx, s, "before"); err != nil {
+		t.Fatal(err)
+	}
+
+	pair.Standby.Stop(t)
+	_, err = durCreatePod(ctx, s, "stalled")
+	if err == nil {
+		t.Fatal("a create whose commit never reached the synchronous standby was acknowledged")
+	}
+	if !apierrors.IsTimeout(err) {
+		t.Fatalf("a create whose commit never reached the synchronous standby failed with %T %q, want 504 (outcome unknown)", err, err)
+	}
+	t.Logf("the stalled create failed with: %v", err)
+
+	pair.Standby.Restart(t)
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if _, err := durCreatePod(ctx, s, "after"); err != nil {
+		t.Fatalf("a create once the standby is back: %v", err)
+	}
+	err = s.Get(ctx, durPodKey("stalled"), storage.GetOptions{}, &example.Pod{})
+	t.Logf("once the standby is back, reading the stalled create gives: %v (nil: it was applied)", err)
+}
