@@ -69,8 +69,10 @@ func TestDatabaseFailover(t *testing.T) {
 		if h.cmd == nil || h.cmd.ProcessState != nil {
 			t.Errorf("hub%d is not the process it was before the failover", i)
 		}
+		// pg_ctl promote -w notices the promotion a moment after it
+		// happened, so a hub may be writing again before promoted.
 		recovered := log.firstSuccess(i, killed)
-		t.Logf("hub%d: first acknowledged write %v after the kill, %v after the promotion", i,
+		t.Logf("hub%d: first write sent after the kill and acknowledged: %v after the kill, %v after pg_ctl promote returned", i,
 			recovered.Sub(killed).Round(time.Millisecond), recovered.Sub(promoted).Round(time.Millisecond))
 	}
 
@@ -87,7 +89,8 @@ func TestDatabaseFailover(t *testing.T) {
 type failoverAnswer struct {
 	hub  int
 	name string
-	at   time.Time
+	// sent and at are when the request went out and when its answer came.
+	sent, at time.Time
 	// code is the HTTP status of a failure that has one; 0 is a
 	// failure without an answer, such as a timeout.
 	code int
@@ -113,6 +116,7 @@ func (l *failoverLog) startWriters(clients []*kubernetes.Clientset, n int) (stop
 				defer wg.Done()
 				for seq := 0; ctx.Err() == nil; seq++ {
 					name := fmt.Sprintf("hub%d-w%d-%d", i, j, seq)
+					sent := time.Now()
 					reqCtx, reqCancel := context.WithTimeout(ctx, 15*time.Second)
 					_, err := cs.CoreV1().ConfigMaps("failover").Create(reqCtx,
 						&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name}, Data: map[string]string{"seq": fmt.Sprint(seq)}},
@@ -121,7 +125,7 @@ func (l *failoverLog) startWriters(clients []*kubernetes.Clientset, n int) (stop
 					if ctx.Err() != nil {
 						return
 					}
-					l.record(i, name, err)
+					l.record(i, name, sent, err)
 					if err != nil {
 						time.Sleep(50 * time.Millisecond)
 					}
@@ -135,8 +139,8 @@ func (l *failoverLog) startWriters(clients []*kubernetes.Clientset, n int) (stop
 	}
 }
 
-func (l *failoverLog) record(hub int, name string, err error) {
-	a := failoverAnswer{hub: hub, name: name, at: time.Now(), err: err}
+func (l *failoverLog) record(hub int, name string, sent time.Time, err error) {
+	a := failoverAnswer{hub: hub, name: name, sent: sent, at: time.Now(), err: err}
 	var status apierrors.APIStatus
 	if errors.As(err, &status) {
 		a.code = int(status.Status().Code)
@@ -160,12 +164,12 @@ func (l *failoverLog) successes(hub int, since time.Time) int {
 	return n
 }
 
-// firstSuccess is when hub first acknowledged a write after since.
+// firstSuccess is when hub first acknowledged a write sent after since.
 func (l *failoverLog) firstSuccess(hub int, since time.Time) time.Time {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, a := range l.answers {
-		if a.err == nil && a.hub == hub && a.at.After(since) {
+		if a.err == nil && a.hub == hub && a.sent.After(since) {
 			return a.at
 		}
 	}

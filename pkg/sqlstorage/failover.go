@@ -84,5 +84,5 @@ func (b *Backend) rewindsSoFar() uint64 {
 // errRewound ends a watch whose history the database lost.
 func errRewound(rev int64) error {
 	return apierrors.NewResourceExpired(fmt.Sprintf(
-		"The resourceVersion for the provided watch is too old: the datastore failed over and lost revisions up to or before %d; list again to get a fresh resourceVersion", rev))
+		"The resourceVersion for the provided watch is too old: the datastore failed over to a server that lacks revisions this watch had seen (it was at %d); list again to get a fresh resourceVersion", rev))
 }

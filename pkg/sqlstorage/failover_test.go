@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apiserver/pkg/apis/example"
 	"k8s.io/apiserver/pkg/storage"
@@ -192,4 +193,111 @@ func TestStalledStandby(t *testing.T) {
 	}
 	err = s.Get(ctx, durPodKey("stalled"), storage.GetOptions{}, &example.Pod{})
 	t.Logf("once the standby is back, reading the stalled create gives: %v (nil: it was applied)", err)
+}
+
+// TestFailoverLostRevisions fails over to a standby that lacks the last
+// writes: commits of this database do not wait for the standby
+// (synchronous_commit = local), and the standby is down while the last ones
+// are made. The backend saw, and its watch delivered, revisions the promoted
+// standby does not have and will give to other writes: the watch must end
+// with 410 rather than skip or misnumber events, and the backend must go on
+// writing on the new timeline.
+func TestFailoverLostRevisions(t *testing.T) {
+	t.Parallel()
+	pair := pgtest.StartPair(t)
+	url := pair.NewDatabase(t)
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var db string
+	if err := admin.QueryRow(ctx, "SELECT current_database()").Scan(&db); err != nil {
+		t.Fatal(err)
+	}
+	_, err = admin.Exec(ctx, "ALTER DATABASE "+pgx.Identifier{db}.Sanitize()+" SET synchronous_commit = local")
+	admin.Close(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	s := newPodStore(openBackend(t, url))
+	rv0, err := s.GetCurrentResourceVersion(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	watched := durCollect(durWatchPods(watchCtx, t, s, int64(rv0)))
+
+	var kept int64
+	for i := range 3 {
+		if kept, err = durCreatePod(ctx, s, fmt.Sprintf("kept-%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	failWaitReplayed(t, pair.Standby.DSN(db), kept)
+	pair.Standby.Stop(t)
+	var lost int64
+	for i := range 3 {
+		if lost, err = durCreatePod(ctx, s, fmt.Sprintf("lost-%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if evs, errEv, closed := watched.waitUntil(lost, 30*time.Second); errEv != nil || closed || durEventRV(evs[len(evs)-1]) != lost {
+		t.Fatalf("the watch did not deliver revision %d before the failover (error %v, closed %v)", lost, errEv, closed)
+	}
+
+	pair.KillPrimary(t)
+	pair.Standby.Restart(t)
+	pair.Promote(t)
+	promoted := time.Now()
+	failWaitWritable(t, s, "after", promoted)
+
+	evs, errEv, closed := watched.waitUntil(lost+1, 30*time.Second)
+	switch {
+	case errEv == nil:
+		t.Fatalf("the watch across a failover that lost revisions %d to %d did not end with an error (closed %v, %d events, the last at %d)",
+			kept+1, lost, closed, len(evs), durEventRV(evs[len(evs)-1]))
+	case !apierrors.IsResourceExpired(apierrors.FromObject(errEv.Object)):
+		t.Fatalf("the watch across a failover that lost revisions ended with %v, want 410", apierrors.FromObject(errEv.Object))
+	default:
+		t.Logf("the watch across the failover ended with: %v", apierrors.FromObject(errEv.Object))
+	}
+	if last := durEventRV(evs[len(evs)-1]); last != lost {
+		t.Errorf("before its 410 the watch delivered revision %d, beyond the %d it had seen before the failover", last, lost)
+	}
+
+	counter, rows := durReadHistory(t, s.b)
+	durCheckNoHoles(t, counter, rows)
+	if counter > lost {
+		t.Logf("NOTE: the promoted standby is at revision %d, past the lost ones; the check of the newest revision caught the rewrite", counter)
+	}
+	from := int64(rv0)
+	w := durWatchPods(ctx, t, s, from)
+	fresh, errEv, closed := durWatchEvents(w, counter, 30*time.Second)
+	w.Stop()
+	if errEv != nil || closed {
+		t.Fatalf("watching again from %d after the failover ended after %d events: %v (closed: %v)", from, len(fresh), errEv, closed)
+	}
+	durCheckEvents(t, fresh, durRowsAfter(rows, from))
+}
+
+// failWaitReplayed waits until the standby at dsn has replayed revision rev.
+func failWaitReplayed(t *testing.T, dsn string, rev int64) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var replayed int64
+	for replayed < rev {
+		if err := conn.QueryRow(ctx, `SELECT value FROM canopy_meta WHERE name = 'rev'`).Scan(&replayed); err != nil {
+			t.Fatalf("the standby has not replayed revision %d: %v", rev, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
