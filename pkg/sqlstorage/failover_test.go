@@ -284,19 +284,21 @@ func TestFailoverLostRevisions(t *testing.T) {
 }
 
 // failWaitReplayed waits until the standby at dsn has replayed revision rev.
+// Until it has replayed the database's creation, it refuses connections.
 func failWaitReplayed(t *testing.T, dsn string, rev int64) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
 	var replayed int64
+	var err error
 	for replayed < rev {
-		if err := conn.QueryRow(ctx, `SELECT value FROM canopy_meta WHERE name = 'rev'`).Scan(&replayed); err != nil {
-			t.Fatalf("the standby has not replayed revision %d: %v", rev, err)
+		var conn *pgx.Conn
+		if conn, err = pgx.Connect(ctx, dsn); err == nil {
+			err = conn.QueryRow(ctx, `SELECT value FROM canopy_meta WHERE name = 'rev'`).Scan(&replayed)
+			conn.Close(context.Background())
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the standby has not replayed revision %d within 30s (it is at %d; %v)", rev, replayed, err)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
