@@ -129,12 +129,13 @@ func Open(ctx context.Context, url string, opts Options) (*Backend, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening %s datastore: %w", d.name, err)
 	}
-	db.SetMaxOpenConns(d.maxConns)
-	db.SetMaxIdleConns(d.maxConns)
-	db.SetConnMaxIdleTime(5 * time.Minute)
 	for _, stmt := range d.schema() {
 		if _, err := db.ExecContext(ctx, stmt); err != nil {
 			_ = db.Close()
+			if isReadOnly(err) {
+				return nil, fmt.Errorf("creating the %s schema: the server is read-only, a standby: point --datastore at the primary, "+
+					"or name every server in it with target_session_attrs=read-write: %w", d.name, err)
+			}
 			return nil, fmt.Errorf("creating the %s schema: %w", d.name, err)
 		}
 	}

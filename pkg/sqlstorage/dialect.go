@@ -3,12 +3,14 @@ package sqlstorage
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/cockroachdb/cockroach-go/v2/crdb"
 	"github.com/jackc/pgx/v5"
@@ -110,21 +112,54 @@ func writableDSN(u *url.URL, raw string) string {
 }
 
 // open makes the connection pool. PostgreSQL and CockroachDB connections
-// are configured through pgx, so that a connection found read-only is closed
-// (see isReadOnly) rather than returned to the pool.
+// are configured through pgx, so that connections to a server found
+// read-only leave the pool (see isReadOnly and dropReadOnly).
 func (d *dialect) open() (*sql.DB, error) {
+	var db *sql.DB
 	if d.driver != "pgx" {
-		return sql.Open(d.driver, d.dsn)
+		var err error
+		if db, err = sql.Open(d.driver, d.dsn); err != nil {
+			return nil, err
+		}
+	} else {
+		cfg, err := pgx.ParseConfig(d.dsn)
+		if err != nil {
+			return nil, err
+		}
+		keepOnError := cfg.OnPgError
+		cfg.OnPgError = func(conn *pgconn.PgConn, pgErr *pgconn.PgError) bool {
+			if pgErr.Code != readOnlyTransaction {
+				return keepOnError(conn, pgErr)
+			}
+			// The server stopped taking writes: it was fenced off in a
+			// failover. The idle connections are most likely to it too, and
+			// would serve reads staler than the promoted standby's, so they
+			// are closed with this one; connections in use at the moment
+			// are left to dropReadOnly.
+			db.SetMaxIdleConns(0)
+			db.SetMaxIdleConns(d.maxConns)
+			return false
+		}
+		db = stdlib.OpenDB(*cfg, stdlib.OptionResetSession(dropReadOnly))
 	}
-	cfg, err := pgx.ParseConfig(d.dsn)
-	if err != nil {
-		return nil, err
+	db.SetMaxOpenConns(d.maxConns)
+	db.SetMaxIdleConns(d.maxConns)
+	db.SetConnMaxIdleTime(5 * time.Minute)
+	return db, nil
+}
+
+// dropReadOnly discards a pooled connection, before it is used again, whose
+// server has said that it takes no writes: a primary fenced off during a
+// failover, which would also serve reads staler than the promoted
+// standby's. PostgreSQL 14 and later send both parameters whenever they
+// change, along with the next answer on the connection; pgx keeps the
+// latest, so checking costs no round trip.
+func dropReadOnly(_ context.Context, conn *pgx.Conn) error {
+	pg := conn.PgConn()
+	if pg.ParameterStatus("default_transaction_read_only") == "on" || pg.ParameterStatus("in_hot_standby") == "on" {
+		return driver.ErrBadConn
 	}
-	keepOnError := cfg.OnPgError
-	cfg.OnPgError = func(conn *pgconn.PgConn, pgErr *pgconn.PgError) bool {
-		return pgErr.Code != readOnlyTransaction && keepOnError(conn, pgErr)
-	}
-	return stdlib.OpenDB(*cfg), nil
+	return nil
 }
 
 // sql adapts a statement written with $N placeholders to the dialect.

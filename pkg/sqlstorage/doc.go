@@ -97,9 +97,11 @@
 // and are dropped, new ones find the promoted standby, and the writer, the
 // poller and the watchers go on from where they were: with synchronous
 // replication the standby has every commit the primary made visible. A
-// connection to a server that refuses writes as read-only (a standby, or a
-// primary fenced off) is closed on the spot instead of going back to the
-// pool, and the write fails with 503. After the poller loses the database,
+// write refused as read-only (by a primary fenced off, or a standby named
+// without target_session_attrs) fails with 503, and its connection is
+// closed with every idle one, which would serve reads staler than the
+// promoted standby's; a connection whose server has reported itself
+// read-only is dropped before its next use. After the poller loses the database,
 // it checks that the newest revision it saw is still there unchanged; if a
 // failover lost it (an asynchronous standby), history restarts at the
 // database's present and every watch ends with 410, so that the watch cache

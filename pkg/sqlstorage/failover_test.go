@@ -303,3 +303,159 @@ func failWaitReplayed(t *testing.T, dsn string, rev int64) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestFencedPrimary makes the primary read-only while the backend has
+// connections to it, as a failover manager fencing it off would, and then
+// promotes the standby. The pool must drop the old connections and find the
+// promoted standby, and no read may come from the old primary after that:
+// whether a write meets the fence first, and fails with 503 changing
+// nothing, or only reads run until the promotion.
+func TestFencedPrimary(t *testing.T) {
+	t.Parallel()
+	for _, write := range []bool{true, false} {
+		name := map[bool]string{true: "a-write-meets-the-fence", false: "reads-only"}[write]
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			testFencedPrimary(t, write)
+		})
+	}
+}
+
+func testFencedPrimary(t *testing.T, write bool) {
+	pair := pgtest.StartPair(t)
+	url := pair.NewDatabase(t)
+	s := newPodStore(openBackend(t, url))
+	ctx := context.Background()
+	for i := range 10 {
+		if _, err := durCreatePod(ctx, s, fmt.Sprintf("before-%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Reads at once open connections that stay idle in the pool, connected
+	// to the old primary.
+	failReadConcurrently(t, s, "before-0", "")
+	old := pair.Primary
+	var db string
+	if err := s.b.db.QueryRowContext(ctx, "SELECT current_database()").Scan(&db); err != nil {
+		t.Fatal(err)
+	}
+	failExec(t, old.DSN(db), "ALTER SYSTEM SET default_transaction_read_only = on", "SELECT pg_reload_conf()")
+	// As a failover manager would; it also keeps the database's cleanup
+	// from waiting, on a primary that is read-only.
+	defer old.Stop(t)
+	checkLeft := func(when string) {
+		t.Helper()
+		var left int
+		failQuery(t, old.DSN("postgres"), `SELECT count(*) FROM pg_stat_activity WHERE datname = $1`, &left, db)
+		if left != 0 {
+			t.Errorf("%s, the backend still has %d connections to the old primary", when, left)
+		}
+	}
+
+	if write {
+		var err error
+		for i, deadline := 0, time.Now().Add(10*time.Second); err == nil; i++ {
+			if time.Now().After(deadline) {
+				t.Fatal("writes still succeed 10s after the primary was made read-only")
+			}
+			_, err = durCreatePod(ctx, s, fmt.Sprintf("fenced-%d", i))
+		}
+		if !apierrors.IsServiceUnavailable(err) {
+			t.Fatalf("a write to the read-only primary failed with %T %q, want 503", err, err)
+		}
+		t.Logf("a write to the read-only primary failed with: %v", err)
+	} else {
+		// The idle connections learn of the fence when pgx pings them
+		// before reusing them, which it does once they were idle a second;
+		// the poller's learns with its next answer.
+		time.Sleep(1500 * time.Millisecond)
+	}
+
+	pair.Promote(t)
+	if !write {
+		failReadConcurrently(t, s, "before-0", "")
+		checkLeft("after reads alone")
+	}
+	failWaitWritable(t, s, "promoted", time.Now())
+	// Every read must see the write just made, which only the promoted
+	// standby has; an idle connection to the old primary would not.
+	rv, err := durCreatePod(ctx, s, "after-promotion")
+	if err != nil {
+		t.Fatal(err)
+	}
+	failReadConcurrently(t, s, "after-promotion", fmt.Sprint(rv))
+	checkLeft("after writes and reads")
+}
+
+// failReadConcurrently reads key in parallel, so that the pool opens
+// several connections, and fails if a read does not find it at revision
+// rv (any revision when rv is empty).
+func failReadConcurrently(t *testing.T, s *Store, name, rv string) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 20 {
+				pod := &example.Pod{}
+				if err := s.Get(context.Background(), durPodKey(name), storage.GetOptions{}, pod); err != nil {
+					errs <- err
+					return
+				}
+				if rv != "" && pod.ResourceVersion != rv {
+					errs <- fmt.Errorf("%s read at revision %s, want %s", name, pod.ResourceVersion, rv)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("reading %s: %v", name, err)
+	}
+}
+
+func failExec(t *testing.T, dsn string, stmts ...string) {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	for _, stmt := range stmts {
+		if _, err := conn.Exec(context.Background(), stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+}
+
+func failQuery(t *testing.T, dsn, query string, dest any, args ...any) {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	if err := conn.QueryRow(context.Background(), query, args...).Scan(dest); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+}
+
+func TestWritableDSN(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"postgres://u@a:5432/db?sslmode=disable", "postgres://u@a:5432/db?sslmode=disable"},
+		{"postgres://u@a:5432,b:5432/db?sslmode=disable", "postgres://u@a:5432,b:5432/db?sslmode=disable&target_session_attrs=read-write"},
+		{"postgres://u@a,b/db?target_session_attrs=primary", "postgres://u@a,b/db?target_session_attrs=primary"},
+	} {
+		d, err := parseDatastore(tc.in)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.in, err)
+		}
+		if d.dsn != tc.want {
+			t.Errorf("%s gives %s, want %s", tc.in, d.dsn, tc.want)
+		}
+	}
+}
