@@ -203,16 +203,24 @@ func durStreamWrites(ctx context.Context, s *Store, writer string, ack func(key 
 	}
 }
 
-// durStartWriters runs n writers until the returned stop function is called.
-func durStartWriters(s *Store, n int, log *durAckLog) (stop func()) {
+// durStartWriters runs n writers on each of stores until the returned stop
+// function is called. Writers on the second store and later have names
+// of their own.
+func durStartWriters(n int, log *durAckLog, stores ...*Store) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			durStreamWrites(ctx, s, fmt.Sprintf("w%d", i), log.ack, log.fail)
-		}()
+	for i, s := range stores {
+		for j := range n {
+			name := fmt.Sprintf("w%d", j)
+			if i > 0 {
+				name = fmt.Sprintf("s%d-w%d", i, j)
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				durStreamWrites(ctx, s, name, log.ack, log.fail)
+			}()
+		}
 	}
 	return func() {
 		cancel()
@@ -620,7 +628,7 @@ func TestCrashSafety(t *testing.T) {
 		b := openBackend(t, url)
 		s := newPodStore(b)
 		log := durNewAckLog()
-		stop := durStartWriters(s, 8, log)
+		stop := durStartWriters(8, log, s)
 		defer stop()
 
 		log.waitFor(t, 300, 60*time.Second)
@@ -769,7 +777,7 @@ func TestDatabaseLoss(t *testing.T) {
 	watched := durCollect(durWatchPods(watchCtx, t, s, int64(rv0)))
 
 	log := durNewAckLog()
-	stopWriters := durStartWriters(s, 4, log)
+	stopWriters := durStartWriters(4, log, s)
 	defer stopWriters()
 	log.waitFor(t, 150, 30*time.Second)
 

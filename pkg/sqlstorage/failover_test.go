@@ -42,7 +42,7 @@ func TestFailover(t *testing.T) {
 	}
 
 	log := durNewAckLog()
-	stopWriters := failStartWriters(stores, 4, log)
+	stopWriters := durStartWriters(4, log, stores...)
 	defer stopWriters()
 	log.waitFor(t, 200, 60*time.Second)
 
@@ -88,26 +88,6 @@ func TestFailover(t *testing.T) {
 	for i, s := range stores {
 		evs := durFinishWatch(t, s, fmt.Sprintf("hub%d's watch across the failover", i), watched[i], int64(rv0), counter)
 		durCheckEvents(t, evs, durRowsAfter(rows, int64(rv0)))
-	}
-}
-
-// failStartWriters runs n writers on each store, with names of their own,
-// until the returned stop function is called.
-func failStartWriters(stores []*Store, n int, log *durAckLog) (stop func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	for i, s := range stores {
-		for j := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				durStreamWrites(ctx, s, fmt.Sprintf("hub%d-w%d", i, j), log.ack, log.fail)
-			}()
-		}
-	}
-	return func() {
-		cancel()
-		wg.Wait()
 	}
 }
 
