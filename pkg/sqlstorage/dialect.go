@@ -100,13 +100,22 @@ func parseDatastore(raw string) (*dialect, error) {
 // writableDSN makes a URL that names several hosts, a primary and its
 // standbys, connect only to the one that takes writes: without
 // target_session_attrs pgx takes the first host that answers, which may be
-// a read-only standby. An explicit target_session_attrs is left alone.
+// a read-only standby. It also bounds each host's connection attempt:
+// pgx tries the hosts in turn, and a primary gone without a trace (its
+// packets dropped, not refused) would otherwise use up a request's whole
+// deadline before the next host is tried. Settings the URL has are left
+// alone.
 func writableDSN(u *url.URL, raw string) string {
 	q := u.Query()
-	if !strings.Contains(u.Host, ",") || q.Has("target_session_attrs") {
+	if !strings.Contains(u.Host, ",") || (q.Has("target_session_attrs") && q.Has("connect_timeout")) {
 		return raw
 	}
-	q.Set("target_session_attrs", "read-write")
+	if !q.Has("target_session_attrs") {
+		q.Set("target_session_attrs", "read-write")
+	}
+	if !q.Has("connect_timeout") {
+		q.Set("connect_timeout", "3")
+	}
 	u.RawQuery = q.Encode()
 	return u.String()
 }

@@ -427,8 +427,9 @@ func failQuery(t *testing.T, dsn, query string, dest any, args ...any) {
 func TestWritableDSN(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"postgres://u@a:5432/db?sslmode=disable", "postgres://u@a:5432/db?sslmode=disable"},
-		{"postgres://u@a:5432,b:5432/db?sslmode=disable", "postgres://u@a:5432,b:5432/db?sslmode=disable&target_session_attrs=read-write"},
-		{"postgres://u@a,b/db?target_session_attrs=primary", "postgres://u@a,b/db?target_session_attrs=primary"},
+		{"postgres://u@a:5432,b:5432/db?sslmode=disable", "postgres://u@a:5432,b:5432/db?connect_timeout=3&sslmode=disable&target_session_attrs=read-write"},
+		{"postgres://u@a,b/db?target_session_attrs=primary", "postgres://u@a,b/db?connect_timeout=3&target_session_attrs=primary"},
+		{"postgres://u@a,b/db?connect_timeout=10&target_session_attrs=read-write", "postgres://u@a,b/db?connect_timeout=10&target_session_attrs=read-write"},
 	} {
 		d, err := parseDatastore(tc.in)
 		if err != nil {
