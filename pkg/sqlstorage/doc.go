@@ -98,11 +98,10 @@
 // primary fail once and are dropped, new ones find the promoted standby,
 // and the writer, the poller and the watchers go on from where they were:
 // with synchronous replication the standby has every commit the primary
-// made visible. A write refused as read-only (by a primary fenced off)
-// fails with 503, and its
-// connection is closed with every idle one, which would serve reads staler
-// than the promoted standby's; a connection whose server has reported
-// itself read-only is dropped before its next use. After the poller loses
+// made visible. A write refused as read-only, by a primary fenced off,
+// fails with 503, and its connection is closed with every idle one, which
+// would serve reads staler than the promoted standby's; a connection whose
+// server has reported itself read-only is dropped before its next use. After the poller loses
 // the database, it checks that the newest revision it saw is still there
 // unchanged; if a failover lost it (an asynchronous standby), history
 // restarts at the database's present and every watch ends with 410, so
