@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -20,33 +19,29 @@ import (
 	"github.com/canopy-dev/canopy/internal/pgtest"
 )
 
-// TestDatabaseFailover runs three hubs on a URL naming a PostgreSQL
-// primary and its synchronous standby, writes ConfigMaps through each of
-// them, kills the primary while commits wait for the standby, and promotes
-// the standby. Every hub must take
-// writes again without a restart; every write a hub acknowledged must be
-// in the database; every other answer must be a 503 (and then the write
-// is not in the database), a 504 (outcome unknown) or no answer at all.
+// TestDatabaseFailover runs three hub replicas on a URL naming a
+// PostgreSQL primary and its synchronous standby, writes ConfigMaps
+// through each of them, kills the primary while commits wait for the
+// standby, and promotes the standby. Every hub must take writes again
+// without a restart; every write a hub acknowledged must be in the
+// database; every other answer must be a 503 (and then the write is not in
+// the database), a 504 (outcome unknown) or no answer at all.
 func TestDatabaseFailover(t *testing.T) {
 	t.Parallel()
 	pair := pgtest.StartPair(t)
 	datastore := pair.NewDatabase(t)
-	// The hubs share the first one's certificates, as replicas behind one
-	// address would (the replica harness of issue 16 is not in yet).
-	first, admin := startHub(t, buildHub(t), datastore)
-	hubs := []*hub{first, replicaOf(t, first), replicaOf(t, first)}
-	pki := filepath.Join(first.dataDir, "pki")
+	r := startReplicas(t, 3, datastore)
 	var clients []*kubernetes.Clientset
-	for i, h := range hubs {
-		kubeContext := fmt.Sprintf("hub%d", i)
-		admin.addContextAs(h, pki, "admin", kubeContext, "root")
-		cs, err := kubernetes.NewForConfig(admin.restConfig(kubeContext))
+	for _, h := range r.hubs {
+		// Each replica's own admin kubeconfig reaches that replica, not
+		// the balancer, so that every hub's recovery shows.
+		cs, err := kubernetes.NewForConfig(h.admin(t).restConfig("root"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		clients = append(clients, cs)
 	}
-	admin.must("--context", "hub0", "create", "namespace", "failover")
+	r.kubectl().must("create", "namespace", "failover")
 
 	log := &failoverLog{}
 	stop := log.startWriters(clients, 2)
@@ -66,13 +61,13 @@ func TestDatabaseFailover(t *testing.T) {
 	t.Logf("primary killed with commits waiting for the stopped standby; standby restarted and promoted %v later",
 		promoted.Sub(killed).Round(time.Millisecond))
 
-	for i := range hubs {
+	for i := range r.hubs {
 		log.waitFor(t, fmt.Sprintf("hub%d to acknowledge 20 writes made after the promotion", i), func() bool {
 			return log.successes(i, promoted) >= 20
 		})
 	}
 	stop()
-	for i, h := range hubs {
+	for i, h := range r.hubs {
 		if h.cmd == nil || h.cmd.ProcessState != nil {
 			t.Errorf("hub%d is not the process it was before the failover", i)
 		}
