@@ -82,7 +82,7 @@ func TestHubCredentialReload(t *testing.T) {
 		}
 	}
 	write("first", 2)
-	cfg, credential, err := hubConfig(path)
+	cfg, credential, err := hubConfig(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
