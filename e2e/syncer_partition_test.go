@@ -232,8 +232,9 @@ func TestSyncerTwoClusters(t *testing.T) {
 
 // registerSyncer registers SyncTarget name in root with hub synctarget
 // create, as an administrator would, and runs its syncer for pc with the
-// hub credential that issues. It returns the target's key and the syncer.
-func registerSyncer(t *testing.T, h *hub, syncerBin string, pc *pcluster.Cluster, name string) (string, *syncerProcess) {
+// hub credential that issues, and flags if given. It returns the target's
+// key and the syncer.
+func registerSyncer(t *testing.T, h *hub, syncerBin string, pc *pcluster.Cluster, name string, flags ...string) (string, *syncerProcess) {
 	t.Helper()
 	create := exec.Command(h.bin, "synctarget", "create", name, "--logical-cluster", "root", "--data-dir", h.dataDir)
 	var stderr bytes.Buffer
@@ -242,7 +243,7 @@ func registerSyncer(t *testing.T, h *hub, syncerBin string, pc *pcluster.Cluster
 	if err != nil {
 		t.Fatalf("hub synctarget create %s: %v\n%s", name, err, stderr.String())
 	}
-	p := runSyncer(t, syncerBin, writeFile(t, string(hubKubeconfigOf(t, manifest))), pc.Kubeconfig, "root:"+name)
+	p := runSyncer(t, syncerBin, writeFile(t, string(hubKubeconfigOf(t, manifest))), pc.Kubeconfig, "root:"+name, flags...)
 	p.waitReady(2 * time.Minute)
 	return workloadv1alpha1.TargetKey("root", name), p
 }
