@@ -70,7 +70,7 @@ func TestSyncerFailover(t *testing.T) {
 
 	first.kill(t)
 	killed := time.Now()
-	t.Logf("killed the first replica, which the syncer was connected to")
+	t.Logf("killed the first replica, which the syncer was connected to, at %s", killed.UTC().Format(time.StampMicro))
 	// Polled often, to measure how soon the syncer moves.
 	for metric(t, syncer, "canopy_syncer_hub_replica_switches_total") != 1 {
 		if time.Since(killed) > time.Minute {

@@ -125,7 +125,7 @@ func (h *hubReplicas) DialContext(ctx context.Context, network, address string) 
 				replicaSwitches.Inc()
 				klog.InfoS("Connected to another hub replica", "replica", h.replicas[n], "unreachable", h.replicas[first], "err", errors.Join(errs...))
 			}
-			return conn, nil
+			return &replicaConn{Conn: conn, replicas: h, n: n}, nil
 		}
 		errs = append(errs, err)
 		if ctx.Err() != nil {
@@ -133,4 +133,36 @@ func (h *hubReplicas) DialContext(ctx context.Context, network, address string) 
 		}
 	}
 	return nil, errors.Join(errs...)
+}
+
+// replicaConn is a connection to replica n. A replica that takes
+// connections but answers nothing on them, as one hung, or behind a
+// balancer that lost it, is no better than one that refuses them: once
+// such a connection is closed, as when the TLS handshake times out, the
+// next goes to the next replica.
+type replicaConn struct {
+	net.Conn
+	replicas *hubReplicas
+	n        int
+	answered atomic.Bool
+}
+
+func (c *replicaConn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
+	if n > 0 && !c.answered.Load() {
+		c.answered.Store(true)
+	}
+	return n, err
+}
+
+func (c *replicaConn) Close() error {
+	h := c.replicas
+	if !c.answered.Load() && len(h.replicas) > 1 {
+		next := (c.n + 1) % len(h.replicas)
+		if h.current.CompareAndSwap(int32(c.n), int32(next)) {
+			replicaSwitches.Inc()
+			klog.InfoS("A hub replica took a connection but answered nothing on it; connecting to the next", "replica", h.replicas[c.n], "next", h.replicas[next])
+		}
+	}
+	return c.Conn.Close()
 }
