@@ -45,8 +45,9 @@ certificate there (hub synctarget rotate) replaces the one in use without a
 restart.
 
 With several --hub-url, the syncer connects to the first hub replica that
-takes a connection and stays with it; when its connection breaks, it moves
-to the next, and its watches resume there from where they were.`,
+takes a connection and stays with it; once that one refuses connections, or
+takes them and answers nothing, it moves to the next, and its watches resume
+there from where they were.`,
 		SilenceUsage: true,
 		Args:         cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -98,7 +99,7 @@ to the next, and its watches resume there from where they were.`,
 	}
 	cmd.Flags().StringVar(&hubKubeconfig, "hub-kubeconfig", "", "kubeconfig of the hub; its server may address any logical cluster")
 	cmd.Flags().StringArrayVar(&hubURLs, "hub-url", nil, "https://host:port of a hub replica, repeated for each, tried in order; unset means the server of --hub-kubeconfig, "+
-		"whose name each replica's serving certificate must hold, as the replicas of one hub's identity do")
+		"whose name each replica's serving certificate must hold too (hub start --tls-san)")
 	cmd.Flags().StringVar(&clusterKubeconfig, "cluster-kubeconfig", "", "kubeconfig of the physical cluster; unset means the cluster the syncer runs in")
 	cmd.Flags().StringVar(&target, "sync-target", "", "the SyncTarget, as <logical cluster path>:<name>, e.g. root:platform:pc1")
 	cmd.Flags().DurationVar(&namespaceGracePeriod, "namespace-grace-period", sync.DefaultNamespaceGracePeriod, "how long a downstream namespace the syncer made stays once nothing it synced is left in it")

@@ -36,7 +36,7 @@ var replicaSwitches = metrics.NewCounter(&metrics.CounterOpts{
 	Namespace:      "canopy",
 	Subsystem:      "syncer",
 	Name:           "hub_replica_switches_total",
-	Help:           "Times the syncer connected to another hub replica of --hub-url because the one it used did not take a connection.",
+	Help:           "Times the syncer moved to another hub replica of --hub-url because the one it used refused a connection, did not take it in time, or answered nothing on it.",
 	StabilityLevel: metrics.ALPHA,
 })
 
@@ -53,8 +53,9 @@ func init() {
 // informers watch again from their resourceVersions there.
 //
 // The requests still name the kubeconfig's server, and TLS verifies its
-// name: every replica serves the hub's one identity, whose certificate
-// names that server.
+// name, as it would through a load balancer: every replica's serving
+// certificate, issued by the hub's one CA, must name that server too
+// (hub start --tls-san).
 type hubReplicas struct {
 	// server is the host:port the client dials for the kubeconfig's
 	// server; other addresses, as a proxy's, are dialed as they are.
