@@ -227,10 +227,10 @@ func (c *config) genericConfig(clusters *tenancy.Storage, authz authorizer.Autho
 		}
 		bearer = tokenunion.New(tokens, static)
 	}
-	cfg.Authentication.Authenticator = group.NewAuthenticatedGroupAdder(unionauth.New(
+	cfg.Authentication.Authenticator = group.NewAuthenticatedGroupAdder(withPublicInfo(unionauth.New(
 		newCachedCertUsers(x509request.NewDynamic(clientCA.VerifyOptions, certUser)),
 		bearertoken.New(bearer),
-	))
+	)))
 	cfg.Authorization.Authorizer = authz
 	cfg.TracerProvider = c.tracerProvider
 	// Told to stop, the hub ends its watches at once instead of waiting
