@@ -33,6 +33,9 @@ type Options struct {
 	TLSSANs []string
 	// Datastore is a sqlstorage URL; empty means SQLite in DataDir.
 	Datastore string
+	// IdentityKeyFile holds the key that seals the hub's identity in the
+	// datastore (pkg/identity); empty means IdentityKeyPath(DataDir).
+	IdentityKeyFile string
 	// OTLPEndpoint is the host:port of an OTLP/gRPC collector to send
 	// traces to; empty means no tracing.
 	OTLPEndpoint string
@@ -108,6 +111,9 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	}
 	h, err := newHubServer(c, apis)
 	if err != nil {
+		return err
+	}
+	if h.shards, err = installShards(h.server, apis.Leases); err != nil {
 		return err
 	}
 	// Root has no LogicalCluster to be set up by; every other logical
