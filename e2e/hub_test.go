@@ -181,17 +181,6 @@ func (h *hub) stop(t *testing.T) {
 	h.cmd = nil
 }
 
-// kill kills the hub with SIGKILL, giving it no chance to tidy up, as a
-// replica dies with its machine.
-func (h *hub) kill(t *testing.T) {
-	t.Helper()
-	if err := h.cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	_ = h.cmd.Wait()
-	h.cmd = nil
-}
-
 // waitReady polls /readyz as the admin, which also proves the generated
 // CA, serving and client certificates fit together.
 func (h *hub) waitReady(t *testing.T) {
