@@ -316,6 +316,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	authz, err := union.New(
 		union.NamedAuthorizer{AuthorizerName: "system:masters", Authorizer: authorizerfactory.NewPrivilegedGroups(user.SystemPrivilegedGroup)},
 		union.NamedAuthorizer{AuthorizerName: "reserved", Authorizer: reserved.New()},
+		controllersAuthorizer(),
 		union.NamedAuthorizer{AuthorizerName: "rbac", Authorizer: rbacAuthorizer},
 	)
 	if err != nil {
@@ -329,6 +330,11 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	controllerUsers, err := newControllerUsers()
+	if err != nil {
+		return err
+	}
+	authenticateControllers(cfg, controllerUsers)
 	policies, err := admissionPolicies(groups, coreGroup, authz, scheme, cfg.OpenAPIV3Config)
 	if err != nil {
 		return err
@@ -374,6 +380,10 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	}
 	completed := cfg.Complete(nil)
 	server, err := completed.New("canopy-hub", genericapiserver.NewEmptyDelegate())
+	if err != nil {
+		return err
+	}
+	clients, err := newControllerClients(cfg, controllerUsers)
 	if err != nil {
 		return err
 	}
@@ -519,6 +529,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 			Namespaces:      namespaceStore,
 			Events:          coreGroup.Storage["events"].(rest.Creater),
 			Resources:       placeableResources(coreGroup, groups),
+			Client:          clients.placement,
 		}),
 		"customresource-catalog": customResources,
 		"crd-names":              crdcontroller.New(definitionStore, definitions.Storage["customresourcedefinitions/status"].(rest.Updater)),
@@ -842,20 +853,20 @@ func aggregatedResources(groups []storedGroup) (map[string]statusaggregation.Res
 // at the hub, which are the syncers' copies of what runs downstream.
 func placeableResources(core registry.Group, groups []storedGroup) map[workloadv1alpha1.GroupResource]placementcontroller.Resource {
 	out := map[workloadv1alpha1.GroupResource]placementcontroller.Resource{}
-	add := func(g registry.Group) {
+	add := func(g registry.Group, version string) {
 		for _, s := range g.Stores {
 			gr := s.DefaultQualifiedResource
 			if !s.NamespaceScoped() || gr == corev1.Resource("pods") || gr == corev1.Resource("events") {
 				continue
 			}
 			status, _ := g.Storage[gr.Resource+"/status"].(rest.Updater)
-			out[workloadv1alpha1.GroupResource{Group: gr.Group, Resource: gr.Resource}] = placementcontroller.Resource{Store: s, Status: status}
+			out[workloadv1alpha1.GroupResource{Group: gr.Group, Resource: gr.Resource}] = placementcontroller.Resource{Store: s, Version: version, Status: status}
 		}
 	}
-	add(core)
+	add(core, corev1.SchemeGroupVersion.Version)
 	for _, g := range groups {
 		if g.version != workloadv1alpha1.SchemeGroupVersion && g.version != placementv1alpha1.SchemeGroupVersion {
-			add(g.Group)
+			add(g.Group, g.version.Version)
 		}
 	}
 	return out

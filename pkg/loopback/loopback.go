@@ -8,6 +8,9 @@ import (
 	"net/http"
 	"slices"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apiserver/pkg/authentication/authenticator"
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/client-go/dynamic"
@@ -112,4 +115,14 @@ func (rt clusterRoundTripper) RoundTrip(req *http.Request) (*http.Response, erro
 		req.URL.RawPath = logicalcluster.PathPrefix + string(cluster) + req.URL.RawPath
 	}
 	return rt.next.RoundTrip(req)
+}
+
+// Patch patches the object name of resource, in the namespace given and
+// the logical cluster of ctx, or its subresource, as the controller: its
+// field manager names it in the object's managedFields.
+func (c *Client) Patch(ctx context.Context, resource schema.GroupVersionResource, namespace, name string, pt types.PatchType, data []byte,
+	subresources ...string,
+) error {
+	_, err := c.Resource(resource).Namespace(namespace).Patch(ctx, name, pt, data, metav1.PatchOptions{FieldManager: c.FieldManager}, subresources...)
+	return err
 }

@@ -2,11 +2,13 @@ package placement
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -15,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/apimachinery/pkg/types"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
@@ -79,6 +82,10 @@ func startController(t *testing.T) *testHub {
 		configMaps: stores["configmaps"], events: stores["events"],
 		syncTargetStatus: groups[2].Storage["synctargets/status"].(rest.Updater),
 	}
+	resources := map[workloadv1alpha1.GroupResource]Resource{
+		{Group: "apps", Resource: "deployments"}: {Store: h.deployments, Version: "v1", Status: groups[1].Storage["deployments/status"].(rest.Updater)},
+		{Resource: "configmaps"}:                 {Store: h.configMaps, Version: "v1"},
+	}
 	c := New(Config{
 		Placements:      h.placements,
 		PlacementStatus: groups[3].Storage["placements/status"].(rest.Updater),
@@ -86,10 +93,8 @@ func startController(t *testing.T) *testHub {
 		SyncTargets:     h.syncTargets,
 		Namespaces:      h.namespaces,
 		Events:          h.events,
-		Resources: map[workloadv1alpha1.GroupResource]Resource{
-			{Group: "apps", Resource: "deployments"}: {Store: h.deployments, Status: groups[1].Storage["deployments/status"].(rest.Updater)},
-			{Resource: "configmaps"}:                 {Store: h.configMaps},
-		},
+		Resources:       resources,
+		Client:          storePatcher(resources),
 	})
 	done := make(chan struct{})
 	go func() {
@@ -101,6 +106,37 @@ func startController(t *testing.T) *testHub {
 		<-done
 	})
 	return h
+}
+
+// storePatcher applies placement's merge patches to the stores of its
+// resources, as the API would after admission, which the hub's e2e tests
+// cover (TestControllerWritesThroughAdmission).
+type storePatcher map[workloadv1alpha1.GroupResource]Resource
+
+func (p storePatcher) Patch(ctx context.Context, resource schema.GroupVersionResource, _, name string, pt types.PatchType, data []byte,
+	subresources ...string,
+) error {
+	if pt != types.MergePatchType {
+		return fmt.Errorf("patch type %s, want %s", pt, types.MergePatchType)
+	}
+	res := p[workloadv1alpha1.GroupResource{Group: resource.Group, Resource: resource.Resource}]
+	var updater rest.Updater = res.Store
+	if len(subresources) > 0 {
+		updater = res.Status
+	}
+	_, _, err := updater.Update(ctx, name, rest.DefaultUpdatedObjectInfo(nil, func(_ context.Context, _, existing runtime.Object) (runtime.Object, error) {
+		original, err := json.Marshal(existing)
+		if err != nil {
+			return nil, err
+		}
+		patched, err := jsonpatch.MergePatch(original, data)
+		if err != nil {
+			return nil, err
+		}
+		obj := res.Store.New()
+		return obj, json.Unmarshal(patched, obj)
+	}), rest.ValidateAllObjectFunc, rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{})
+	return err
 }
 
 func (h *testHub) in(namespace string) context.Context {

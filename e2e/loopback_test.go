@@ -1,0 +1,138 @@
+package e2e
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	auditv1 "k8s.io/apiserver/pkg/apis/audit/v1"
+
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+)
+
+// placementUser is the placement controller's user at the hub
+// (pkg/loopback).
+const placementUser = "system:canopy:controller:placement"
+
+// TestControllerWritesThroughAdmission checks that the placement
+// controller writes its assignments through the API as a user of its own:
+// a ValidatingAdmissionPolicy that root:org binds for its descendants,
+// forbidding assignment to root:org:team's SyncTarget pc1, stops
+// placement from labelling a Deployment of root:org:team for it, and
+// kubectl describe shows the refusal; in root:a, which the policy does
+// not reach, placement assigns the same Deployment to root:a's pc1, and
+// its managedFields name placement. The audit log names placement's user
+// on both writes.
+func TestControllerWritesThroughAdmission(t *testing.T) {
+	t.Parallel()
+	log := filepath.Join(t.TempDir(), "audit.log")
+	_, admin, _ := startTeamHub(t, 40*time.Second, "--audit-log-path", log)
+	admin.createLogicalCluster("root", "a")
+
+	teamKey := workloadv1alpha1.TargetKey("root:org:team", "pc1")
+	label := workloadv1alpha1.StateLabel(teamKey)
+	admin.apply("org", fmt.Sprintf(`apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: no-team-pc1
+spec:
+  matchConstraints:
+    resourceRules:
+    - apiGroups: ["apps"]
+      apiVersions: ["v1"]
+      operations: ["CREATE", "UPDATE"]
+      resources: ["deployments"]
+  validations:
+  - expression: "!has(object.metadata.labels) || !('%[1]s' in object.metadata.labels) || object.metadata.labels['%[1]s'] != 'Sync'"
+    message: "Deployments may not run on root:org:team's pc1"
+    reason: Forbidden
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: no-team-pc1
+  labels:
+    admission.canopy.dev/inherit: descendants
+spec:
+  policyName: no-team-pc1
+  validationActions: ["Deny"]
+`, label))
+	for _, context := range []string{"team", "a"} {
+		admin.apply(context, `apiVersion: workload.canopy.dev/v1alpha1
+kind: SyncTarget
+metadata: {name: pc1, labels: {region: eu}}
+---
+apiVersion: placement.canopy.dev/v1alpha1
+kind: Placement
+metadata: {name: eu}
+spec:
+  resources: [{group: apps, resource: deployments}]
+  targets: {labelSelector: {matchLabels: {region: eu}}}
+`)
+		// A heartbeat keeps pc1 Ready for the hub's 40s timeout.
+		admin.must("--context", context, "patch", "synctarget", "pc1", "--subresource", "status", "--type", "merge", "-p", heartbeat(time.Now()))
+		admin.must("--context", context, "create", "namespace", "ns1")
+	}
+	// The policy is in force in root:org:team once it refuses a
+	// Deployment assigned to pc1 by hand.
+	admin.refusedEventually("Deployments may not run on root:org:team's pc1", "--context", "team", "create", "-f", writeFile(t,
+		fmt.Sprintf("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: probe\n  namespace: ns1\n  labels: {%s: Sync}\n"+
+			"spec:\n  selector: {matchLabels: {app: probe}}\n  template:\n    metadata: {labels: {app: probe}}\n    spec: {containers: [{name: c, image: nginx}]}\n", label)))
+	for _, context := range []string{"team", "a"} {
+		admin.apply(context, placedDeployment("web", "ns1", 2))
+	}
+
+	// root:a: placed, by placement's own field manager.
+	aKey := workloadv1alpha1.TargetKey("root:a", "pc1")
+	waitUntil(t, 30*time.Second, "web in root:a assigned to pc1 by placement's field manager", func() string {
+		got := admin.must("--context", "a", "get", "deploy", "web", "-n", "ns1", "--show-managed-fields",
+			"-o", "jsonpath={.metadata.labels."+jsonpathKey(workloadv1alpha1.StateLabel(aKey))+"} {.metadata.managedFields[*].manager}")
+		if !strings.HasPrefix(got, "Sync ") || !slices.Contains(strings.Fields(got), "placement") {
+			return got
+		}
+		return ""
+	})
+
+	// root:org:team: refused, and kubectl describe says so.
+	var described string
+	waitUntil(t, 30*time.Second, "kubectl describe of web in root:org:team showing the refusal", func() string {
+		described = admin.must("--context", "team", "describe", "deploy/web", "-n", "ns1")
+		for _, want := range []string{"Warning", "AssignmentRefused", "The hub refused placement's assignment of it to SyncTargets [" + teamKey + "]",
+			"no-team-pc1", "Deployments may not run on root:org:team's pc1"} {
+			if !strings.Contains(described, want) {
+				return "no " + want + " in:\n" + described
+			}
+		}
+		return ""
+	})
+	t.Logf("kubectl describe deploy/web in root:org:team:\n%s", described)
+	if got := admin.must("--context", "team", "get", "deploy", "web", "-n", "ns1", "-o", "jsonpath={.metadata.labels}"); strings.Contains(got, label) {
+		t.Errorf("web in root:org:team carries %s despite the policy: %s", label, got)
+	}
+
+	// The audit log names placement's user on both writes.
+	outcome := func(e auditv1.Event, cluster string) bool {
+		return e.User.Username == placementUser && e.Verb == "patch" && e.ObjectRef != nil && e.ObjectRef.Resource == "deployments" &&
+			e.ObjectRef.Name == "web" && e.Annotations["canopy.dev/cluster"] == cluster && e.ResponseStatus != nil
+	}
+	refused := func(e auditv1.Event) bool { return outcome(e, "root:org:team") && e.ResponseStatus.Code == 403 }
+	placed := func(e auditv1.Event) bool { return outcome(e, "root:a") && e.ResponseStatus.Code == 200 }
+	events := readAuditLog(t, log, func(e auditv1.Event) bool { return refused(e) })
+	if !slices.ContainsFunc(events, placed) {
+		t.Errorf("the audit log has no successful patch of web in root:a by %s", placementUser)
+	}
+	for _, e := range events {
+		if e.User.Username == placementUser && !slices.Contains(e.User.Groups, "system:canopy:controllers") {
+			t.Errorf("an audit event of %s has groups %v, want system:canopy:controllers among them", placementUser, e.User.Groups)
+		}
+		if e.User.Username == placementUser && !strings.HasPrefix(e.UserAgent, "canopy-hub/placement") {
+			t.Errorf("an audit event of %s has user agent %q, want it to name the controller", placementUser, e.UserAgent)
+		}
+		if outcome(e, "root:org:team") && e.ImpersonatedUser != nil {
+			t.Errorf("placement's write was made by impersonation: %+v", e.ImpersonatedUser)
+		}
+	}
+}
