@@ -13,18 +13,19 @@ import (
 // The controllers that write what users own, each through the API as a
 // user of its own (pkg/loopback).
 const (
-	placementControllerName = "placement"
+	placementControllerName        = "placement"
+	garbageCollectorControllerName = "garbage-collector"
 )
 
 // controllerClients are their API clients.
 type controllerClients struct {
-	placement *loopback.Client
+	placement, garbageCollector *loopback.Client
 }
 
 // newControllerUsers makes the users of the controllers that write
 // through the API.
 func newControllerUsers() (*loopback.Users, error) {
-	return loopback.NewUsers(placementControllerName)
+	return loopback.NewUsers(placementControllerName, garbageCollectorControllerName)
 }
 
 // controllersAuthorizer lets the controllers' users do anything in every
@@ -48,5 +49,9 @@ func newControllerClients(cfg *genericapiserver.Config, users *loopback.Users) (
 	if err != nil {
 		return controllerClients{}, err
 	}
-	return controllerClients{placement: placement}, nil
+	garbageCollector, err := users.Client(cfg.LoopbackClientConfig, garbageCollectorControllerName)
+	if err != nil {
+		return controllerClients{}, err
+	}
+	return controllerClients{placement: placement, garbageCollector: garbageCollector}, nil
 }

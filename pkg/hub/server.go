@@ -463,9 +463,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	garbageCollector, err := gccontroller.New(gccontroller.Config{
 		Stores: data,
 		Typer:  scheme,
-		Deleters: map[schema.GroupResource]rest.GracefulDeleter{
-			corev1.Resource("namespaces"): coreGroup.Storage["namespaces"].(rest.GracefulDeleter),
-		},
+		Client: clients.garbageCollector,
 		Custom: customResources,
 	})
 	if err != nil {

@@ -126,3 +126,9 @@ func (c *Client) Patch(ctx context.Context, resource schema.GroupVersionResource
 	_, err := c.Resource(resource).Namespace(namespace).Patch(ctx, name, pt, data, metav1.PatchOptions{FieldManager: c.FieldManager}, subresources...)
 	return err
 }
+
+// Delete deletes the object name of resource, in the namespace given and
+// the logical cluster of ctx, as the controller.
+func (c *Client) Delete(ctx context.Context, resource schema.GroupVersionResource, namespace, name string, opts metav1.DeleteOptions) error {
+	return c.Resource(resource).Namespace(namespace).Delete(ctx, name, opts)
+}

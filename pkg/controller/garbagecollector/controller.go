@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/loopback"
 )
 
 // name names the controller in logs and in its queue's metrics.
@@ -38,12 +40,20 @@ type Config struct {
 	// Typer tells the kinds of the stores' objects, which
 	// ownerReferences name.
 	Typer runtime.ObjectTyper
-	// Deleters delete, in place of their store, the resources whose API
-	// deletion is more than the store's: a namespace is emptied first.
-	Deleters map[schema.GroupResource]rest.GracefulDeleter
+	// Client deletes the objects collected. They are the users', so the
+	// hub deletes them through the API, as the collector's own user
+	// (pkg/loopback): the admission policies of their logical cluster may
+	// refuse it, the audit log names the collector, and a namespace is
+	// deleted as the API deletes one.
+	Client Deleter
 	// Custom, when set, are the custom resources, whose objects may own
 	// others or be owned too.
 	Custom CustomResources
+}
+
+// Deleter deletes objects through the API, as *loopback.Client does.
+type Deleter interface {
+	Delete(ctx context.Context, resource schema.GroupVersionResource, namespace, name string, opts metav1.DeleteOptions) error
 }
 
 // CustomResources are the resources that come and go with the
@@ -73,6 +83,10 @@ type Controller struct {
 	resources map[schema.GroupResource]*genericregistry.Store
 	graph     *graph
 	queue     workqueue.TypedDelayingInterface[id]
+	// refusals backs off, per object, the deletions the hub refuses, as
+	// an admission policy may: nothing changes until someone changes the
+	// policy or the object, whose change queues it anyway.
+	refusals workqueue.TypedRateLimiter[id]
 }
 
 // New returns a collector for c.
@@ -91,7 +105,8 @@ func New(c Config) (*Controller, error) {
 	}
 	return &Controller{
 		c: c, kinds: kinds, resources: resources, graph: newGraph(),
-		queue: workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[id]{Name: name}),
+		queue:    workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[id]{Name: name}),
+		refusals: workqueue.NewTypedItemExponentialFailureRateLimiter[id](time.Second, 5*time.Minute),
 	}, nil
 }
 
@@ -196,6 +211,7 @@ func in(ctx context.Context, n logicalcluster.Name, ns string) context.Context {
 func (c *Controller) process(ctx context.Context, i id) error {
 	n, ok := c.graph.get(i)
 	if !ok {
+		c.refusals.Forget(i)
 		return nil
 	}
 	s, err := c.store(ctx, i.cluster, n.resource)
@@ -229,7 +245,7 @@ func (c *Controller) process(ctx context.Context, i id) error {
 		// Someone else's finalizers hold it; it is going anyway.
 		return nil
 	}
-	return c.collect(ctx, i, n, m)
+	return c.collect(ctx, i, n, obj, m)
 }
 
 // orphan strips the ownerReferences to i from its dependents, then the
@@ -289,7 +305,7 @@ var errInvalidReference = errors.New("invalid ownerReference")
 // collect deletes the dependent i if none of its owners exists, or is
 // waiting for it, and otherwise strips its ownerReferences to the missing
 // ones.
-func (c *Controller) collect(ctx context.Context, i id, n node, m metav1.Object) error {
+func (c *Controller) collect(ctx context.Context, i id, n node, obj runtime.Object, m metav1.Object) error {
 	refs := m.GetOwnerReferences()
 	if len(refs) == 0 {
 		return nil
@@ -338,7 +354,7 @@ func (c *Controller) collect(ctx context.Context, i id, n node, m metav1.Object)
 					break
 				}
 			}
-			return c.delete(ctx, i, n, metav1.DeletePropagationForeground)
+			return c.delete(ctx, i, n, obj, metav1.DeletePropagationForeground)
 		}
 	}
 	// i's own finalizers tell how its dependents go with it.
@@ -349,7 +365,7 @@ func (c *Controller) collect(ctx context.Context, i id, n node, m metav1.Object)
 	case slices.Contains(m.GetFinalizers(), metav1.FinalizerDeleteDependents):
 		policy = metav1.DeletePropagationForeground
 	}
-	return c.delete(ctx, i, n, policy)
+	return c.delete(ctx, i, n, obj, policy)
 }
 
 func unblockOwners(m metav1.Object) {
@@ -410,31 +426,46 @@ func (c *Controller) kind(ctx context.Context, cluster logicalcluster.Name, gk s
 	return c.c.Custom.Kind(ctx, cluster, gk)
 }
 
-// delete deletes i, unless it was replaced, with policy for its own
-// dependents.
-func (c *Controller) delete(ctx context.Context, i id, n node, policy metav1.DeletionPropagation) error {
-	d, ok := c.c.Deleters[n.resource]
-	if !ok {
-		s, err := c.store(ctx, i.cluster, n.resource)
-		if apierrors.IsNotFound(err) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		d = s
+// delete deletes i, obj as read, unless it was replaced, with policy for
+// its own dependents.
+func (c *Controller) delete(ctx context.Context, i id, n node, obj runtime.Object, policy metav1.DeletionPropagation) error {
+	resource, err := c.versioned(n.resource, obj)
+	if err != nil {
+		return err
 	}
 	uid := i.uid
-	_, _, err := d.Delete(in(ctx, i.cluster, n.namespace), n.name, rest.ValidateAllObjectFunc,
-		&metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &uid}, PropagationPolicy: &policy})
-	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
+	err = c.c.Client.Delete(in(ctx, i.cluster, n.namespace), resource, n.namespace, n.name,
+		metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &uid}, PropagationPolicy: &policy})
+	switch {
+	case apierrors.IsNotFound(err) || apierrors.IsConflict(err):
+		c.refusals.Forget(i)
 		return nil
-	}
-	if err == nil {
+	case loopback.Refused(err):
+		delay := c.refusals.When(i)
+		klog.InfoS("The hub refused to collect an object whose owners are gone; trying again later", "cluster", i.cluster,
+			"resource", n.resource, "namespace", n.namespace, "name", n.name, "after", delay, "reason", err)
+		c.queue.AddAfter(i, delay)
+		return nil
+	case err == nil:
+		c.refusals.Forget(i)
 		klog.V(2).InfoS("Collected an object whose owners are gone", "cluster", i.cluster,
 			"resource", n.resource, "namespace", n.namespace, "name", n.name, "propagation", policy)
 	}
 	return err
+}
+
+// versioned is resource r at the version of obj, one of its objects: the
+// version a custom resource's object was stored at, which its definition
+// serves, or that of the hub's own type.
+func (c *Controller) versioned(r schema.GroupResource, obj runtime.Object) (schema.GroupVersionResource, error) {
+	if v := obj.GetObjectKind().GroupVersionKind().Version; v != "" {
+		return r.WithVersion(v), nil
+	}
+	gvks, _, err := c.c.Typer.ObjectKinds(obj)
+	if err != nil {
+		return schema.GroupVersionResource{}, fmt.Errorf("the version of %s: %w", r, err)
+	}
+	return r.WithVersion(gvks[0].Version), nil
 }
 
 // update applies change to the metadata of i as stored, unless i was

@@ -2,6 +2,7 @@ package garbagecollector
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -50,9 +51,9 @@ func start(t *testing.T) *hub {
 	}
 	namespaces := group.Storage["namespaces"].(rest.GracefulDeleter)
 	c, err := New(Config{
-		Stores:   stores,
-		Typer:    scheme,
-		Deleters: map[schema.GroupResource]rest.GracefulDeleter{corev1.Resource("namespaces"): namespaces},
+		Stores: stores,
+		Typer:  scheme,
+		Client: storeDeleter{stores: stores, namespaces: namespaces},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -71,6 +72,27 @@ func start(t *testing.T) *hub {
 		h.stores[s.DefaultQualifiedResource.Resource] = s
 	}
 	return h
+}
+
+// storeDeleter deletes through the stores, and namespaces through their
+// API storage, as the API would after admission, which the hub's e2e
+// tests cover (TestGarbageCollection).
+type storeDeleter struct {
+	stores     []*genericregistry.Store
+	namespaces rest.GracefulDeleter
+}
+
+func (d storeDeleter) Delete(ctx context.Context, resource schema.GroupVersionResource, _, name string, opts metav1.DeleteOptions) error {
+	deleter := d.namespaces
+	if gr := resource.GroupResource(); gr != corev1.Resource("namespaces") {
+		i := slices.IndexFunc(d.stores, func(s *genericregistry.Store) bool { return s.DefaultQualifiedResource == gr })
+		if i < 0 {
+			return fmt.Errorf("no store of %s", gr)
+		}
+		deleter = d.stores[i]
+	}
+	_, _, err := deleter.Delete(ctx, name, rest.ValidateAllObjectFunc, &opts)
+	return err
 }
 
 // ref is an ownerReference to the ConfigMap cm.
