@@ -1,6 +1,9 @@
 package hub
 
 import (
+	"maps"
+	"slices"
+
 	"k8s.io/apiserver/pkg/authentication/request/bearertoken"
 	unionauth "k8s.io/apiserver/pkg/authentication/request/union"
 	"k8s.io/apiserver/pkg/authorization/authorizerfactory"
@@ -10,22 +13,28 @@ import (
 	"github.com/canopy-dev/canopy/pkg/loopback"
 )
 
-// The controllers that write what users own, each through the API as a
-// user of its own (pkg/loopback).
-const (
-	placementControllerName        = "placement"
-	garbageCollectorControllerName = "garbage-collector"
-)
-
-// controllerClients are their API clients.
+// controllerClients are the API clients of the controllers that write
+// what users own, each through the API as a user of its own
+// (pkg/loopback). The others write only what the hub owns, through the
+// registries.
 type controllerClients struct {
-	placement, garbageCollector *loopback.Client
+	placement, garbageCollector, namespace, statusAggregation *loopback.Client
+}
+
+// byName is each of c's clients, by its controller's name.
+func (c *controllerClients) byName() map[string]**loopback.Client {
+	return map[string]**loopback.Client{
+		"placement":          &c.placement,
+		"garbage-collector":  &c.garbageCollector,
+		"namespace":          &c.namespace,
+		"status-aggregation": &c.statusAggregation,
+	}
 }
 
 // newControllerUsers makes the users of the controllers that write
 // through the API.
 func newControllerUsers() (*loopback.Users, error) {
-	return loopback.NewUsers(placementControllerName, garbageCollectorControllerName)
+	return loopback.NewUsers(slices.Sorted(maps.Keys((&controllerClients{}).byName()))...)
 }
 
 // controllersAuthorizer lets the controllers' users do anything in every
@@ -45,13 +54,13 @@ func authenticateControllers(cfg *genericapiserver.Config, users *loopback.Users
 // newControllerClients makes the controllers' clients over the hub's
 // loopback connection, which cfg describes once it is complete.
 func newControllerClients(cfg *genericapiserver.Config, users *loopback.Users) (controllerClients, error) {
-	placement, err := users.Client(cfg.LoopbackClientConfig, placementControllerName)
-	if err != nil {
-		return controllerClients{}, err
+	var clients controllerClients
+	for name, client := range clients.byName() {
+		c, err := users.Client(cfg.LoopbackClientConfig, name)
+		if err != nil {
+			return controllerClients{}, err
+		}
+		*client = c
 	}
-	garbageCollector, err := users.Client(cfg.LoopbackClientConfig, garbageCollectorControllerName)
-	if err != nil {
-		return controllerClients{}, err
-	}
-	return controllerClients{placement: placement, garbageCollector: garbageCollector}, nil
+	return clients, nil
 }

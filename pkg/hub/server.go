@@ -504,13 +504,15 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 			Delete:     coreGroup.Storage["namespaces"].(rest.GracefulDeleter),
 			Finalize:   coreGroup.Storage["namespaces/finalize"].(rest.Updater),
 			Data:       allData,
+			Client:     clients.namespace,
+			Typer:      scheme,
 		}),
 		"clusterrole-aggregation": clusterroleaggregation.New(rbacStorage.ClusterRoles()),
 		"garbage-collector":       garbageCollector,
 		"synctarget-heartbeat": synctarget.New(syncTargetStore,
 			syncTargets.Storage["synctargets/status"].(rest.Updater), heartbeatTimeout, evictionTimeout),
 		"losttarget":         losttarget.New(lostTargetConfig(syncTargetStore, data, placeableResources(coreGroup, groups))),
-		"status-aggregation": statusaggregation.New(syncTargetStore, aggregated),
+		"status-aggregation": statusaggregation.New(syncTargetStore, aggregated, clients.statusAggregation),
 		"rollout-history": rollouthistory.New(rollouthistory.Config{
 			Deployments:         apps.Storage["deployments"].(*registry.Served).Store,
 			ReplicaSets:         apps.Storage["replicasets"].(*registry.Served).Store,
@@ -837,10 +839,7 @@ func aggregatedResources(groups []storedGroup) (map[string]statusaggregation.Res
 		if err != nil {
 			return nil, err
 		}
-		out[r.GroupResource().String()] = statusaggregation.Resource{
-			Store:  g.Storage[r.Resource].(*registry.Served).Store,
-			Status: g.Storage[r.Resource+"/status"].(rest.Updater),
-		}
+		out[r.GroupResource().String()] = statusaggregation.Resource{Store: g.Storage[r.Resource].(*registry.Served).Store, Resource: r}
 	}
 	return out, nil
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apiserver/pkg/authentication/authenticator"
@@ -131,4 +132,19 @@ func (c *Client) Patch(ctx context.Context, resource schema.GroupVersionResource
 // the logical cluster of ctx, as the controller.
 func (c *Client) Delete(ctx context.Context, resource schema.GroupVersionResource, namespace, name string, opts metav1.DeleteOptions) error {
 	return c.Resource(resource).Namespace(namespace).Delete(ctx, name, opts)
+}
+
+// Versioned is resource r at the version of obj, one of its objects, as
+// the hub serves it: the version a custom resource's object carries,
+// which its definition serves, or that of the hub's own type, which
+// typer tells.
+func Versioned(typer runtime.ObjectTyper, r schema.GroupResource, obj runtime.Object) (schema.GroupVersionResource, error) {
+	if v := obj.GetObjectKind().GroupVersionKind().Version; v != "" {
+		return r.WithVersion(v), nil
+	}
+	gvks, _, err := typer.ObjectKinds(obj)
+	if err != nil {
+		return schema.GroupVersionResource{}, fmt.Errorf("the version of %s: %w", r, err)
+	}
+	return r.WithVersion(gvks[0].Version), nil
 }

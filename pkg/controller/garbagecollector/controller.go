@@ -429,7 +429,7 @@ func (c *Controller) kind(ctx context.Context, cluster logicalcluster.Name, gk s
 // delete deletes i, obj as read, unless it was replaced, with policy for
 // its own dependents.
 func (c *Controller) delete(ctx context.Context, i id, n node, obj runtime.Object, policy metav1.DeletionPropagation) error {
-	resource, err := c.versioned(n.resource, obj)
+	resource, err := loopback.Versioned(c.c.Typer, n.resource, obj)
 	if err != nil {
 		return err
 	}
@@ -452,20 +452,6 @@ func (c *Controller) delete(ctx context.Context, i id, n node, obj runtime.Objec
 			"resource", n.resource, "namespace", n.namespace, "name", n.name, "propagation", policy)
 	}
 	return err
-}
-
-// versioned is resource r at the version of obj, one of its objects: the
-// version a custom resource's object was stored at, which its definition
-// serves, or that of the hub's own type.
-func (c *Controller) versioned(r schema.GroupResource, obj runtime.Object) (schema.GroupVersionResource, error) {
-	if v := obj.GetObjectKind().GroupVersionKind().Version; v != "" {
-		return r.WithVersion(v), nil
-	}
-	gvks, _, err := c.c.Typer.ObjectKinds(obj)
-	if err != nil {
-		return schema.GroupVersionResource{}, fmt.Errorf("the version of %s: %w", r, err)
-	}
-	return r.WithVersion(gvks[0].Version), nil
 }
 
 // update applies change to the metadata of i as stored, unless i was

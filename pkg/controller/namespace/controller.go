@@ -9,6 +9,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/loopback"
 )
 
 // workers is how many namespaces are emptied at once. Each waits mostly on
@@ -33,9 +35,22 @@ type Config struct {
 	// Finalize is namespaces/finalize, which sets spec.finalizers.
 	Finalize rest.Updater
 	// Data are the stores of every resource, custom resources among
-	// them: a Terminating namespace's objects are deleted from each of
-	// those that are namespaced in its logical cluster.
+	// them: a Terminating namespace's objects are listed in each of those
+	// that are namespaced in its logical cluster.
 	Data clusterwide.Stores
+	// Client deletes those objects. They are the users', so the hub
+	// deletes them through the API, as the controller's own user
+	// (pkg/loopback): the admission policies of their logical cluster see
+	// it, and the audit log names the controller.
+	Client Deleter
+	// Typer tells the version of the hub's own types, which the
+	// deletions address.
+	Typer runtime.ObjectTyper
+}
+
+// Deleter deletes objects through the API, as *loopback.Client does.
+type Deleter interface {
+	Delete(ctx context.Context, resource schema.GroupVersionResource, namespace, name string, opts metav1.DeleteOptions) error
 }
 
 // key names one namespace of one logical cluster.
@@ -109,7 +124,7 @@ func (c *Controller) process(ctx context.Context, k key) error {
 		if err != nil {
 			return err
 		}
-		found, held, err := clusterwide.Empty(in(ctx, k.cluster, k.name), stores)
+		found, held, err := clusterwide.Empty(in(ctx, k.cluster, k.name), stores, c.deleteContent)
 		left := clusterwide.Count(held)
 		if err != nil {
 			return err
@@ -146,6 +161,19 @@ func (c *Controller) process(ctx context.Context, k key) error {
 		klog.V(2).InfoS("Deleted the content of a namespace", "cluster", k.cluster, "namespace", k.name)
 	}
 	return err
+}
+
+// deleteContent deletes obj, of s, in the namespace being emptied, through
+// the API. The API does not tell this client whether finalizers hold the
+// object; the next pass of Empty finds it if they do, and counts it then.
+func (c *Controller) deleteContent(ctx context.Context, s *genericregistry.Store, obj runtime.Object, m metav1.Object,
+	opts *metav1.DeleteOptions,
+) (bool, error) {
+	resource, err := loopback.Versioned(c.c.Typer, s.DefaultQualifiedResource, obj)
+	if err != nil {
+		return false, err
+	}
+	return true, c.c.Client.Delete(ctx, resource, m.GetNamespace(), m.GetName(), *opts)
 }
 
 // namespaced are the stores of the resources namespaced in cluster. A
