@@ -25,7 +25,8 @@ const placementUser = "system:canopy:controller:placement"
 // kubectl describe shows the refusal; in root:a, which the policy does
 // not reach, placement assigns the same Deployment to root:a's pc1, and
 // its managedFields name placement. The audit log names placement's user
-// on both writes.
+// on both writes, and the garbage collector's and the namespace
+// controller's users on their deletions.
 func TestControllerWritesThroughAdmission(t *testing.T) {
 	t.Parallel()
 	log := filepath.Join(t.TempDir(), "audit.log")
@@ -113,6 +114,23 @@ spec:
 		t.Errorf("web in root:org:team carries %s despite the policy: %s", label, got)
 	}
 
+	// The garbage collector and the namespace controller delete as users
+	// of their own too.
+	g := gc{t: t, k: admin}
+	g.owned("a", "ConfigMap", "child", "parent", g.configMap("a", "parent", ""), false, "")
+	admin.must("--context", "a", "-n", "default", "delete", "configmap", "parent")
+	g.waitGone("a", "configmap", "child")
+	admin.must("--context", "a", "delete", "namespace", "ns1", "--timeout=30s")
+	deletedBy := func(e auditv1.Event, controller, resource, name string) bool {
+		return e.User.Username == "system:canopy:controller:"+controller && e.Verb == "delete" && e.ObjectRef != nil &&
+			e.ObjectRef.Resource == resource && e.ObjectRef.Name == name && e.Annotations["canopy.dev/cluster"] == "root:a" &&
+			e.ResponseStatus != nil && e.ResponseStatus.Code == 200
+	}
+	events := readAuditLog(t, log, func(e auditv1.Event) bool { return deletedBy(e, "namespace", "deployments", "web") })
+	if !slices.ContainsFunc(events, func(e auditv1.Event) bool { return deletedBy(e, "garbage-collector", "configmaps", "child") }) {
+		t.Error("the audit log has no deletion of ConfigMap child in root:a by the garbage collector's user")
+	}
+
 	// The audit log names placement's user on both writes.
 	outcome := func(e auditv1.Event, cluster string) bool {
 		return e.User.Username == placementUser && e.Verb == "patch" && e.ObjectRef != nil && e.ObjectRef.Resource == "deployments" &&
@@ -120,7 +138,7 @@ spec:
 	}
 	refused := func(e auditv1.Event) bool { return outcome(e, "root:org:team") && e.ResponseStatus.Code == 403 }
 	placed := func(e auditv1.Event) bool { return outcome(e, "root:a") && e.ResponseStatus.Code == 200 }
-	events := readAuditLog(t, log, func(e auditv1.Event) bool { return refused(e) })
+	events = readAuditLog(t, log, func(e auditv1.Event) bool { return refused(e) })
 	if !slices.ContainsFunc(events, placed) {
 		t.Errorf("the audit log has no successful patch of web in root:a by %s", placementUser)
 	}
