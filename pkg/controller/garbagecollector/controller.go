@@ -2,6 +2,7 @@ package garbagecollector
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -16,7 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
-	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/client-go/util/retry"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
@@ -40,20 +41,24 @@ type Config struct {
 	// Typer tells the kinds of the stores' objects, which
 	// ownerReferences name.
 	Typer runtime.ObjectTyper
-	// Client deletes the objects collected. They are the users', so the
-	// hub deletes them through the API, as the collector's own user
-	// (pkg/loopback): the admission policies of their logical cluster may
-	// refuse it, the audit log names the collector, and a namespace is
-	// deleted as the API deletes one.
-	Client Deleter
+	// Client deletes the objects collected, and patches the
+	// ownerReferences and deletion finalizers of owners and dependents.
+	// They are the users' objects, so the hub writes them through the
+	// API, as the collector's own user (pkg/loopback): the admission
+	// policies of their logical cluster may refuse it, the audit log and
+	// managedFields name the collector, and a namespace is deleted as the
+	// API deletes one.
+	Client Client
 	// Custom, when set, are the custom resources, whose objects may own
 	// others or be owned too.
 	Custom CustomResources
 }
 
-// Deleter deletes objects through the API, as *loopback.Client does.
-type Deleter interface {
+// Client writes through the API, as *loopback.Client does.
+type Client interface {
 	Delete(ctx context.Context, resource schema.GroupVersionResource, namespace, name string, opts metav1.DeleteOptions) error
+	Patch(ctx context.Context, resource schema.GroupVersionResource, namespace, name string, pt types.PatchType, data []byte,
+		subresources ...string) error
 }
 
 // CustomResources are the resources that come and go with the
@@ -441,11 +446,7 @@ func (c *Controller) delete(ctx context.Context, i id, n node, obj runtime.Objec
 		c.refusals.Forget(i)
 		return nil
 	case loopback.Refused(err):
-		delay := c.refusals.When(i)
-		klog.InfoS("The hub refused to collect an object whose owners are gone; trying again later", "cluster", i.cluster,
-			"resource", n.resource, "namespace", n.namespace, "name", n.name, "after", delay, "reason", err)
-		c.queue.AddAfter(i, delay)
-		return nil
+		return c.backOff(i, n, "deletion", err)
 	case err == nil:
 		c.refusals.Forget(i)
 		klog.V(2).InfoS("Collected an object whose owners are gone", "cluster", i.cluster,
@@ -454,8 +455,10 @@ func (c *Controller) delete(ctx context.Context, i id, n node, obj runtime.Objec
 	return err
 }
 
-// update applies change to the metadata of i as stored, unless i was
-// replaced or is gone.
+// update applies change to the ownerReferences and finalizers of i as
+// stored, unless i was replaced or is gone. It patches them through the
+// API with the resourceVersion read as a precondition, and on a conflict
+// reads i again and retries, as client-go's callers do.
 func (c *Controller) update(ctx context.Context, i id, n node, change func(metav1.Object)) error {
 	s, err := c.store(ctx, i.cluster, n.resource)
 	if apierrors.IsNotFound(err) {
@@ -464,21 +467,49 @@ func (c *Controller) update(ctx context.Context, i id, n node, change func(metav
 	if err != nil {
 		return err
 	}
-	_, _, err = s.Update(in(ctx, i.cluster, n.namespace), n.name, rest.DefaultUpdatedObjectInfo(nil,
-		func(_ context.Context, _, existing runtime.Object) (runtime.Object, error) {
-			obj := existing.DeepCopyObject()
-			m, err := meta.Accessor(obj)
-			if err != nil {
-				return nil, err
-			}
-			if m.GetUID() != i.uid {
-				return nil, apierrors.NewConflict(n.resource, n.name, fmt.Errorf("replaced by UID %s", m.GetUID()))
-			}
-			change(m)
-			return obj, nil
-		}), rest.ValidateAllObjectFunc, rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{})
-	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
+	ctx = in(ctx, i.cluster, n.namespace)
+	err = retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		obj, err := s.Get(ctx, n.name, &metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		m, err := meta.Accessor(obj)
+		if err != nil {
+			return err
+		}
+		if m.GetUID() != i.uid {
+			return nil
+		}
+		change(m)
+		patch, err := json.Marshal(map[string]any{"metadata": map[string]any{
+			"resourceVersion": m.GetResourceVersion(), "ownerReferences": m.GetOwnerReferences(), "finalizers": m.GetFinalizers(),
+		}})
+		if err != nil {
+			return err
+		}
+		resource, err := loopback.Versioned(c.c.Typer, n.resource, obj)
+		if err != nil {
+			return err
+		}
+		return c.c.Client.Patch(ctx, resource, n.namespace, n.name, types.MergePatchType, patch)
+	})
+	switch {
+	case apierrors.IsNotFound(err):
 		return nil
+	case loopback.Refused(err):
+		return c.backOff(i, n, "update", err)
+	case err == nil:
+		c.refusals.Forget(i)
 	}
 	return err
+}
+
+// backOff queues i again after a backoff that grows with each refusal of
+// what the collector asked of the hub.
+func (c *Controller) backOff(i id, n node, what string, err error) error {
+	delay := c.refusals.When(i)
+	klog.InfoS("The hub refused the garbage collector's "+what+"; trying again later", "cluster", i.cluster,
+		"resource", n.resource, "namespace", n.namespace, "name", n.name, "after", delay, "reason", err)
+	c.queue.AddAfter(i, delay)
+	return nil
 }

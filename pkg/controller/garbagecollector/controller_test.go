@@ -18,6 +18,7 @@ import (
 	"k8s.io/apiserver/pkg/registry/rest"
 
 	"github.com/canopy-dev/canopy/internal/sqlitetest"
+	"github.com/canopy-dev/canopy/internal/storepatch"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/registry"
 	"github.com/canopy-dev/canopy/pkg/registry/core"
@@ -53,7 +54,7 @@ func start(t *testing.T) *hub {
 	c, err := New(Config{
 		Stores: stores,
 		Typer:  scheme,
-		Client: storeDeleter{stores: stores, namespaces: namespaces},
+		Client: storeClient{stores: stores, namespaces: namespaces},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -74,25 +75,43 @@ func start(t *testing.T) *hub {
 	return h
 }
 
-// storeDeleter deletes through the stores, and namespaces through their
-// API storage, as the API would after admission, which the hub's e2e
-// tests cover (TestGarbageCollection).
-type storeDeleter struct {
+// storeClient deletes and patches through the stores, and deletes
+// namespaces through their API storage, as the API would after admission,
+// which the hub's e2e tests cover (TestGarbageCollection).
+type storeClient struct {
 	stores     []*genericregistry.Store
 	namespaces rest.GracefulDeleter
 }
 
-func (d storeDeleter) Delete(ctx context.Context, resource schema.GroupVersionResource, _, name string, opts metav1.DeleteOptions) error {
-	deleter := d.namespaces
+func (c storeClient) store(gr schema.GroupResource) (*genericregistry.Store, error) {
+	i := slices.IndexFunc(c.stores, func(s *genericregistry.Store) bool { return s.DefaultQualifiedResource == gr })
+	if i < 0 {
+		return nil, fmt.Errorf("no store of %s", gr)
+	}
+	return c.stores[i], nil
+}
+
+func (c storeClient) Delete(ctx context.Context, resource schema.GroupVersionResource, _, name string, opts metav1.DeleteOptions) error {
+	var deleter rest.GracefulDeleter = c.namespaces
 	if gr := resource.GroupResource(); gr != corev1.Resource("namespaces") {
-		i := slices.IndexFunc(d.stores, func(s *genericregistry.Store) bool { return s.DefaultQualifiedResource == gr })
-		if i < 0 {
-			return fmt.Errorf("no store of %s", gr)
+		s, err := c.store(gr)
+		if err != nil {
+			return err
 		}
-		deleter = d.stores[i]
+		deleter = s
 	}
 	_, _, err := deleter.Delete(ctx, name, rest.ValidateAllObjectFunc, &opts)
 	return err
+}
+
+func (c storeClient) Patch(ctx context.Context, resource schema.GroupVersionResource, _, name string, pt types.PatchType, data []byte,
+	_ ...string,
+) error {
+	s, err := c.store(resource.GroupResource())
+	if err != nil {
+		return err
+	}
+	return storepatch.Apply(ctx, s, s, name, pt, data)
 }
 
 // ref is an ownerReference to the ConfigMap cm.

@@ -29,15 +29,14 @@
 // resolved, through the definition of the object's own logical cluster,
 // since two logical clusters may define the same resource differently.
 //
-// Deletions go through the API, as the collector's own user
-// (pkg/loopback), so that the admission policies of the object's logical
-// cluster and its ancestors see them, the audit log names the collector,
-// and a namespace is deleted as the API deletes one. A deletion refused
-// is tried again, as any failure is. Reads, and the removal of the
-// orphan and foregroundDeletion finalizers and of ownerReferences to
-// owners that are gone, which are the collector's own bookkeeping of the
-// deletions it carries out, go through the registry stores. All are
-// addressed to the object's own logical cluster and namespace. One
-// workqueue and a fixed pool of workers do the work of all logical
+// Its writes, deletions and the patches of ownerReferences and of the
+// orphan and foregroundDeletion finalizers, go through the API, as the
+// collector's own user (pkg/loopback), so that the admission policies of
+// the object's logical cluster and its ancestors see them, the audit log
+// and managedFields name the collector, and a namespace is deleted as
+// the API deletes one. A write refused is tried again after a backoff
+// that grows with each refusal. Reads go through the registry stores.
+// All are addressed to the object's own logical cluster and namespace.
+// One workqueue and a fixed pool of workers do the work of all logical
 // clusters.
 package garbagecollector

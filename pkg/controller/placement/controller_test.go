@@ -2,13 +2,11 @@ package placement
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
-	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -23,6 +21,7 @@ import (
 	"k8s.io/apiserver/pkg/registry/rest"
 
 	"github.com/canopy-dev/canopy/internal/sqlitetest"
+	"github.com/canopy-dev/canopy/internal/storepatch"
 	placementv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/placement/v1alpha1"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
@@ -116,27 +115,12 @@ type storePatcher map[workloadv1alpha1.GroupResource]Resource
 func (p storePatcher) Patch(ctx context.Context, resource schema.GroupVersionResource, _, name string, pt types.PatchType, data []byte,
 	subresources ...string,
 ) error {
-	if pt != types.MergePatchType {
-		return fmt.Errorf("patch type %s, want %s", pt, types.MergePatchType)
-	}
 	res := p[workloadv1alpha1.GroupResource{Group: resource.Group, Resource: resource.Resource}]
 	var updater rest.Updater = res.Store
 	if len(subresources) > 0 {
 		updater = res.Status
 	}
-	_, _, err := updater.Update(ctx, name, rest.DefaultUpdatedObjectInfo(nil, func(_ context.Context, _, existing runtime.Object) (runtime.Object, error) {
-		original, err := json.Marshal(existing)
-		if err != nil {
-			return nil, err
-		}
-		patched, err := jsonpatch.MergePatch(original, data)
-		if err != nil {
-			return nil, err
-		}
-		obj := res.Store.New()
-		return obj, json.Unmarshal(patched, obj)
-	}), rest.ValidateAllObjectFunc, rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{})
-	return err
+	return storepatch.Apply(ctx, res.Store, updater, name, pt, data)
 }
 
 func (h *testHub) in(namespace string) context.Context {
