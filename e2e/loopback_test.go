@@ -131,6 +131,59 @@ spec:
 		t.Error("the audit log has no deletion of ConfigMap child in root:a by the garbage collector's user")
 	}
 
+	// root:org's policy keeps a protected ConfigMap from the namespace
+	// controller's deletion in root:org:team: the namespace stays
+	// Terminating and says why, until the ConfigMap is no longer
+	// protected.
+	admin.apply("org", `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: protected
+spec:
+  matchConstraints:
+    resourceRules:
+    - apiGroups: [""]
+      apiVersions: ["v1"]
+      operations: ["DELETE"]
+      resources: ["configmaps"]
+  validations:
+  - expression: "oldObject.metadata.?labels.?protected.orValue('') != 'true'"
+    message: "protected ConfigMaps may not be deleted"
+    reason: Forbidden
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: protected
+  labels:
+    admission.canopy.dev/inherit: descendants
+spec:
+  policyName: protected
+  validationActions: ["Deny"]
+`)
+	admin.must("--context", "team", "create", "namespace", "guarded")
+	admin.apply("team", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: keep, namespace: guarded, labels: {protected: \"true\"}}\n")
+	admin.refusedEventually("protected ConfigMaps may not be deleted", "--context", "team", "delete", "configmap", "keep", "-n", "guarded")
+	admin.must("--context", "team", "delete", "namespace", "guarded", "--wait=false")
+	failure := `jsonpath={.status.conditions[?(@.type=="NamespaceDeletionContentFailure")].message}`
+	waitUntil(t, 30*time.Second, "namespace guarded saying the policy refused its content's deletion", func() string {
+		if got := admin.must("--context", "team", "get", "namespace", "guarded", "-o", failure); !strings.Contains(got, "protected ConfigMaps may not be deleted") {
+			return got
+		}
+		return ""
+	})
+	described = admin.must("--context", "team", "describe", "namespace", "guarded")
+	if !strings.Contains(described, "NamespaceDeletionContentFailure") || !strings.Contains(described, "ValidatingAdmissionPolicy 'protected'") {
+		t.Errorf("kubectl describe namespace guarded does not show the refusal:\n%s", described)
+	}
+	admin.must("--context", "team", "label", "configmap", "keep", "-n", "guarded", "protected-")
+	waitUntil(t, 60*time.Second, "namespace guarded gone once its ConfigMap is no longer protected", func() string {
+		if out, err := admin.run("--context", "team", "get", "namespace", "guarded", "-o", "name"); err == nil {
+			return out
+		}
+		return ""
+	})
+
 	// The audit log names placement's user on both writes.
 	outcome := func(e auditv1.Event, cluster string) bool {
 		return e.User.Username == placementUser && e.Verb == "patch" && e.ObjectRef != nil && e.ObjectRef.Resource == "deployments" &&
@@ -141,6 +194,12 @@ spec:
 	events = readAuditLog(t, log, func(e auditv1.Event) bool { return refused(e) })
 	if !slices.ContainsFunc(events, placed) {
 		t.Errorf("the audit log has no successful patch of web in root:a by %s", placementUser)
+	}
+	if !slices.ContainsFunc(events, func(e auditv1.Event) bool {
+		return e.User.Username == "system:canopy:controller:namespace" && e.Verb == "delete" && e.ObjectRef != nil && e.ObjectRef.Name == "keep" &&
+			e.Annotations["canopy.dev/cluster"] == "root:org:team" && e.ResponseStatus != nil && e.ResponseStatus.Code == 403
+	}) {
+		t.Error("the audit log has no refused deletion of ConfigMap keep in root:org:team by the namespace controller's user")
 	}
 	for _, e := range events {
 		if e.User.Username == placementUser && !slices.Contains(e.User.Groups, "system:canopy:controllers") {

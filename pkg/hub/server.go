@@ -503,6 +503,7 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 			Namespaces: namespaceStore,
 			Delete:     coreGroup.Storage["namespaces"].(rest.GracefulDeleter),
 			Finalize:   coreGroup.Storage["namespaces/finalize"].(rest.Updater),
+			Status:     coreGroup.Storage["namespaces/status"].(rest.Updater),
 			Data:       allData,
 			Client:     clients.namespace,
 			Typer:      scheme,
