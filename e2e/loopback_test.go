@@ -24,9 +24,12 @@ const placementUser = "system:canopy:controller:placement"
 // placement from labelling a Deployment of root:org:team for it, and
 // kubectl describe shows the refusal; in root:a, which the policy does
 // not reach, placement assigns the same Deployment to root:a's pc1, and
-// its managedFields name placement. The audit log names placement's user
-// on both writes, and the garbage collector's and the namespace
-// controller's users on their deletions.
+// its managedFields name placement. Another policy of root:org keeps the
+// namespace controller from deleting a protected ConfigMap in
+// root:org:team: the namespace stays Terminating, and kubectl describe
+// shows why, until the ConfigMap is no longer protected. The audit log
+// names placement's user on both its writes, and the garbage collector's
+// and the namespace controller's users on their deletions.
 func TestControllerWritesThroughAdmission(t *testing.T) {
 	t.Parallel()
 	log := filepath.Join(t.TempDir(), "audit.log")
