@@ -31,12 +31,6 @@ func (c *controllerClients) byName() map[string]**loopback.Client {
 	}
 }
 
-// newControllerUsers makes the users of the controllers that write
-// through the API.
-func newControllerUsers() (*loopback.Users, error) {
-	return loopback.NewUsers(slices.Sorted(maps.Keys((&controllerClients{}).byName()))...)
-}
-
 // controllersAuthorizer lets the controllers' users do anything in every
 // logical cluster, as system:masters may: they act for the hub. It goes
 // after the reserved authorizer, so that they may not impersonate the
@@ -45,17 +39,19 @@ func controllersAuthorizer() union.NamedAuthorizer {
 	return union.NamedAuthorizer{AuthorizerName: "controllers", Authorizer: authorizerfactory.NewPrivilegedGroups(loopback.Group)}
 }
 
-// authenticateControllers has cfg authenticate the controllers' tokens,
-// before any other credential.
-func authenticateControllers(cfg *genericapiserver.Config, users *loopback.Users) {
-	cfg.Authentication.Authenticator = unionauth.New(bearertoken.New(users), cfg.Authentication.Authenticator)
-}
-
-// newControllerClients makes the controllers' clients over the hub's
-// loopback connection, which cfg describes once it is complete.
-func newControllerClients(cfg *genericapiserver.Config, users *loopback.Users) (controllerClients, error) {
+// newControllerClients makes the controllers' users, has cfg
+// authenticate their tokens before any other credential, and makes their
+// clients over the hub's loopback connection, whose host and TLS config
+// cfg holds.
+func newControllerClients(cfg *genericapiserver.Config) (controllerClients, error) {
 	var clients controllerClients
-	for name, client := range clients.byName() {
+	byName := clients.byName()
+	users, err := loopback.NewUsers(slices.Sorted(maps.Keys(byName))...)
+	if err != nil {
+		return controllerClients{}, err
+	}
+	cfg.Authentication.Authenticator = unionauth.New(bearertoken.New(users), cfg.Authentication.Authenticator)
+	for name, client := range byName {
 		c, err := users.Client(cfg.LoopbackClientConfig, name)
 		if err != nil {
 			return controllerClients{}, err
