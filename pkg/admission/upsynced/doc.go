@@ -4,7 +4,9 @@
 // named by the label, or system:masters, may create, change or delete.
 // Anyone else changes the workload the pod belongs to instead. The hub's
 // controllers (pkg/loopback) may too: its garbage collector deletes them
-// once their owners are gone.
+// once their owners are gone, and patches their ownerReferences and
+// finalizers in orphan and foreground deletions; its namespace controller
+// deletes them with their namespace.
 //
 // So are the ReplicaSets and ControllerRevisions labelled
 // workloadv1alpha1.RevisionRecordLabel, the hub's records of the
