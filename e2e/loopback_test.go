@@ -123,6 +123,22 @@ spec:
 	g.owned("a", "ConfigMap", "child", "parent", g.configMap("a", "parent", ""), false, "")
 	admin.must("--context", "a", "-n", "default", "delete", "configmap", "parent")
 	g.waitGone("a", "configmap", "child")
+	// The revision record of a Deployment orphaned loses its
+	// ownerReference by the collector's patch, which admission lets the
+	// hub's controllers make on what the hub keeps.
+	admin.must("--context", "a", "create", "namespace", "orphans")
+	admin.must("--context", "a", "create", "deployment", "orphaning", "-n", "orphans", "--image", "nginx")
+	records := "jsonpath={.items[*].metadata.ownerReferences[*].name}"
+	waitUntil(t, 30*time.Second, "the revision record of Deployment orphaning", func() string {
+		if got := admin.must("--context", "a", "get", "rs", "-n", "orphans", "-l", workloadv1alpha1.RevisionRecordLabel, "-o", records); got != "orphaning" {
+			return got
+		}
+		return ""
+	})
+	admin.must("--context", "a", "delete", "deployment", "orphaning", "-n", "orphans", "--cascade=orphan", "--timeout=30s")
+	if got := admin.must("--context", "a", "get", "rs", "-n", "orphans", "-l", workloadv1alpha1.RevisionRecordLabel, "-o", records); got != "" {
+		t.Errorf("the orphaned revision record still names its owner %q", got)
+	}
 	admin.must("--context", "a", "delete", "namespace", "ns1", "--timeout=30s")
 	deletedBy := func(e auditv1.Event, controller, resource, name string) bool {
 		return e.User.Username == "system:canopy:controller:"+controller && e.Verb == "delete" && e.ObjectRef != nil &&
