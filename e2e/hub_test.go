@@ -85,6 +85,13 @@ func startHub(t *testing.T, bin, datastore string) (*hub, kubectl) {
 	t.Helper()
 	h := &hub{bin: bin, dataDir: t.TempDir(), datastore: datastore, port: freePort(t), flags: strings.Fields(os.Getenv(hubFlagsEnv))}
 	h.start(t)
+	return h, h.admin(t)
+}
+
+// admin is a kubectl for the admin of h, whose kubeconfig is a copy of
+// the one h wrote, which the test may change freely.
+func (h *hub) admin(t *testing.T) kubectl {
+	t.Helper()
 	k := kubectl{t: t, kubeconfig: filepath.Join(t.TempDir(), "kubeconfig"), home: t.TempDir()}
 	admin, err := os.ReadFile(filepath.Join(h.dataDir, "admin.kubeconfig"))
 	if err != nil {
@@ -93,7 +100,7 @@ func startHub(t *testing.T, bin, datastore string) (*hub, kubectl) {
 	if err := os.WriteFile(k.kubeconfig, admin, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return h, k
+	return k
 }
 
 // startHubWith starts a hub on the embedded store, for the real kubectl,
@@ -126,7 +133,24 @@ func freePort(t *testing.T) int {
 
 func (h *hub) start(t *testing.T) {
 	t.Helper()
+	h.launch(t)
+	h.waitReady(t)
+}
+
+// launch starts the hub process without waiting for it to serve.
+func (h *hub) launch(t *testing.T) {
+	t.Helper()
 	h.log.Reset()
+	h.cmd = exec.Command(h.bin, h.args()...)
+	h.cmd.Stdout, h.cmd.Stderr = &h.log, &h.log
+	if err := h.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.stop(t) })
+}
+
+// args are the arguments of h's hub start.
+func (h *hub) args() []string {
 	args := []string{"start", "--data-dir", h.dataDir, "--secure-port", strconv.Itoa(h.port)}
 	if h.datastore != "" {
 		args = append(args, "--datastore", h.datastore)
@@ -134,14 +158,7 @@ func (h *hub) start(t *testing.T) {
 	if h.config != "" {
 		args = []string{"start", "--config", h.config}
 	}
-	args = append(args, h.flags...)
-	h.cmd = exec.Command(h.bin, args...)
-	h.cmd.Stdout, h.cmd.Stderr = &h.log, &h.log
-	if err := h.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { h.stop(t) })
-	h.waitReady(t)
+	return append(args, h.flags...)
 }
 
 func (h *hub) stop(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -44,7 +43,7 @@ func testSecurityClusterID(t *testing.T, h *hub, admin kubectl) {
 	pki := filepath.Join(h.dataDir, "pki")
 	hubs := []*hub{h}
 	if h.datastore != "" {
-		hubs = append(hubs, replicaOf(t, h))
+		hubs = append(hubs, startReplica(t, h))
 	}
 	admin.addContext(h, pki, "root", "root")
 	admin.createLogicalCluster("root", "a")
@@ -115,18 +114,6 @@ func testSecurityClusterID(t *testing.T, h *hub, admin kubectl) {
 	if uid := admin.must("--context", "big3-0", "get", "namespace", "kube-system", "-o", "jsonpath={.metadata.uid}"); uid == oldUID {
 		t.Errorf("the new logical cluster's kube-system has the old one's UID %s", uid)
 	}
-}
-
-// replicaOf starts another hub on h's datastore with h's certificates, as
-// a second replica behind one address would run.
-func replicaOf(t *testing.T, h *hub) *hub {
-	t.Helper()
-	r := &hub{bin: h.bin, dataDir: t.TempDir(), datastore: h.datastore, port: freePort(t), flags: h.flags}
-	if err := os.CopyFS(filepath.Join(r.dataDir, "pki"), os.DirFS(filepath.Join(h.dataDir, "pki"))); err != nil {
-		t.Fatal(err)
-	}
-	r.start(t)
-	return r
 }
 
 func hubURL(h *hub, cluster string) string {

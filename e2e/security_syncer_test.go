@@ -213,18 +213,6 @@ var (
 	podsGVR        = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
 )
 
-// startReplica starts another hub on h's database, with h's certificates,
-// as a second replica of it.
-func startReplica(t *testing.T, h *hub) *hub {
-	t.Helper()
-	r := &hub{bin: h.bin, dataDir: t.TempDir(), datastore: h.datastore, port: freePort(t), flags: h.flags}
-	if err := os.CopyFS(filepath.Join(r.dataDir, "pki"), os.DirFS(filepath.Join(h.dataDir, "pki"))); err != nil {
-		t.Fatal(err)
-	}
-	r.start(t)
-	return r
-}
-
 // refusedEverything checks that every kind of request the syncer makes,
 // as k makes them, is refused with a 401 or 403, a 403 saying the
 // credential is revoked, why, and how to get a new one. It returns how

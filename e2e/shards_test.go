@@ -94,10 +94,10 @@ func TestShardLeases(t *testing.T) {
 	if metrics := k.must("get", "--raw", "/metrics"); !strings.Contains(metrics, "canopy_shard_owned 32") {
 		t.Errorf("the lone hub's /metrics does not say it owns 32 shards:\n%s", linesWith(metrics, "canopy_shard_"))
 	}
-	killed := replicaOf(t, h)
+	killed := startReplica(t, h)
 	two := waitBalanced(t, k, 30*time.Second, "the shards split between two replicas", 2)
 	killedID := newMember(t, one, two)
-	stopped := replicaOf(t, h)
+	stopped := startReplica(t, h)
 	three := waitBalanced(t, k, 30*time.Second, "the shards split between three replicas", 3)
 	stoppedID := newMember(t, two, three)
 

@@ -32,7 +32,7 @@ func newRootCommand() *cobra.Command {
 		Use:   "hub",
 		Short: "Canopy's hub: one API server hosting many logical clusters",
 	}
-	root.AddCommand(newStartCommand(), newKubeconfigCommand("kubeconfig"), newSyncTargetCommand(), newPlacementCommand())
+	root.AddCommand(newStartCommand(), newInitCommand(), newKubeconfigCommand("kubeconfig"), newSyncTargetCommand(), newPlacementCommand())
 	return root
 }
 
@@ -44,9 +44,12 @@ func newStartCommand() *cobra.Command {
 		Short: "Serve the hub until interrupted",
 		Long: `Serve the hub on https://<bind-address>:<secure-port>.
 
-On first start it creates a certificate authority, a serving certificate and an
-admin client certificate in <data-dir>/pki, and reuses them afterwards. Every
-start writes <data-dir>/admin.kubeconfig, whose context "root" reaches the
+The hub's identity, its certificate authority and ServiceAccount signing key,
+lives in the datastore, sealed with the key in --identity-key-file, and is
+shared by every replica on that datastore; the first start creates it (see hub
+init). Every start writes the CA into <data-dir>/pki, issues this replica's
+serving and admin client certificates there, and writes
+<data-dir>/admin.kubeconfig, whose context "root" reaches the
 root logical cluster. A LogicalCluster named <child> created in logical cluster
 <parent> makes logical cluster <parent>:<child>, served at
 /clusters/<parent>:<child>.`,
@@ -84,6 +87,7 @@ root logical cluster. A LogicalCluster named <child> created in logical cluster
 	cmd.Flags().StringVar(&o.ExternalHostname, "external-hostname", "127.0.0.1", "host name or IP address clients reach the hub by, written into kubeconfigs and logical-cluster URLs")
 	cmd.Flags().StringSliceVar(&o.TLSSANs, "tls-san", nil, "more host names or IP addresses for the serving certificate")
 	cmd.Flags().StringVar(&o.Datastore, "datastore", "", "sqlite://PATH, postgres://… or cockroachdb://… (default sqlite://<data-dir>/canopy.db)")
+	cmd.Flags().StringVar(&o.IdentityKeyFile, "identity-key-file", "", identityKeyFileUsage)
 	cmd.Flags().StringVar(&o.TokenAuthFile, "token-auth-file", "", `CSV file of static bearer tokens, one "token,user,uid,\"group1,group2\"" a line, as kube-apiserver reads it; a token's user is the same in every logical cluster`)
 	cmd.Flags().DurationVar(&o.CompactionInterval, "compaction-interval", 5*time.Minute, "how often the datastore drops the history of changes older than one interval (watches and lists from before then get 410 Gone); 0 never does")
 	cmd.Flags().DurationVar(&o.SyncTargetHeartbeatTimeout, "sync-target-heartbeat-timeout", hub.DefaultSyncTargetHeartbeatTimeout, "how long after its syncer last reported a SyncTarget's Ready condition turns False (reason HeartbeatTimeout); syncers report every 10s")

@@ -81,8 +81,9 @@ func (o Options) complete() Options {
 	return o
 }
 
-// newConfig prepares the hub's data directory, certificates and admin
-// kubeconfig, and opens its datastore, which close closes.
+// newConfig prepares the hub's data directory, opens its datastore, which
+// close closes, and loads or creates the hub's identity there, from which
+// it makes this replica's certificates and admin kubeconfig.
 func newConfig(ctx context.Context, o Options) (*config, error) {
 	// The watch cache of a resource holds every logical cluster's
 	// objects, and with list snapshots it keeps a copy-on-write snapshot
@@ -107,36 +108,28 @@ func newConfig(ctx context.Context, o Options) (*config, error) {
 	if err != nil {
 		return nil, err
 	}
-	datastore := c.Datastore
-	if datastore == "" {
-		datastore = "sqlite://" + filepath.Join(c.dataDir, "canopy.db")
-	}
+	datastore := DatastoreURL(c.dataDir, c.Datastore)
 	c.backend, err = sqlstorage.Open(ctx, datastore, sqlstorage.Options{TracerProvider: c.tracerProvider, CompactInterval: compactInterval(c.CompactionInterval)})
 	if err != nil {
+		return nil, err
+	}
+	if err := c.setUpIdentity(ctx, datastore); err != nil {
+		c.close()
 		return nil, err
 	}
 	return c, nil
 }
 
-// prepareDataDir makes the data directory, the certificates in it and
-// the admin kubeconfig.
+// prepareDataDir makes the data directory; setUpIdentity fills it once
+// the datastore is open.
 func (c *config) prepareDataDir() error {
 	var err error
 	if c.dataDir, err = filepath.Abs(c.DataDir); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(c.dataDir, 0o700); err != nil {
-		return err
-	}
-	if c.pki, err = ensurePKI(filepath.Join(c.dataDir, "pki"), append([]string{c.ExternalHostname}, c.TLSSANs...)); err != nil {
-		return err
-	}
 	c.host = net.JoinHostPort(c.ExternalHostname, strconv.Itoa(c.SecurePort))
 	c.kubeconfig = KubeconfigPath(c.dataDir)
-	if err := writeAdminKubeconfig(c.kubeconfig, c.pki, c.host); err != nil {
-		return fmt.Errorf("writing %s: %w", c.kubeconfig, err)
-	}
-	return nil
+	return os.MkdirAll(c.dataDir, 0o700)
 }
 
 // close closes the datastore.

@@ -19,44 +19,40 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/client-go/util/cert"
 	"k8s.io/client-go/util/keyutil"
+
+	"github.com/canopy-dev/canopy/pkg/identity"
 )
 
 const (
-	caValidity   = 10 * 365 * 24 * time.Hour
 	leafValidity = 365 * 24 * time.Hour
 	// renewBefore is how close to expiry a certificate is replaced at start.
 	renewBefore = 30 * 24 * time.Hour
 )
 
-// pki is the hub's certificate authority and the certificates it issued,
-// kept as files under <data-dir>/pki so restarts reuse them and clients
-// keep trusting the hub.
+// pki is the hub's certificate authority and the certificates this
+// replica issued, kept as files under <data-dir>/pki so restarts reuse
+// them and the CLI commands that sign certificates find the CA.
 type pki struct {
 	dir   string
 	ca    *x509.Certificate
 	caKey crypto.Signer
 	caPEM []byte
-	regen bool
-	// serviceAccountKey signs ServiceAccount tokens. It has no
-	// certificate and no expiry: it is kept as long as the data dir, since
-	// replacing it would invalidate every token issued.
+	// serviceAccountKey signs ServiceAccount tokens.
 	serviceAccountKey *ecdsa.PrivateKey
 }
 
 func (p *pki) path(name string) string { return filepath.Join(p.dir, name) }
 
-// ensurePKI loads the CA under dir, or creates it, then makes sure the
-// serving and admin certificates exist, are signed by it and are not about
-// to expire, and that the serving certificate names loopback and sans,
-// host names or IP addresses.
-func ensurePKI(dir string, sans []string) (*pki, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, err
+// ensurePKI writes the hub's identity, which every replica shares, into
+// dir, then makes sure this replica's serving and admin certificates
+// exist, are signed by its CA and are not about to expire, and that the
+// serving certificate names loopback and sans, host names or IP
+// addresses.
+func ensurePKI(dir string, id *identity.Identity, sans []string) (*pki, error) {
+	if err := id.WriteDir(dir); err != nil {
+		return nil, fmt.Errorf("writing the hub identity into %s: %w", dir, err)
 	}
-	p := &pki{dir: dir}
-	if err := p.ensureCA(); err != nil {
-		return nil, fmt.Errorf("hub CA: %w", err)
-	}
+	p := &pki{dir: dir, ca: id.CA, caKey: id.CAKey, caPEM: id.CAPEM(), serviceAccountKey: id.ServiceAccountKey}
 	serving := x509.Certificate{
 		Subject:     pkix.Name{CommonName: "canopy-hub"},
 		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
@@ -79,71 +75,19 @@ func ensurePKI(dir string, sans []string) (*pki, error) {
 	}); err != nil {
 		return nil, fmt.Errorf("admin certificate: %w", err)
 	}
-	if err := p.ensureServiceAccountKey(); err != nil {
-		return nil, fmt.Errorf("service account key: %w", err)
-	}
 	return p, nil
-}
-
-// ensureServiceAccountKey loads the service-account signing key, or
-// creates it the first time.
-func (p *pki) ensureServiceAccountKey() error {
-	keyFile := p.path("sa.key")
-	key, err := keyutil.PrivateKeyFromFile(keyFile)
-	if err == nil {
-		ecKey, ok := key.(*ecdsa.PrivateKey)
-		if !ok {
-			return fmt.Errorf("%s holds a %T, not an ECDSA key", keyFile, key)
-		}
-		p.serviceAccountKey = ecKey
-		return nil
-	}
-	if _, statErr := os.Stat(keyFile); !os.IsNotExist(statErr) {
-		return err
-	}
-	ecKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return err
-	}
-	keyPEM, err := keyutil.MarshalPrivateKeyToPEM(ecKey)
-	if err != nil {
-		return err
-	}
-	p.serviceAccountKey = ecKey
-	return keyutil.WriteKey(keyFile, keyPEM)
-}
-
-func (p *pki) ensureCA() error {
-	certFile, keyFile := p.path("ca.crt"), p.path("ca.key")
-	if c, key, err := load(certFile, keyFile); err == nil && time.Until(c.NotAfter) > renewBefore {
-		p.ca, p.caKey = c, key
-		p.caPEM, err = os.ReadFile(certFile)
-		return err
-	} else if err != nil && !os.IsNotExist(err) {
-		return err
-	}
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return err
-	}
-	ca, err := cert.NewSelfSignedCACert(cert.Config{CommonName: "canopy-hub-ca"}, key)
-	if err != nil {
-		return err
-	}
-	p.ca, p.caKey, p.caPEM, p.regen = ca, key, encodeCert(ca.Raw), true
-	return write(certFile, keyFile, p.caPEM, key)
 }
 
 func (p *pki) ensureLeaf(name string, tmpl x509.Certificate) error {
 	certFile, keyFile := p.path(name+".crt"), p.path(name+".key")
-	if !p.regen {
-		c, _, err := load(certFile, keyFile)
-		if err == nil && time.Until(c.NotAfter) > renewBefore && c.CheckSignatureFrom(p.ca) == nil && names(c, tmpl) {
-			return nil
-		}
-		if err != nil && !os.IsNotExist(err) {
-			return err
-		}
+	// A certificate of another CA, as one from before this replica joined
+	// a hub whose identity was already in the database, is replaced.
+	c, _, err := load(certFile, keyFile)
+	if err == nil && time.Until(c.NotAfter) > renewBefore && c.CheckSignatureFrom(p.ca) == nil && names(c, tmpl) {
+		return nil
+	}
+	if err != nil && !os.IsNotExist(err) {
+		return err
 	}
 	certPEM, key, err := p.issue(&tmpl)
 	if err != nil {
@@ -183,7 +127,7 @@ func (p *pki) issue(tmpl *x509.Certificate) ([]byte, *ecdsa.PrivateKey, error) {
 // NotBefore. The CA must exist: the hub made it on its first start.
 func ClientKubeconfig(dataDir, server, user string, groups []string) ([]byte, time.Time, error) {
 	p := &pki{dir: filepath.Join(dataDir, "pki")}
-	ca, caKey, err := load(p.path("ca.crt"), p.path("ca.key"))
+	ca, caKey, err := load(p.path(identity.CACertFile), p.path(identity.CAKeyFile))
 	if err != nil {
 		return nil, time.Time{}, fmt.Errorf("the hub's CA in %s: %w; start the hub once with --data-dir %s to create it", p.dir, err, dataDir)
 	}

@@ -33,6 +33,9 @@ type Options struct {
 	TLSSANs []string
 	// Datastore is a sqlstorage URL; empty means SQLite in DataDir.
 	Datastore string
+	// IdentityKeyFile holds the key that seals the hub's identity in the
+	// datastore (pkg/identity); empty means IdentityKeyPath(DataDir).
+	IdentityKeyFile string
 	// OTLPEndpoint is the host:port of an OTLP/gRPC collector to send
 	// traces to; empty means no tracing.
 	OTLPEndpoint string
