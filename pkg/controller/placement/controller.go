@@ -11,9 +11,12 @@ import (
 	"golang.org/x/time/rate"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
 	placementv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/placement/v1alpha1"
@@ -42,6 +45,9 @@ const (
 // Resource is a resource whose objects placement places.
 type Resource struct {
 	Store *genericregistry.Store
+	// Version is the version the hub serves it at, which placement's
+	// writes address.
+	Version string
 	// Status is its status subresource, nil if its objects have no
 	// status; the syncer of each target reports it, and placement writes
 	// there only the Placed condition of objects it cannot place.
@@ -55,8 +61,15 @@ type Config struct {
 	Constraints     *genericregistry.Store
 	SyncTargets     *genericregistry.Store
 	Namespaces      *genericregistry.Store
-	// Events records the Events of objects placement cannot place.
+	// Events records the Events of objects placement cannot place, or
+	// whose assignment the hub refuses.
 	Events rest.Creater
+	// Client writes the assignments and Placed conditions of the objects
+	// placed. They are the users' objects, so the hub writes them through
+	// the API, as placement's own user (pkg/loopback): the admission
+	// policies of the object's logical cluster may refuse them, and the
+	// audit log and managedFields name placement.
+	Client Patcher
 	// Resources are those whose objects are placed, by group and
 	// resource.
 	Resources map[workloadv1alpha1.GroupResource]Resource
@@ -69,6 +82,12 @@ type Config struct {
 	// Ownership says which logical clusters' objects and placements this
 	// replica writes.
 	Ownership shard.Ownership
+}
+
+// Patcher patches objects through the API, as *loopback.Client does.
+type Patcher interface {
+	Patch(ctx context.Context, resource schema.GroupVersionResource, namespace, name string, pt types.PatchType, data []byte,
+		subresources ...string) error
 }
 
 // objectRef names one object to place.
@@ -117,6 +136,9 @@ type Controller struct {
 	// unplaceable holds, for each object placed nowhere, the signature
 	// of the verdict reported on it (unplaceable.go).
 	unplaceable map[objectRef]string
+	// refusals backs off, per object, the writes the hub refuses
+	// (refused.go).
+	refusals workqueue.TypedRateLimiter[objectRef]
 }
 
 type record struct {
@@ -150,6 +172,7 @@ func New(cfg Config) *Controller {
 		syncTargets: f.For(cfg.SyncTargets),
 		namespaces:  f.For(cfg.Namespaces),
 		resources:   map[workloadv1alpha1.GroupResource]*informer.Informer{},
+		refusals:    workqueue.NewTypedItemExponentialFailureRateLimiter[objectRef](refusalBackoff, maxRefusalBackoff),
 	}
 	c.objects = clusterwide.Loop[objectRef]{Name: "placement-objects", Workers: objectWorkers, Ownership: cfg.Ownership,
 		Cluster: func(ref objectRef) logicalcluster.Name { return ref.cluster }, Process: c.place}
