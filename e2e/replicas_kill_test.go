@@ -497,6 +497,9 @@ func recordVersions(ctx context.Context, t *testing.T, ri dynamic.ResourceInterf
 			for ev := range w.ResultChan() {
 				switch ev.Type {
 				case watch.Error:
+					if ctx.Err() != nil {
+						return
+					}
 					t.Errorf("the watch from %s ended with %v: versions are lost", rv, ev.Object)
 					w.Stop()
 					return
