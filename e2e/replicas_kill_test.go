@@ -79,10 +79,14 @@ func TestReplicasKillUnderLoad(t *testing.T) {
 	for g := range 3 {
 		wg.Go(func() { load.run(g) })
 	}
-	time.Sleep(4 * time.Second)
+	waitFor(t, time.Minute, "the clients made 300 writes before the kill", func() (bool, string) {
+		return load.count() >= 300, fmt.Sprint(load.count())
+	})
 	r.kill(victim)
 	killedLog := r.hubs[victim].log.String()
 	t.Logf("killed replica %d after %d writes", victim+1, load.count())
+	// The load goes on without the replica, past the time its shards
+	// take to pass to the others, then with it back.
 	time.Sleep(8 * time.Second)
 	r.restart(victim)
 	t.Logf("restarted replica %d after %d writes", victim+1, load.count())
@@ -103,7 +107,7 @@ func TestReplicasKillUnderLoad(t *testing.T) {
 	// Every replica shows the ConfigMaps in a state their writes allow,
 	// and none besides.
 	possible := map[string]map[string]bool{}
-	for name, ws := range groupByName(writes, func(w write) bool { return w.kind != createLC }) {
+	for name, ws := range groupByName(writes, func(w loadWrite) bool { return w.kind != createLC }) {
 		p, err := possibleStates(ws)
 		if err != nil {
 			t.Errorf("ConfigMap %s: %v; its writes: %v", name, err, ws)
@@ -230,8 +234,8 @@ const (
 	createLC writeKind = "create LogicalCluster"
 )
 
-// write is one request of the load and its answer.
-type write struct {
+// loadWrite is one request of the load and its answer.
+type loadWrite struct {
 	kind writeKind
 	name string
 	// value is the write's own id, which a create or update puts in the
@@ -242,7 +246,7 @@ type write struct {
 	err  string
 }
 
-func (w write) String() string {
+func (w loadWrite) String() string {
 	if w.code == 0 {
 		return fmt.Sprintf("%s %s (%s): no answer: %s", w.kind, w.name, w.value, w.err)
 	}
@@ -264,7 +268,7 @@ const (
 	unknown
 )
 
-func (w write) outcome() writeOutcome {
+func (w loadWrite) outcome() writeOutcome {
 	switch {
 	case w.code >= 200 && w.code < 300:
 		return acknowledged
@@ -283,12 +287,12 @@ type loadClients struct {
 	stop   chan struct{}
 
 	mu  sync.Mutex
-	log []write
+	log []loadWrite
 }
 
-// names is how many ConfigMaps each client writes, in turn, each going
+// loadNames is how many ConfigMaps each client writes, in turn, each going
 // through create, update, update, delete, and round again.
-const names = 6
+const loadNames = 6
 
 // run is client g's loop until stop: a LogicalCluster create every eighth
 // write, ConfigMap writes otherwise.
@@ -302,15 +306,15 @@ func (l *loadClients) run(g int) {
 		}
 		value := fmt.Sprintf("%d-%d", g, i)
 		if i%8 == 7 {
-			l.send(write{kind: createLC, name: "load-" + value, value: value})
+			l.send(loadWrite{kind: createLC, name: "load-" + value, value: value})
 			continue
 		}
 		n := i - i/8
-		l.send(write{kind: cycle[(n/names)%len(cycle)], name: fmt.Sprintf("cm-%d-%d", g, n%names), value: value})
+		l.send(loadWrite{kind: cycle[(n/loadNames)%len(cycle)], name: fmt.Sprintf("cm-%d-%d", g, n%loadNames), value: value})
 	}
 }
 
-func (l *loadClients) send(w write) {
+func (l *loadClients) send(w loadWrite) {
 	cms := l.base + "/api/v1/namespaces/load/configmaps"
 	var method, url, body string
 	switch w.kind {
@@ -366,7 +370,7 @@ func (l *loadClients) count() int {
 	return len(l.log)
 }
 
-func (l *loadClients) writes() []write {
+func (l *loadClients) writes() []loadWrite {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return slices.Clone(l.log)
@@ -374,8 +378,8 @@ func (l *loadClients) writes() []write {
 
 // groupByName is the writes keep selects, by the name they write, each
 // name's in the order they were made.
-func groupByName(writes []write, keep func(write) bool) map[string][]write {
-	by := map[string][]write{}
+func groupByName(writes []loadWrite, keep func(loadWrite) bool) map[string][]loadWrite {
+	by := map[string][]loadWrite{}
 	for _, w := range writes {
 		if keep(w) {
 			by[w.name] = append(by[w.name], w)
@@ -392,7 +396,7 @@ func groupByName(writes []write, keep func(write) bool) map[string][]write {
 // An answer that no possible state explains (an acknowledged create of
 // an object that must exist, a 404 for one an acknowledged write made)
 // is a write lost or applied twice, and an error.
-func possibleStates(writes []write) (map[string]bool, error) {
+func possibleStates(writes []loadWrite) (map[string]bool, error) {
 	states := map[string]bool{"": true}
 	only := func(keep func(string) bool) map[string]bool {
 		kept := map[string]bool{}

@@ -55,9 +55,9 @@ func (r *replicas) leaseHolder(ctx context.Context, i int, name string) (string,
 	return *l.Spec.HolderIdentity, nil
 }
 
-// replicaOf is the index of the running replica whose member identity is
+// indexOf is the index of the running replica whose member identity is
 // member; -1 if none.
-func (r *replicas) replicaOf(member string) int {
+func (r *replicas) indexOf(member string) int {
 	for i, h := range r.hubs {
 		if h.cmd != nil && member != "" && r.member(i) == member {
 			return i
@@ -78,7 +78,7 @@ func (r *replicas) owner(via int, cluster logicalcluster.Name) (int, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		holder, err = r.leaseHolder(ctx, via, lease)
 		cancel()
-		if i := r.replicaOf(holder); err == nil && i >= 0 {
+		if i := r.indexOf(holder); err == nil && i >= 0 {
 			return i, nil
 		}
 	}

@@ -99,8 +99,8 @@ func TestReplicasControllerTakeover(t *testing.T) {
 		defer cancel()
 		for {
 			holder, err := r.leaseHolder(ctx, survivor, shardLease(p))
-			if err == nil && holder != member && r.replicaOf(holder) >= 0 {
-				t.Logf("takeover: replica %d holds Lease %s %v after the kill", r.replicaOf(holder)+1, shardLease(p), time.Since(killed).Round(10*time.Millisecond))
+			if err == nil && holder != member && r.indexOf(holder) >= 0 {
+				t.Logf("takeover: replica %d holds Lease %s %v after the kill", r.indexOf(holder)+1, shardLease(p), time.Since(killed).Round(10*time.Millisecond))
 				break
 			}
 			if ctx.Err() != nil {
