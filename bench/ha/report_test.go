@@ -3,6 +3,7 @@ package ha
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -17,7 +18,7 @@ func printReport(w io.Writer, results []result, clients int, loadStart string) {
 	}
 	first, last := results[0], results[len(results)-1]
 	fmt.Fprintf(w, "\nHub replicas on one PostgreSQL, on one machine (load average %s at the start, %s at the end)\n\n", loadStart, benchreport.LoadAverage())
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	header := "figure\t"
 	for _, r := range results {
 		header += fmt.Sprintf("%d replica(s)\t", r.Replicas)
@@ -83,9 +84,9 @@ func printReport(w io.Writer, results []result, clients int, loadStart string) {
 		fmt.Sprintf("<= %.0f s: %s", goalTakeover.Seconds(), benchreport.PassMiss(takeoverOK)))
 	row("takeover: kill -9 to LogicalCluster Ready (s)", takeover(func(r result) time.Duration { return r.TakeoverLC }), "%.1f", "")
 	_ = tw.Flush()
-	fmt.Fprintf(w, "\nwatch samples: ")
+	var samples []string
 	for _, r := range results {
-		fmt.Fprintf(w, "%d replica(s) same %d cross %d; ", r.Replicas, r.Same.N, r.Cross.N)
+		samples = append(samples, fmt.Sprintf("%d replica(s): same %d, cross %d", r.Replicas, r.Same.N, r.Cross.N))
 	}
-	fmt.Fprintln(w)
+	fmt.Fprintf(w, "\nwatch events timed: %s\n", strings.Join(samples, "; "))
 }
