@@ -28,6 +28,7 @@ func newSyncTargetCommand() *cobra.Command {
 	var image string
 	var labels map[string]string
 	var resources []string
+	var output string
 	create := &cobra.Command{
 		Use:   "create NAME",
 		Short: "Create SyncTarget NAME at the hub, and print the manifest that runs its syncer",
@@ -57,10 +58,21 @@ The syncer's image, --image, is by default the one built from the same
 sources as this hub: ghcr.io/canopy-dev/syncer tagged with the release
 version, or latest for a build from a work tree. bash hack/image.sh syncer
 builds it, for linux/amd64 and linux/arm64, as _output/images/syncer.tar,
-to push to a registry the physical cluster pulls from (see deploy/syncer).`,
+to push to a registry the physical cluster pulls from (see deploy/syncer).
+
+--output values prints, instead of the manifest, the values of the Helm
+chart deploy/syncer that make the same objects, to install in namespace
+canopy-syncer:
+
+  hub synctarget create pc1 --logical-cluster root:platform --output values > pc1.yaml
+  helm install pc1 deploy/syncer -n canopy-syncer --create-namespace -f pc1.yaml`,
 		Args:         cobra.ExactArgs(1),
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			render, ok := createOutputs[output]
+			if !ok {
+				return fmt.Errorf("--output %q: want manifest, or values for the Helm chart deploy/syncer", output)
+			}
 			t, err := syncTarget(args[0], h.cluster, labels, resources)
 			if err != nil {
 				return err
@@ -79,23 +91,31 @@ to push to a registry the physical cluster pulls from (see deploy/syncer).`,
 			if err != nil {
 				return err
 			}
-			manifest, err := syncerdeploy.Manifest(t, image, kubeconfig)
+			printed, err := render(t, image, kubeconfig)
 			if err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "SyncTarget %s has key %s; assign an object to it with the label %s=%s.\n"+
 				"Besides the admins of %s, only users granted the verb use on synctargets %q there may.\n",
 				t.Path(), t.Key(), workloadv1alpha1.StateLabel(t.Key()), workloadv1alpha1.StateSync, t.Cluster, t.Name)
-			_, err = cmd.OutOrStdout().Write(manifest)
+			_, err = cmd.OutOrStdout().Write(printed)
 			return err
 		},
 	}
 	h.addFlags(create)
 	create.Flags().StringToStringVar(&labels, "label", nil, "label of the SyncTarget, k=v, for placement to select on; repeatable")
 	create.Flags().StringSliceVar(&resources, "resources", nil, "resources the target accepts, as deployments.apps,configmaps (default "+defaultResources()+")")
+	create.Flags().StringVar(&output, "output", "manifest", "what to print: manifest, or values for the Helm chart deploy/syncer")
 	create.Flags().StringVar(&image, "image", release.Image("syncer", release.Version()), "the syncer's container image: this build's, see above")
 	cmd.AddCommand(create, newRotateCommand(), newEvictCommand())
 	return cmd
+}
+
+// createOutputs are what hub synctarget create prints, by --output: the
+// manifest, or the Helm chart's values that make the same objects.
+var createOutputs = map[string]func(syncerdeploy.Target, string, []byte) ([]byte, error){
+	"manifest": syncerdeploy.Manifest,
+	"values":   syncerdeploy.Values,
 }
 
 // newRotateCommand is `hub synctarget rotate`.

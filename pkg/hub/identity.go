@@ -3,10 +3,8 @@ package hub
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"k8s.io/klog/v2"
 
@@ -17,27 +15,25 @@ import (
 // IdentityKeyPath is the default identity key file for dataDir.
 func IdentityKeyPath(dataDir string) string { return filepath.Join(dataDir, "identity.key") }
 
-// setUpIdentity loads the hub's identity from the datastore, or creates
-// it there on the first start, taking the CA and ServiceAccount key in
+// setUpIdentity loads the hub's identity from datastore, or creates it
+// there on the first start, taking the CA and ServiceAccount key in
 // <dataDir>/pki of a hub from before identities lived in the database.
 // It writes the identity into <dataDir>/pki, issues this replica's serving
 // and admin certificates from it, and writes the admin kubeconfig.
-func setUpIdentity(ctx context.Context, backend *sqlstorage.Backend, o Options, dataDir, datastore string) (*pki, error) {
-	opts := identityOptions(dataDir, datastore, o.IdentityKeyFile)
-	id, source, err := identity.Ensure(ctx, backend, opts)
+func (c *config) setUpIdentity(ctx context.Context, datastore string) error {
+	opts := identityOptions(c.dataDir, datastore, c.IdentityKeyFile)
+	id, source, err := identity.Ensure(ctx, c.backend, opts)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	klog.InfoS("Hub identity", "source", source, "caFingerprint", id.Fingerprint(), "keyFile", opts.KeyFile)
-	p, err := ensurePKI(opts.ImportDir, id, append([]string{o.ExternalHostname}, o.TLSSANs...))
-	if err != nil {
-		return nil, err
+	if c.pki, err = ensurePKI(opts.ImportDir, id, append([]string{c.ExternalHostname}, c.TLSSANs...)); err != nil {
+		return err
 	}
-	kubeconfig := KubeconfigPath(dataDir)
-	if err := writeAdminKubeconfig(kubeconfig, p, net.JoinHostPort(o.ExternalHostname, strconv.Itoa(o.SecurePort))); err != nil {
-		return nil, fmt.Errorf("writing %s: %w", kubeconfig, err)
+	if err := writeAdminKubeconfig(c.kubeconfig, c.pki, c.host); err != nil {
+		return fmt.Errorf("writing %s: %w", c.kubeconfig, err)
 	}
-	return p, nil
+	return nil
 }
 
 // DatastoreURL is the datastore a hub with data directory dataDir and

@@ -83,6 +83,40 @@ func TestCreateRace(t *testing.T) {
 	})
 }
 
+// TestEnsureRace starts replicas at once on an empty database with one
+// key file path and no key file yet, as on a shared volume: they agree on
+// one key and one identity, and exactly one of them created it.
+func TestEnsureRace(t *testing.T) {
+	eachDatastore(t, func(t *testing.T, url string) {
+		o := Options{KeyFile: filepath.Join(t.TempDir(), "identity.key"), Datastore: url}
+		backends := []*sqlstorage.Backend{openBackend(t, url), openBackend(t, url)}
+		const replicas = 6
+		got := make([]*Identity, replicas)
+		sources := make([]Source, replicas)
+		errs := make([]error, replicas)
+		var wg sync.WaitGroup
+		for i := range replicas {
+			wg.Go(func() { got[i], sources[i], errs[i] = Ensure(context.Background(), backends[i%2], o) })
+		}
+		wg.Wait()
+		created := 0
+		for i := range replicas {
+			if errs[i] != nil {
+				t.Fatalf("replica %d: %v", i, errs[i])
+			}
+			if sources[i] == Created {
+				created++
+			}
+			if got[i].Fingerprint() != got[0].Fingerprint() {
+				t.Errorf("replica %d has identity %s, replica 0 %s", i, got[i].Fingerprint(), got[0].Fingerprint())
+			}
+		}
+		if created != 1 {
+			t.Errorf("sources %v: want exactly one created", sources)
+		}
+	})
+}
+
 // TestWrongKey has a replica with another key, or none, refuse the
 // database's identity, saying which identity the database holds and what
 // to do, without making a key file.

@@ -11,5 +11,8 @@
 // only while that SyncTarget exists (pkg/syncerscope); no RBAC is created
 // for it anywhere. The SyncTarget is registered first, for its UID.
 // KubeconfigSecret is the part of the manifest a rotated credential
-// replaces.
+// replaces. Values are the same inputs as values of the Helm chart
+// deploy/syncer, which makes the same objects from them; the chart works
+// out the names and RBAC rules itself, and e2e's TestCharts renders it
+// against Manifest so that the two cannot drift apart.
 package syncerdeploy

@@ -123,3 +123,19 @@ func TestKubeconfigSecret(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitImage: the chart gets back the image Manifest runs, whatever
+// its shape.
+func TestSplitImage(t *testing.T) {
+	for image, want := range map[string]chartImage{
+		"ghcr.io/canopy-dev/syncer:v1.2.3":         {Repository: "ghcr.io/canopy-dev/syncer", Tag: "v1.2.3"},
+		"registry.example.com:5000/canopy/syncer":  {Repository: "registry.example.com:5000/canopy/syncer", Tag: "latest"},
+		"registry.example.com:5000/syncer:v1":      {Repository: "registry.example.com:5000/syncer", Tag: "v1"},
+		"example.com/syncer@sha256:0123456789abcd": {Repository: "example.com/syncer", Digest: "sha256:0123456789abcd"},
+		"syncer": {Repository: "syncer", Tag: "latest"},
+	} {
+		if got := splitImage(image); got != want {
+			t.Errorf("splitImage(%q) = %+v, want %+v", image, got, want)
+		}
+	}
+}

@@ -34,6 +34,19 @@ var ForEveryone = []*rbacv1.ClusterRole{
 	},
 }
 
+// PublicInfoViewer is Kubernetes' system:public-info-viewer, which
+// kube-apiserver grants everyone, system:unauthenticated included: health
+// and version. Kubelets probing a hub replica and load balancers checking
+// it ask these without credentials, and get no more than this: the hub
+// authenticates a request without credentials only for these paths
+// (pkg/hub), and grants system:unauthenticated nothing else.
+var PublicInfoViewer = &rbacv1.ClusterRole{
+	ObjectMeta: metav1.ObjectMeta{Name: "system:public-info-viewer"},
+	Rules: []rbacv1.PolicyRule{{Verbs: []string{"get"}, NonResourceURLs: []string{
+		"/healthz", "/livez", "/readyz", "/version", "/version/",
+	}}},
+}
+
 // forEveryone is whether a ClusterRoleBinding of that name is one of
 // ForEveryone's, which make no one a member.
 func forEveryone(name string) bool {
@@ -41,9 +54,13 @@ func forEveryone(name string) bool {
 }
 
 // allowedToEveryone is why attrs is allowed to every authenticated user,
-// or "" if it is not.
+// or to anyone at all, or "" if it is not.
 func allowedToEveryone(attrs authorizer.Attributes) string {
-	if !slices.Contains(attrs.GetUser().GetGroups(), user.AllAuthenticated) {
+	groups := attrs.GetUser().GetGroups()
+	if slices.Contains(groups, user.AllUnauthenticated) && RuleAllows(attrs, &PublicInfoViewer.Rules[0]) {
+		return fmt.Sprintf("RBAC: allowed by ClusterRole %q, which every logical cluster grants everyone, unauthenticated included", PublicInfoViewer.Name)
+	}
+	if !slices.Contains(groups, user.AllAuthenticated) {
 		return ""
 	}
 	for _, role := range ForEveryone {

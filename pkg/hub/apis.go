@@ -1,0 +1,231 @@
+package hub
+
+import (
+	"net/http"
+	"time"
+
+	authenticationv1 "k8s.io/api/authentication/v1"
+	authorizationv1 "k8s.io/api/authorization/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apiserver/pkg/admission"
+	"k8s.io/apiserver/pkg/authentication/user"
+	"k8s.io/apiserver/pkg/authorization/authorizer"
+	"k8s.io/apiserver/pkg/authorization/authorizerfactory"
+	"k8s.io/apiserver/pkg/authorization/union"
+	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
+	"k8s.io/apiserver/pkg/registry/rest"
+	genericapiserver "k8s.io/apiserver/pkg/server"
+
+	"github.com/canopy-dev/canopy/pkg/admission/admissionpolicy"
+	"github.com/canopy-dev/canopy/pkg/admission/assignment"
+	"github.com/canopy-dev/canopy/pkg/admission/definitioncleanup"
+	"github.com/canopy-dev/canopy/pkg/admission/logicalclusterlifecycle"
+	"github.com/canopy-dev/canopy/pkg/admission/namespacelifecycle"
+	"github.com/canopy-dev/canopy/pkg/admission/upsynced"
+	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
+	rbacauthorizer "github.com/canopy-dev/canopy/pkg/authorization/rbac"
+	"github.com/canopy-dev/canopy/pkg/authorization/reserved"
+	wildcardauthorizer "github.com/canopy-dev/canopy/pkg/authorization/wildcard"
+	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
+	"github.com/canopy-dev/canopy/pkg/customresource"
+	authenticationregistry "github.com/canopy-dev/canopy/pkg/registry/authentication"
+	authorizationregistry "github.com/canopy-dev/canopy/pkg/registry/authorization"
+	"github.com/canopy-dev/canopy/pkg/serviceaccount"
+	"github.com/canopy-dev/canopy/pkg/syncerscope"
+)
+
+// hubServer is the hub assembled: the generic API server with every API
+// installed, and what its controllers are built from.
+type hubServer struct {
+	*config
+	apis            *apiStorage
+	server          *genericapiserver.GenericAPIServer
+	customResources *customresource.Handler
+	revoker         *syncerscope.Revoker
+	policies        *admissionpolicy.Plugin
+	assignments     *assignment.Plugin
+	// data are the stores of every built-in resource, each keeping its
+	// objects per logical cluster; allData adds those of the custom
+	// resources each logical cluster defines.
+	data    []*genericregistry.Store
+	allData clusterwide.Stores
+}
+
+// newHubServer makes the generic API server of c, with its
+// authentication, authorization and admission, and installs apis in it.
+func newHubServer(c *config, apis *apiStorage) (*hubServer, error) {
+	h := &hubServer{config: c, apis: apis}
+	tokens := serviceaccount.NewAuthenticator(&c.pki.serviceAccountKey.PublicKey, apis.ServiceAccounts)
+	members := rbacauthorizer.New(apis.rbac)
+	syncerObjects := apis.syncerStores()
+	authz, err := newAuthorizer(members, syncerObjects)
+	if err != nil {
+		return nil, err
+	}
+	h.revoker = syncerscope.NewRevoker(syncerObjects)
+	cfg, err := c.genericConfig(apis.clusters, authz, members, tokens)
+	if err != nil {
+		return nil, err
+	}
+	if err := h.installAdmission(cfg, authz, syncerObjects); err != nil {
+		return nil, err
+	}
+	if err := h.newGenericServer(cfg, authz, members); err != nil {
+		return nil, err
+	}
+	if err := apis.install(h.server, c, cfg.Serializer, authz, members); err != nil {
+		return nil, err
+	}
+	return h, h.guardData()
+}
+
+// newAuthorizer is the hub's authorizer. system:masters may do anything
+// anywhere; everyone else what the RBAC objects of the logical cluster
+// they address grant them there, but for impersonating the identities the
+// hub reserves; a syncer what its SyncTarget's scope allows, whatever
+// RBAC says.
+func newAuthorizer(members *rbacauthorizer.Authorizer, syncerObjects syncerscope.Objects) (authorizer.Authorizer, error) {
+	authz, err := union.New(
+		union.NamedAuthorizer{AuthorizerName: "system:masters", Authorizer: authorizerfactory.NewPrivilegedGroups(user.SystemPrivilegedGroup)},
+		union.NamedAuthorizer{AuthorizerName: "reserved", Authorizer: reserved.New()},
+		union.NamedAuthorizer{AuthorizerName: "rbac", Authorizer: members},
+	)
+	if err != nil {
+		return nil, err
+	}
+	return syncerscope.New(wildcardauthorizer.New(authz), syncerObjects), nil
+}
+
+// installAdmission sets cfg's admission chain, in the order its plugins
+// run.
+func (h *hubServer) installAdmission(cfg *genericapiserver.Config, authz authorizer.Authorizer, syncerObjects syncerscope.Objects) error {
+	var err error
+	h.policies, err = admissionpolicy.New(admissionpolicy.Config{
+		Policies:         h.apis.ValidatingPolicies,
+		Bindings:         h.apis.ValidatingPolicyBindings,
+		MutatingPolicies: h.apis.MutatingPolicies,
+		MutatingBindings: h.apis.MutatingPolicyBindings,
+		Namespaces:       h.apis.NamespaceREST,
+		Authorizer:       authz,
+		Stores:           h.apis.allStores(),
+		Typer:            h.scheme,
+		OpenAPI:          cfg.OpenAPIV3Config,
+	})
+	if err != nil {
+		return err
+	}
+	// Who may assign objects to which SyncTargets by hand.
+	h.assignments = assignment.New(authz, h.apis.SyncTargets, h.apis.PlacementConstraints)
+	cfg.AdmissionControl = admission.NewChainHandler(
+		logicalclusterlifecycle.New(h.apis.clusters),
+		definitioncleanup.New(),
+		namespacelifecycle.New(h.apis.NamespaceREST),
+		upsynced.New(h.apis.ReplicaSets),
+		syncerscope.NewAdmission(syncerObjects),
+		h.assignments,
+		h.policies,
+	)
+	return nil
+}
+
+// newGenericServer makes the generic API server of cfg, with the custom
+// resources of each logical cluster's definitions served under /apis/
+// wherever no built-in group is, and discovered after the built-in
+// groups.
+func (h *hubServer) newGenericServer(cfg *genericapiserver.Config, authz authorizer.Authorizer, members *rbacauthorizer.Authorizer) error {
+	customResources, err := customresource.New(customresource.Config{
+		Definitions:         h.apis.Definitions,
+		Factory:             h.apis.factory,
+		Codecs:              cfg.Serializer,
+		Admission:           cfg.AdmissionControl,
+		Authorizer:          authz,
+		Members:             members,
+		MinRequestTimeout:   time.Duration(cfg.MinRequestTimeout) * time.Second,
+		MaxRequestBodyBytes: cfg.MaxRequestBodyBytes,
+		Limits:              h.CustomResourceLimits,
+	})
+	if err != nil {
+		return err
+	}
+	chain := cfg.BuildHandlerChainFunc
+	cfg.BuildHandlerChainFunc = func(apiHandler http.Handler, c *genericapiserver.Config) http.Handler {
+		return chain(h.revoker.WithRevocation(customResources.WithDiscovery(apiHandler)), c)
+	}
+	completed := cfg.Complete(nil)
+	server, err := completed.New("canopy-hub", genericapiserver.NewEmptyDelegate())
+	if err != nil {
+		return err
+	}
+	server.Handler.NonGoRestfulMux.HandlePrefix("/apis/", customResources)
+	customResources.SetBuiltinDiscovery(customresource.BuiltinDiscovery{
+		Addresses:  completed.DiscoveryAddresses,
+		Groups:     server.DiscoveryGroupManager,
+		Aggregated: server.AggregatedDiscoveryGroupManager,
+	})
+	h.server, h.customResources = server, customResources
+	return nil
+}
+
+// install installs every API group in server, each answering with the
+// bounded encoders of serializer.
+func (s *apiStorage) install(server *genericapiserver.GenericAPIServer, c *config, serializer runtime.NegotiatedSerializer,
+	authz authorizer.Authorizer, members *rbacauthorizer.Authorizer,
+) error {
+	groupInfo := func(group string) genericapiserver.APIGroupInfo {
+		info := genericapiserver.NewDefaultAPIGroupInfo(group, c.scheme, runtime.NewParameterCodec(c.scheme), c.codecs)
+		info.NegotiatedSerializer = serializer
+		return info
+	}
+	coreAPI := groupInfo(corev1.GroupName)
+	coreAPI.VersionedResourcesStorageMap[corev1.SchemeGroupVersion.Version] = s.core.Storage
+	if err := server.InstallLegacyAPIGroup(genericapiserver.DefaultLegacyAPIPrefix, &coreAPI); err != nil {
+		return err
+	}
+	for _, api := range []struct {
+		version schema.GroupVersion
+		storage map[string]rest.Storage
+	}{
+		{tenancyv1alpha1.SchemeGroupVersion, s.clusters.Resources()},
+		{rbacv1.SchemeGroupVersion, s.rbac.Resources(members)},
+		{authenticationv1.SchemeGroupVersion, map[string]rest.Storage{"selfsubjectreviews": authenticationregistry.SelfSubjectReviews{}}},
+		{authorizationv1.SchemeGroupVersion, map[string]rest.Storage{"selfsubjectaccessreviews": authorizationregistry.NewSelfSubjectAccessReviews(authz)}},
+	} {
+		info := groupInfo(api.version.Group)
+		info.VersionedResourcesStorageMap[api.version.Version] = api.storage
+		if err := server.InstallAPIGroup(&info); err != nil {
+			return err
+		}
+	}
+	for _, g := range s.groups {
+		info := groupInfo(g.version.Group)
+		// The scheme may know more versions of a group than are served,
+		// as autoscaling/v1 for the Scale of /scale subresources.
+		info.PrioritizedVersions = []schema.GroupVersion{g.version}
+		info.VersionedResourcesStorageMap[g.version.Version] = g.Storage
+		if err := server.InstallAPIGroup(&info); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// guardData keeps each LogicalCluster until its logical cluster holds no
+// objects, in any store, and has the hub ready once every store's watch
+// cache is.
+func (h *hubServer) guardData() error {
+	// Every store keeps its objects per logical cluster, so deleting one
+	// empties each of them there.
+	h.data = h.apis.dataStores()
+	// So are those of the custom resources each logical cluster defines.
+	// Deleting a namespace deletes its content: the objects in it of
+	// every resource namespaced in its own logical cluster.
+	h.allData = clusterwide.Stores{Fixed: h.data, Custom: h.customResources}
+	if err := h.server.AddReadyzChecks(watchCachesReady(h.data, h.customResources)); err != nil {
+		return err
+	}
+	h.apis.clusters.GuardData(h.allData)
+	return nil
+}

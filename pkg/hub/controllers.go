@@ -1,0 +1,227 @@
+package hub
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
+	"k8s.io/apiserver/pkg/registry/rest"
+	genericapiserver "k8s.io/apiserver/pkg/server"
+
+	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/controller/clusterroleaggregation"
+	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
+	crdcontroller "github.com/canopy-dev/canopy/pkg/controller/crd"
+	gccontroller "github.com/canopy-dev/canopy/pkg/controller/garbagecollector"
+	lccontroller "github.com/canopy-dev/canopy/pkg/controller/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/controller/losttarget"
+	nscontroller "github.com/canopy-dev/canopy/pkg/controller/namespace"
+	placementcontroller "github.com/canopy-dev/canopy/pkg/controller/placement"
+	"github.com/canopy-dev/canopy/pkg/controller/rollouthistory"
+	"github.com/canopy-dev/canopy/pkg/controller/statusaggregation"
+	"github.com/canopy-dev/canopy/pkg/controller/synctarget"
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+)
+
+// controller is what runs until its context ends.
+type controller interface{ Run(context.Context) }
+
+// runFunc runs a function as a controller.
+type runFunc func(context.Context)
+
+func (f runFunc) Run(ctx context.Context) { f(ctx) }
+
+// installControllers has the hub start each controller once it serves.
+// One of each controller serves every logical cluster.
+func (h *hubServer) installControllers() error {
+	for _, install := range []func() error{
+		h.installLogicalClusterController,
+		h.installNamespaceController,
+		h.installClusterRoleAggregationController,
+		h.installGarbageCollector,
+		h.installSyncTargetHeartbeatController,
+		h.installLostTargetController,
+		h.installStatusAggregationController,
+		h.installRolloutHistoryController,
+		h.installPlacementController,
+		h.installCustomResourceCatalog,
+		h.installCRDControllers,
+		h.installAdmissionControllers,
+		h.installSyncerRevocation,
+	} {
+		if err := install(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addController runs c from the post-start hook canopy-<name>-controller.
+func (h *hubServer) addController(name string, c controller) error {
+	return h.server.AddPostStartHook("canopy-"+name+"-controller", func(hookCtx genericapiserver.PostStartHookContext) error {
+		go c.Run(hookCtx)
+		return nil
+	})
+}
+
+// installLogicalClusterController sets up and tears down the logical
+// cluster of each LogicalCluster.
+func (h *hubServer) installLogicalClusterController() error {
+	return h.addController("logicalcluster", lccontroller.New(lccontroller.Config{
+		LogicalClusters: h.apis.clusters,
+		Data:            h.allData,
+		SetUp:           h.apis.setUp,
+		Admins:          h.apis.rbac.SetAdmins,
+		URL:             func(n logicalcluster.Name) string { return "https://" + h.host + logicalcluster.PathPrefix + string(n) },
+	}))
+}
+
+// installNamespaceController empties Terminating namespaces and then
+// finalizes them.
+func (h *hubServer) installNamespaceController() error {
+	return h.addController("namespace", nscontroller.New(nscontroller.Config{
+		Namespaces: h.apis.Namespaces,
+		Delete:     h.apis.NamespaceREST,
+		Finalize:   h.apis.NamespaceFinalize,
+		Data:       h.allData,
+	}))
+}
+
+// installClusterRoleAggregationController fills in aggregated
+// ClusterRoles.
+func (h *hubServer) installClusterRoleAggregationController() error {
+	return h.addController("clusterrole-aggregation", clusterroleaggregation.New(h.apis.rbac.ClusterRoles()))
+}
+
+// installGarbageCollector deletes the objects whose owners are gone, in
+// every store; an owner is looked up only in its dependent's own logical
+// cluster.
+func (h *hubServer) installGarbageCollector() error {
+	gc, err := gccontroller.New(gccontroller.Config{
+		Stores: h.data,
+		Typer:  h.scheme,
+		Deleters: map[schema.GroupResource]rest.GracefulDeleter{
+			corev1.Resource("namespaces"): h.apis.NamespaceREST,
+		},
+		Custom: h.customResources,
+	})
+	if err != nil {
+		return err
+	}
+	return h.addController("garbage-collector", gc)
+}
+
+// installSyncTargetHeartbeatController turns SyncTargets whose syncers
+// stopped reporting not Ready, and evicts them later.
+func (h *hubServer) installSyncTargetHeartbeatController() error {
+	return h.addController("synctarget-heartbeat", synctarget.New(h.apis.SyncTargets, h.apis.SyncTargetStatus,
+		h.SyncTargetHeartbeatTimeout, h.SyncTargetEvictionTimeout))
+}
+
+// installLostTargetController releases what evicted SyncTargets held.
+func (h *hubServer) installLostTargetController() error {
+	return h.addController("losttarget", losttarget.New(lostTargetConfig(h.apis.SyncTargets, h.data, h.apis.placeableResources())))
+}
+
+// lostTargetConfig is what the lost targets' controller releases: the
+// objects placement places, and the pods and Events syncers copy up.
+func lostTargetConfig(syncTargets *genericregistry.Store, data []*genericregistry.Store,
+	placeable map[workloadv1alpha1.GroupResource]placementcontroller.Resource,
+) losttarget.Config {
+	cfg := losttarget.Config{SyncTargets: syncTargets}
+	for _, r := range placeable {
+		cfg.Objects = append(cfg.Objects, r.Store)
+	}
+	for _, s := range data {
+		if gr := s.DefaultQualifiedResource; gr == corev1.Resource("pods") || gr == corev1.Resource("events") {
+			cfg.Upsynced = append(cfg.Upsynced, s)
+		}
+	}
+	return cfg
+}
+
+// installStatusAggregationController sums up the SyncTargets' status of
+// the workloads placement spreads over several of them.
+func (h *hubServer) installStatusAggregationController() error {
+	return h.addController("status-aggregation", statusaggregation.New(h.apis.SyncTargets, h.apis.Aggregated))
+}
+
+// installRolloutHistoryController keeps the ReplicaSets recording each
+// Deployment's revisions, and the ControllerRevisions recording each
+// StatefulSet's and DaemonSet's.
+func (h *hubServer) installRolloutHistoryController() error {
+	return h.addController("rollout-history", rollouthistory.New(rollouthistory.Config{
+		Deployments:         h.apis.Deployments,
+		ReplicaSets:         h.apis.ReplicaSets,
+		ReplicaSetStatus:    h.apis.ReplicaSetStatus,
+		StatefulSets:        h.apis.StatefulSets,
+		DaemonSets:          h.apis.DaemonSets,
+		ControllerRevisions: h.apis.ControllerRevisions,
+	}))
+}
+
+// installPlacementController assigns the objects of placements to
+// SyncTargets.
+func (h *hubServer) installPlacementController() error {
+	return h.addController("placement", placementcontroller.New(placementcontroller.Config{
+		Placements:      h.apis.Placements,
+		PlacementStatus: h.apis.PlacementStatus,
+		Constraints:     h.apis.PlacementConstraints,
+		SyncTargets:     h.apis.SyncTargets,
+		Namespaces:      h.apis.Namespaces,
+		Events:          h.apis.Events,
+		Resources:       h.apis.placeableResources(),
+	}))
+}
+
+// installCustomResourceCatalog has the custom resources' handler forget
+// the storage of deleted definitions, and make that of those defined
+// when the hub starts.
+func (h *hubServer) installCustomResourceCatalog() error {
+	return h.addController("customresource-catalog", h.customResources)
+}
+
+// installCRDControllers grant CustomResourceDefinitions their names and
+// establish them, and delete the objects of deleted ones before letting
+// them go.
+func (h *hubServer) installCRDControllers() error {
+	if err := h.addController("crd-names", crdcontroller.New(h.apis.Definitions, h.apis.DefinitionStatus)); err != nil {
+		return err
+	}
+	return h.addController("crd-finalizer", crdcontroller.NewFinalizer(h.apis.Definitions, h.apis.DefinitionStatus, h.customResources))
+}
+
+// installAdmissionControllers keep the indexes of the admission plugins
+// current: admission policies and their bindings, and the SyncTargets and
+// PlacementConstraints assignments are checked against.
+func (h *hubServer) installAdmissionControllers() error {
+	if err := h.addController("admission-policy", h.policies); err != nil {
+		return err
+	}
+	return h.addController("assignment-admission", h.assignments)
+}
+
+// installSyncerRevocation feeds the Revoker the SyncTargets of every
+// logical cluster, so that it ends the requests in flight of a syncer
+// credential once its target is deleted, created again, or revokes it.
+func (h *hubServer) installSyncerRevocation() error {
+	return h.addController("syncer-revocation", runFunc(func(ctx context.Context) {
+		clusterwide.Watch(ctx, "syncer-revocation", h.apis.SyncTargets,
+			func() runtime.Object { return &workloadv1alpha1.SyncTargetList{} }, h.revoker.Listed, h.revoker.Changed)
+	}))
+}
+
+// installReadyMessage tells out how to reach the hub once it serves.
+func (h *hubServer) installReadyMessage(out io.Writer) error {
+	return h.server.AddPostStartHook("canopy-ready-message", func(genericapiserver.PostStartHookContext) error {
+		_, err := fmt.Fprintf(out, "Canopy hub serving on https://%s, data in %s\n\n  export KUBECONFIG=%s\n  kubectl get ns\n\n"+
+			"A LogicalCluster (%s) named team in root makes root:team, at https://%s%sroot:team.\n",
+			h.host, h.dataDir, h.kubeconfig, tenancyv1alpha1.SchemeGroupVersion, h.host, logicalcluster.PathPrefix)
+		return err
+	})
+}
