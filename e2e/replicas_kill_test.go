@@ -58,7 +58,7 @@ func TestReplicasKillUnderLoad(t *testing.T) {
 		victim = 2
 	}
 	watched := (victim + 1) % len(r.hubs)
-	t.Logf("replica %d owns root's shard and will be killed; replica %d is watched", victim+1, watched+1)
+	t.Logf("replica %d will be killed; replica %d is watched", victim+1, watched+1)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -76,7 +76,9 @@ func TestReplicasControllerTakeover(t *testing.T) {
 	}
 	member := r.member(victim)
 	survivor := (victim + 1) % len(r.hubs)
-	t.Logf("replica %d (%s) owns the shard of %s, Lease %s", victim+1, member, p, shardLease(p))
+	if leases {
+		t.Logf("replica %d (%s) owns the shard of %s, Lease %s", victim+1, member, p, shardLease(p))
+	}
 
 	// Start the work, see the owner begin the held parts, and kill it.
 	admin.must("--context", "p", "delete", "namespace", "doomed", "--wait=false")
