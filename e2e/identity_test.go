@@ -22,7 +22,8 @@ import (
 // ServiceAccount token issued by the second and a syncer credential that
 // hub synctarget create signs on the third's machine are each good at
 // every replica and through the balancer. A fourth hub started on the
-// database with another identity key refuses to start, saying why.
+// database with another identity key refuses to start, saying why, as
+// hub init with that key does.
 func TestReplicasOneIdentity(t *testing.T) {
 	t.Parallel()
 	datastore := pgtest.Shared(t).NewDatabase(t)
@@ -134,6 +135,15 @@ func TestReplicasOneIdentity(t *testing.T) {
 		" cannot open; give this replica that identity's key with --identity-key-file, or point it at its own database"
 	if !strings.Contains(out, want) || strings.Contains(out, "Canopy hub serving") {
 		t.Errorf("a hub with another identity key printed:\n%s\nwant %q", out, want)
+	}
+	// So does hub init; with the hub's key it changes nothing.
+	initOut, err := exec.Command(stranger.bin, "init", "--datastore", datastore, "--identity-key-file", otherKey, "--data-dir", t.TempDir()).CombinedOutput()
+	if err == nil || !strings.Contains(string(initOut), want) {
+		t.Errorf("hub init with another identity key: %v\n%s", err, initOut)
+	}
+	initOut, err = exec.Command(stranger.bin, "init", "--datastore", datastore, "--identity-key-file", r.keyFile, "--data-dir", t.TempDir()).CombinedOutput()
+	if err != nil || !strings.Contains(string(initOut), "Hub identity already there: CA fingerprint "+r.fingerprint) {
+		t.Errorf("hub init again: %v\n%s", err, initOut)
 	}
 }
 

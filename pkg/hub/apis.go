@@ -34,6 +34,7 @@ import (
 	authenticationregistry "github.com/canopy-dev/canopy/pkg/registry/authentication"
 	authorizationregistry "github.com/canopy-dev/canopy/pkg/registry/authorization"
 	"github.com/canopy-dev/canopy/pkg/serviceaccount"
+	"github.com/canopy-dev/canopy/pkg/shard"
 	"github.com/canopy-dev/canopy/pkg/syncerscope"
 )
 
@@ -52,6 +53,9 @@ type hubServer struct {
 	// resources each logical cluster defines.
 	data    []*genericregistry.Store
 	allData clusterwide.Stores
+	// shards says which logical clusters this replica's controllers
+	// handle, among the hub replicas sharing the datastore.
+	shards shard.Ownership
 }
 
 // newHubServer makes the generic API server of c, with its

@@ -113,6 +113,9 @@ func Run(ctx context.Context, o Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if h.shards, err = installShards(h.server, apis.Leases); err != nil {
+		return err
+	}
 	// Root has no LogicalCluster to be set up by; every other logical
 	// cluster is set up by the controller when its LogicalCluster is
 	// created.

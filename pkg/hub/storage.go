@@ -87,6 +87,10 @@ type apiStorage struct {
 	PlacementStatus      rest.Updater
 	PlacementConstraints *genericregistry.Store
 
+	// Leases are coordination.k8s.io's, in which the hub replicas keep
+	// who owns which shard of logical clusters (pkg/shard).
+	Leases *genericregistry.Store
+
 	ValidatingPolicies, ValidatingPolicyBindings *genericregistry.Store
 	MutatingPolicies, MutatingPolicyBindings     *genericregistry.Store
 
@@ -197,6 +201,7 @@ func (s *apiStorage) lookUp() error {
 	s.Placements = l.store(placement, "placements")
 	s.PlacementStatus = lookUp[rest.Updater](&l, placement, "placements/status")
 	s.PlacementConstraints = l.store(placement, "placementconstraints")
+	s.Leases = l.store(coordinationv1.SchemeGroupVersion, "leases")
 	s.ValidatingPolicies = l.store(policies, "validatingadmissionpolicies")
 	s.ValidatingPolicyBindings = l.store(policies, "validatingadmissionpolicybindings")
 	s.MutatingPolicies = l.store(policies, "mutatingadmissionpolicies")

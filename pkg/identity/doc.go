@@ -7,10 +7,11 @@
 //
 // # Where it lives, and why
 //
-// The identity is one record in the database the replicas share, outside
-// every resource's keys (Key), its private keys sealed with AES-256-GCM
-// under a key that every replica is given as a file (ReadKeyFile), as
-// from a mounted Kubernetes Secret. Keeping it in the database rather
+// The identity is one record in the database the replicas share, at
+// /canopy/identity, outside /registry where every resource's objects are,
+// so no API serves, lists or watches it (Store). Its private keys are
+// sealed with AES-256-GCM under a Key that every replica is given as a
+// file (ReadKeyFile), as from a mounted Kubernetes Secret. Keeping it in the database rather
 // than in files copied to every replica means:
 //
 //   - nothing to copy between machines: a replica needs only its DSN and

@@ -8,4 +8,78 @@
 // owns that cluster's shard. Which replica owns which shard, and how a
 // dead replica's shards pass to the live ones, is the job of the rest of
 // this package; controllers only ask Ownership.
+//
+// # The Manager
+//
+// A Manager is a replica's Ownership. It keeps its state in
+// coordination.k8s.io/v1 Leases in root's kube-system namespace, written
+// straight into the hub's Lease store, since they are the hub's own
+// bookkeeping: `kubectl get leases -n kube-system` in root shows them, as
+// it shows kube-controller-manager's.
+//
+//   - canopy-member-<identity>, one per replica, renewed every retry
+//     period, says the replica is alive. A replica's identity is its host
+//     name and a random suffix: a restarted process is a new member.
+//   - canopy-shard-00 to canopy-shard-31 name the replica that owns each
+//     shard, which renews the lease every retry period.
+//
+// Every retry period a Manager lists the leases, and computes from the
+// live members which member each shard should go to: rendezvous hashing
+// of (shard, member) pairs, bounded so that each member gets its fair
+// share of the 32 shards rounded down or up (assign). Every replica that
+// sees the same members computes the same assignment, and a member coming
+// or going moves a few shards rather than most. The assignment is only a
+// preference; exclusivity comes from the leases, written with
+// compare-and-swap on their resourceVersion:
+//
+//   - A replica acquires a shard only when it is the shard's preferred
+//     member and the lease is free (released, or never held) or expired.
+//   - It releases the shards another live member is preferred for,
+//     stopping to own them before the write that frees them, so that a
+//     replica that joins gets its share within a few retry periods.
+//   - On a graceful stop, when Run's context ends, it stops owning every
+//     shard at once, then releases them and deletes its member lease, so
+//     that the others take over within a retry period or two.
+//
+// # Time
+//
+// Expiry does not depend on clocks agreeing across machines. As
+// client-go's leaderelection does, a replica judges a lease, shard or
+// member, expired once it has seen it unchanged (the same resourceVersion)
+// for the lease's duration, timed on its own monotonic clock from when its
+// list that first showed the lease so answered. That is after the holder
+// began the write that made it so. The holder, in turn, owns a shard
+// until the renew deadline after it began its last successful renewal.
+// The renew deadline being shorter than the lease duration, a holder that
+// cannot renew, because it is cut off from the database or stalled, has
+// stopped owning its shards, by its own clock, before anyone else may
+// take them, and two replicas never own a shard at once as long as the
+// two clocks' rates differ by less than the margin between the two. A
+// write whose answer is lost counts as failed: the holder owns for a
+// shorter while, never a longer one.
+//
+// A renewal that succeeds after the hold lapsed is a gain anew: the
+// shard's controllers skipped its work meanwhile, and OnGain tells them to
+// look again.
+//
+// # Timings
+//
+// The defaults are a lease duration of 8 s, a renew deadline of 5 s and a
+// retry period of 1 s. After a kill -9, the survivors see the dead
+// replica's last renewals within a retry period, judge them expired a
+// lease duration later, at their next round, within another retry period,
+// and acquire its shards then; the shards that the new assignment moves
+// between survivors pass in one more round. The takeover bound is
+// therefore the lease duration and three retry periods, 11 s, under the
+// 15 s goal with room for slow rounds; BenchmarkTakeover measures it. The
+// renew deadline leaves four tries to renew, and 3 s of margin for clock
+// rates and stalls. Each round a replica lists the leases once and writes
+// its member lease, then its share of the shard leases at once, which a
+// datastore that commits in groups commits as one transaction.
+//
+// # Metrics
+//
+// canopy_shard_owned, canopy_shard_ownership_changes_total{change} and
+// canopy_shard_takeover_latency_seconds{previous} (metrics.go), in the
+// hub's /metrics.
 package shard
