@@ -100,14 +100,17 @@ func TestCharts(t *testing.T) {
 			rendered = helm("template", "pc1", syncerChart, "--namespace", syncerdeploy.Namespace, "-f", syncerExistingSecret)
 			checkSyncerExistingSecret(t, decodeObjects(t, rendered))
 			dryRun("deploy/syncer, existing Secret", rendered)
-			for _, target := range []syncerdeploy.Target{
-				{Cluster: "root:platform", Name: "pc1"},
-				{Cluster: "root:org:team", Name: "edge-1", Resources: []workloadv1alpha1.GroupResource{
+			for _, tc := range []struct {
+				target  syncerdeploy.Target
+				hubURLs []string
+			}{
+				{target: syncerdeploy.Target{Cluster: "root:platform", Name: "pc1"}},
+				{target: syncerdeploy.Target{Cluster: "root:org:team", Name: "edge-1", Resources: []workloadv1alpha1.GroupResource{
 					{Group: "apps", Resource: "statefulsets"}, {Resource: "configmaps"}, {Group: "networking.k8s.io", Resource: "ingresses"}, {Group: "apps", Resource: "deployments"},
-				}},
+				}}, hubURLs: []string{"https://hub-0.example.com:6443", "https://hub-1.example.com:6443"}},
 			} {
-				rendered := syncerLikeManifest(t, helm, target)
-				dryRun("deploy/syncer for "+target.Path(), rendered)
+				rendered := syncerLikeManifest(t, helm, tc.target, tc.hubURLs...)
+				dryRun("deploy/syncer for "+tc.target.Path(), rendered)
 			}
 		})
 	}
@@ -334,19 +337,20 @@ func checkSyncerExistingSecret(t *testing.T, objs []runtime.Object) {
 }
 
 // syncerLikeManifest renders the syncer chart with the values hub
-// synctarget create --output values prints for target, and checks that
-// they are the objects of the manifest it prints otherwise, its Namespace
-// aside, which helm install --create-namespace makes.
-func syncerLikeManifest(t *testing.T, helm func(args ...string) string, target syncerdeploy.Target) string {
+// synctarget create --output values prints for target, given hubURLs as
+// its --hub-url if several, and checks that they are the objects of the
+// manifest it prints otherwise, its Namespace aside, which helm install
+// --create-namespace makes.
+func syncerLikeManifest(t *testing.T, helm func(args ...string) string, target syncerdeploy.Target, hubURLs ...string) string {
 	t.Helper()
 	const image = "registry.example.com/canopy/syncer:v1"
 	kubeconfig := []byte("apiVersion: v1\nkind: Config\n# the syncer's hub kubeconfig\n")
-	values, err := syncerdeploy.Values(target, image, kubeconfig)
+	values, err := syncerdeploy.Values(target, image, kubeconfig, hubURLs...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rendered := helm("template", "pc1", syncerChart, "--namespace", syncerdeploy.Namespace, "-f", writeFile(t, string(values)))
-	manifest, err := syncerdeploy.Manifest(target, image, kubeconfig)
+	manifest, err := syncerdeploy.Manifest(target, image, kubeconfig, hubURLs...)
 	if err != nil {
 		t.Fatal(err)
 	}

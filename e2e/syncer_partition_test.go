@@ -231,18 +231,20 @@ func TestSyncerTwoClusters(t *testing.T) {
 }
 
 // registerSyncer registers SyncTarget name in root with hub synctarget
-// create, as an administrator would, and runs its syncer for pc with the
-// hub credential that issues. It returns the target's key and the syncer.
-func registerSyncer(t *testing.T, h *hub, syncerBin string, pc *pcluster.Cluster, name string) (string, *syncerProcess) {
+// create, given createFlags too, as an administrator would, and runs its
+// syncer for pc with the hub credential that issues, and the --hub-url
+// flags of the manifest's syncer, if any. It returns the target's key and
+// the syncer.
+func registerSyncer(t *testing.T, h *hub, syncerBin string, pc *pcluster.Cluster, name string, createFlags ...string) (string, *syncerProcess) {
 	t.Helper()
-	create := exec.Command(h.bin, "synctarget", "create", name, "--logical-cluster", "root", "--data-dir", h.dataDir)
+	create := exec.Command(h.bin, append([]string{"synctarget", "create", name, "--logical-cluster", "root", "--data-dir", h.dataDir}, createFlags...)...)
 	var stderr bytes.Buffer
 	create.Stderr = &stderr
 	manifest, err := create.Output()
 	if err != nil {
 		t.Fatalf("hub synctarget create %s: %v\n%s", name, err, stderr.String())
 	}
-	p := runSyncer(t, syncerBin, writeFile(t, string(hubKubeconfigOf(t, manifest))), pc.Kubeconfig, "root:"+name)
+	p := runSyncer(t, syncerBin, writeFile(t, string(hubKubeconfigOf(t, manifest))), pc.Kubeconfig, "root:"+name, hubURLFlagsOf(t, manifest)...)
 	p.waitReady(2 * time.Minute)
 	return workloadv1alpha1.TargetKey("root", name), p
 }

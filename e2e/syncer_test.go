@@ -484,14 +484,16 @@ const namespaceGracePeriod = 3 * time.Second
 // t.Setenv for a helper that runs its syncer, as setUpSyncer.
 const syncerFlagsEnv = "CANOPY_E2E_SYNCER_FLAGS"
 
-// runSyncer runs the syncer of target until the test ends, and logs what
-// it printed if the test failed. It serves its metrics on a port of its
-// own, not the default one that every syncer would share.
-func runSyncer(t *testing.T, bin, hubKubeconfig, clusterKubeconfig, target string) *syncerProcess {
+// runSyncer runs the syncer of target, with more flags if given, until
+// the test ends, and logs what it printed if the test failed. It serves
+// its metrics on a port of its own, not the default one that every
+// syncer would share.
+func runSyncer(t *testing.T, bin, hubKubeconfig, clusterKubeconfig, target string, flags ...string) *syncerProcess {
 	t.Helper()
 	metrics := fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	p := &syncerProcess{t: t, args: append([]string{bin, "--hub-kubeconfig", hubKubeconfig, "--cluster-kubeconfig", clusterKubeconfig, "--sync-target", target,
-		"--namespace-grace-period", namespaceGracePeriod.String(), "--metrics-bind-address", metrics}, strings.Fields(os.Getenv(syncerFlagsEnv))...),
+	args := append([]string{bin, "--hub-kubeconfig", hubKubeconfig, "--cluster-kubeconfig", clusterKubeconfig, "--sync-target", target,
+		"--namespace-grace-period", namespaceGracePeriod.String(), "--metrics-bind-address", metrics}, strings.Fields(os.Getenv(syncerFlagsEnv))...)
+	p := &syncerProcess{t: t, args: append(args, flags...),
 		log: &lockedBuffer{}, metrics: metrics}
 	p.start()
 	t.Cleanup(func() {

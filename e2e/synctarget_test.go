@@ -3,12 +3,16 @@ package e2e
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 
 	"github.com/canopy-dev/canopy/e2e/pcluster"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
@@ -162,4 +166,30 @@ func hubKubeconfigOf(t *testing.T, manifest []byte) []byte {
 		t.Fatal(err)
 	}
 	return kubeconfig
+}
+
+// hubURLFlagsOf are the --hub-url flags, with their values, of the
+// syncer's container in a syncer manifest.
+func hubURLFlagsOf(t *testing.T, manifest []byte) []string {
+	t.Helper()
+	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(manifest), 4096)
+	for {
+		var d appsv1.Deployment
+		if err := dec.Decode(&d); err == io.EOF {
+			t.Fatalf("no Deployment in the syncer manifest:\n%s", manifest)
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if d.Kind != "Deployment" {
+			continue
+		}
+		var flags []string
+		args := d.Spec.Template.Spec.Containers[0].Args
+		for i := 0; i+1 < len(args); i++ {
+			if args[i] == "--hub-url" {
+				flags = append(flags, args[i], args[i+1])
+			}
+		}
+		return flags
+	}
 }

@@ -38,6 +38,10 @@ the manifest to apply to the physical cluster, which runs the syncer there:
   hub synctarget create pc1 --logical-cluster root:platform --label region=eu \
       --hub-url https://hub.example.com:6443 | kubectl --context pc1 apply -f -
 
+A hub of several replicas is best reached at one load-balanced address. Without
+one, repeat --hub-url for each replica: the syncer connects to the first that
+takes a connection and moves to another when it dies.
+
 It talks to the hub as admin, with <data-dir>/admin.kubeconfig, and signs the
 syncer's client certificate (user syncer:<target key>, groups canopy:syncers,
 canopy:synctarget:<logical cluster>:<name> and canopy:synctarget-uid:<UID of
@@ -91,7 +95,13 @@ canopy-syncer:
 			if err != nil {
 				return err
 			}
-			printed, err := render(t, image, kubeconfig)
+			// One URL is the kubeconfig's; several are the replicas
+			// the syncer moves between.
+			var replicas []string
+			if len(h.hubURLs) > 1 {
+				replicas = h.hubURLs
+			}
+			printed, err := render(t, image, kubeconfig, replicas...)
 			if err != nil {
 				return err
 			}
@@ -113,7 +123,7 @@ canopy-syncer:
 
 // createOutputs are what hub synctarget create prints, by --output: the
 // manifest, or the Helm chart's values that make the same objects.
-var createOutputs = map[string]func(syncerdeploy.Target, string, []byte) ([]byte, error){
+var createOutputs = map[string]func(t syncerdeploy.Target, image string, hubKubeconfig []byte, hubURLs ...string) ([]byte, error){
 	"manifest": syncerdeploy.Manifest,
 	"values":   syncerdeploy.Values,
 }
@@ -236,12 +246,16 @@ comes back. Deleting the SyncTarget lets go of it just the same.`,
 // hubFlags are the flags telling hub synctarget commands where the hub's
 // data directory is, and how the syncer reaches the hub.
 type hubFlags struct {
-	dataDir, hubURL, cluster string
+	dataDir, cluster string
+	// hubURLs are the hub's replicas; the first is the kubeconfig's
+	// server.
+	hubURLs []string
 }
 
 func (h *hubFlags) addFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&h.dataDir, "data-dir", ".canopy", "the hub's data directory, for its admin kubeconfig and CA")
-	cmd.Flags().StringVar(&h.hubURL, "hub-url", "", "https://host:port the syncer reaches the hub at from the physical cluster (default: the admin kubeconfig's)")
+	cmd.Flags().StringArrayVar(&h.hubURLs, "hub-url", nil, "https://host:port the syncer reaches the hub at from the physical cluster (default: the admin kubeconfig's); "+
+		"repeated for each replica of a hub without one address for all, the first being the kubeconfig's server and every replica's certificate naming it")
 	cmd.Flags().StringVar(&h.cluster, "logical-cluster", "", "logical cluster of the SyncTarget, as root:platform")
 }
 
@@ -252,11 +266,14 @@ func (h *hubFlags) admin() (*rest.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the admin kubeconfig of --data-dir %s: %w", h.dataDir, err)
 	}
-	if h.hubURL == "" {
-		h.hubURL, _, _ = strings.Cut(admin.Host, logicalcluster.PathPrefix)
+	if len(h.hubURLs) == 0 {
+		server, _, _ := strings.Cut(admin.Host, logicalcluster.PathPrefix)
+		h.hubURLs = []string{server}
 	}
-	if !strings.HasPrefix(h.hubURL, "https://") || strings.Contains(h.hubURL, logicalcluster.PathPrefix) {
-		return nil, fmt.Errorf("--hub-url %q must be the hub's https://host:port, as the physical cluster reaches it, without a logical cluster path", h.hubURL)
+	for _, u := range h.hubURLs {
+		if !strings.HasPrefix(u, "https://") || strings.Contains(u, logicalcluster.PathPrefix) {
+			return nil, fmt.Errorf("--hub-url %q must be the hub's https://host:port, as the physical cluster reaches it, without a logical cluster path", u)
+		}
 	}
 	return admin, nil
 }
@@ -264,7 +281,7 @@ func (h *hubFlags) admin() (*rest.Config, error) {
 // kubeconfig is a new hub kubeconfig of the syncer of t, bound to t's
 // SyncTarget of uid, and its credential's issue time.
 func (h *hubFlags) kubeconfig(t syncerdeploy.Target, uid types.UID) ([]byte, time.Time, error) {
-	server := strings.TrimSuffix(h.hubURL, "/") + logicalcluster.PathPrefix + string(t.Cluster)
+	server := strings.TrimSuffix(h.hubURLs[0], "/") + logicalcluster.PathPrefix + string(t.Cluster)
 	return hub.ClientKubeconfig(h.dataDir, server, t.User(), t.Groups(uid))
 }
 

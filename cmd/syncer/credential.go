@@ -6,12 +6,12 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/net/http2"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
@@ -41,9 +41,10 @@ type hubCredential struct {
 }
 
 // hubConfig is the client configuration of the kubeconfig at path, whose
-// connections present the client certificate of the hubCredential it
-// returns.
-func hubConfig(path string) (*rest.Config, *hubCredential, error) {
+// connections go to the hub replicas at urls (hubReplicas), or to the
+// kubeconfig's server if there are none, and present the client
+// certificate of the hubCredential it returns.
+func hubConfig(path string, urls []string) (*rest.Config, *hubCredential, error) {
 	cfg, cert, err := readKubeconfig(path)
 	if err != nil {
 		return nil, nil, err
@@ -52,7 +53,11 @@ func hubConfig(path string) (*rest.Config, *hubCredential, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("the hub kubeconfig %s: %w", path, err)
 	}
-	c := &hubCredential{path: path, dialer: connrotation.NewDialer((&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext)}
+	replicas, err := newHubReplicas(cfg.Host, urls)
+	if err != nil {
+		return nil, nil, err
+	}
+	c := &hubCredential{path: path, dialer: connrotation.NewDialer(replicas.DialContext)}
 	c.use(cert)
 	tlsConfig.Certificates = nil
 	tlsConfig.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return c.cert.Load(), nil }
@@ -60,14 +65,21 @@ func hubConfig(path string) (*rest.Config, *hubCredential, error) {
 	if proxy == nil {
 		proxy = http.ProxyFromEnvironment
 	}
-	// client-go's own transport, but for the certificate and the dialer.
-	transport := utilnet.SetTransportDefaults(&http.Transport{
+	// client-go's own transport, but for the certificate, the dialer and
+	// HTTP/2 pings that notice a dead connection in seconds rather than
+	// client-go's 45.
+	transport := utilnet.SetOldTransportDefaults(&http.Transport{
 		Proxy:               proxy,
 		TLSHandshakeTimeout: 10 * time.Second,
 		TLSClientConfig:     tlsConfig,
 		MaxIdleConnsPerHost: 25,
 		DialContext:         c.dialer.DialContext,
 	})
+	h2, err := http2.ConfigureTransports(transport)
+	if err != nil {
+		return nil, nil, err
+	}
+	h2.ReadIdleTimeout, h2.PingTimeout = http2ReadIdleTimeout, http2PingTimeout
 	out := rest.CopyConfig(cfg)
 	out.TLSClientConfig = rest.TLSClientConfig{}
 	out.Transport = transport

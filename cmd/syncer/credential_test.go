@@ -28,61 +28,23 @@ import (
 // certificate of its kubeconfig file, and the new one once the file
 // holds another, connections kept alive included.
 func TestHubCredentialReload(t *testing.T) {
-	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	caTmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "ca"}, IsCA: true, BasicConstraintsValid: true,
-		KeyUsage: x509.KeyUsageCertSign, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
-	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, caKey.Public(), caKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ca, err := x509.ParseCertificate(caDER)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ca := newTestCA(t)
 	server := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, r.TLS.PeerCertificates[0].Subject.CommonName)
 	}))
 	pool := x509.NewCertPool()
-	pool.AddCert(ca)
+	pool.AddCert(ca.cert)
 	server.TLS = &tls.Config{ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: pool}
 	server.StartTLS()
 	defer server.Close()
 
 	path := filepath.Join(t.TempDir(), "kubeconfig")
 	write := func(user string, serial int64) {
-		key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-		if err != nil {
-			t.Fatal(err)
-		}
-		der, err := x509.CreateCertificate(rand.Reader, &x509.Certificate{SerialNumber: big.NewInt(serial), Subject: pkix.Name{CommonName: user},
-			ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}, KeyUsage: x509.KeyUsageDigitalSignature,
-			NotBefore: time.Now().Add(-time.Minute), NotAfter: time.Now().Add(time.Hour)}, ca, key.Public(), caKey)
-		if err != nil {
-			t.Fatal(err)
-		}
-		keyPEM, err := keyutil.MarshalPrivateKeyToPEM(key)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg := clientcmdapi.NewConfig()
-		cfg.Clusters["hub"] = &clientcmdapi.Cluster{Server: server.URL,
-			CertificateAuthorityData: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: server.Certificate().Raw})}
-		cfg.AuthInfos[user] = &clientcmdapi.AuthInfo{ClientCertificateData: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), ClientKeyData: keyPEM}
-		cfg.Contexts["hub"] = &clientcmdapi.Context{Cluster: "hub", AuthInfo: user}
-		cfg.CurrentContext = "hub"
-		// As the kubelet updates a Secret's volume: a new file renamed over.
-		if err := clientcmd.WriteToFile(*cfg, path+".new"); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Rename(path+".new", path); err != nil {
-			t.Fatal(err)
-		}
+		t.Helper()
+		ca.writeKubeconfig(t, path, server, server.URL, user, serial)
 	}
 	write("first", 2)
-	cfg, credential, err := hubConfig(path)
+	cfg, credential, err := hubConfig(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,5 +91,64 @@ func TestHubCredentialReload(t *testing.T) {
 	}
 	if got := whoami(); got != "second" {
 		t.Errorf("the client is %q after a broken kubeconfig, want second", got)
+	}
+}
+
+// testCA is a CA that issues the syncer's client certificates in tests.
+type testCA struct {
+	cert *x509.Certificate
+	key  *ecdsa.PrivateKey
+}
+
+func newTestCA(t *testing.T) testCA {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "ca"}, IsCA: true, BasicConstraintsValid: true,
+		KeyUsage: x509.KeyUsageCertSign, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, key.Public(), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return testCA{cert: cert, key: key}
+}
+
+// writeKubeconfig writes at path a kubeconfig whose server is url, trusted
+// as server's certificate, and whose client certificate is a new one for
+// user with serial, issued by ca: as the kubelet updates a Secret's
+// volume, a new file renamed over.
+func (ca testCA) writeKubeconfig(t *testing.T, path string, server *httptest.Server, url, user string, serial int64) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, err := x509.CreateCertificate(rand.Reader, &x509.Certificate{SerialNumber: big.NewInt(serial), Subject: pkix.Name{CommonName: user},
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}, KeyUsage: x509.KeyUsageDigitalSignature,
+		NotBefore: time.Now().Add(-time.Minute), NotAfter: time.Now().Add(time.Hour)}, ca.cert, key.Public(), ca.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyPEM, err := keyutil.MarshalPrivateKeyToPEM(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := clientcmdapi.NewConfig()
+	cfg.Clusters["hub"] = &clientcmdapi.Cluster{Server: url,
+		CertificateAuthorityData: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: server.Certificate().Raw})}
+	cfg.AuthInfos[user] = &clientcmdapi.AuthInfo{ClientCertificateData: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), ClientKeyData: keyPEM}
+	cfg.Contexts["hub"] = &clientcmdapi.Context{Cluster: "hub", AuthInfo: user}
+	cfg.CurrentContext = "hub"
+	if err := clientcmd.WriteToFile(*cfg, path+".new"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path+".new", path); err != nil {
+		t.Fatal(err)
 	}
 }

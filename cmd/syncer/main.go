@@ -27,6 +27,7 @@ func main() {
 
 func newCommand() *cobra.Command {
 	var hubKubeconfig, clusterKubeconfig, target, metricsAddress, otlpEndpoint string
+	var hubURLs []string
 	var workers int
 	var samplingRate int32
 	var namespaceGracePeriod time.Duration
@@ -41,7 +42,12 @@ the first 16 hex digits of the SHA-256 of "<logical cluster path>:<name>".
 
 The syncer reads --hub-kubeconfig again every few seconds: a new client
 certificate there (hub synctarget rotate) replaces the one in use without a
-restart.`,
+restart.
+
+With several --hub-url, the syncer connects to the first hub replica that
+takes a connection and stays with it; once that one refuses connections, or
+takes them and answers nothing, it moves to the next, and its watches resume
+there from where they were.`,
 		SilenceUsage: true,
 		Args:         cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -54,7 +60,7 @@ restart.`,
 			if _, _, err := sync.ParseTarget(target); err != nil {
 				return err
 			}
-			hub, credential, err := hubConfig(hubKubeconfig)
+			hub, credential, err := hubConfig(hubKubeconfig, hubURLs)
 			if err != nil {
 				return err
 			}
@@ -92,6 +98,8 @@ restart.`,
 		},
 	}
 	cmd.Flags().StringVar(&hubKubeconfig, "hub-kubeconfig", "", "kubeconfig of the hub; its server may address any logical cluster")
+	cmd.Flags().StringArrayVar(&hubURLs, "hub-url", nil, "https://host:port of a hub replica, repeated for each, tried in order; unset means the server of --hub-kubeconfig, "+
+		"whose name each replica's serving certificate must hold too (hub start --tls-san)")
 	cmd.Flags().StringVar(&clusterKubeconfig, "cluster-kubeconfig", "", "kubeconfig of the physical cluster; unset means the cluster the syncer runs in")
 	cmd.Flags().StringVar(&target, "sync-target", "", "the SyncTarget, as <logical cluster path>:<name>, e.g. root:platform:pc1")
 	cmd.Flags().DurationVar(&namespaceGracePeriod, "namespace-grace-period", sync.DefaultNamespaceGracePeriod, "how long a downstream namespace the syncer made stays once nothing it synced is left in it")

@@ -40,6 +40,8 @@ type Server struct {
 	sockDir string
 	logPath string
 	port    int
+	// settings are extra -c NAME=VALUE flags for the postmaster.
+	settings []string
 
 	dbSeq atomic.Int64
 
@@ -52,7 +54,14 @@ type Server struct {
 // directory.
 func Start(tb testing.TB) *Server {
 	tb.Helper()
-	s, err := start()
+	return startWith(tb, (*Server).initdb)
+}
+
+// startWith creates a server whose data directory populate fills, starts it,
+// and registers tb.Cleanup to stop it and remove its directory.
+func startWith(tb testing.TB, populate func(*Server) error, settings ...string) *Server {
+	tb.Helper()
+	s, err := create(populate, settings...)
 	if err != nil {
 		tb.Fatalf("pgtest: %v", err)
 	}
@@ -81,6 +90,13 @@ func (s *Server) DSN(db string) string {
 // The database is dropped at tb's cleanup if the server is still up then.
 func (s *Server) NewDatabase(tb testing.TB) string {
 	tb.Helper()
+	return s.DSN(s.createDatabase(tb))
+}
+
+// createDatabase creates a database with a name unique on s, to be dropped at
+// tb's cleanup, and returns its name.
+func (s *Server) createDatabase(tb testing.TB) string {
+	tb.Helper()
 	name := s.databaseName(tb.Name())
 	ident := pgx.Identifier{name}.Sanitize()
 	if err := s.adminExec("CREATE DATABASE " + ident); err != nil {
@@ -98,7 +114,7 @@ func (s *Server) NewDatabase(tb testing.TB) string {
 			tb.Errorf("pgtest: dropping database %s: %v", name, err)
 		}
 	})
-	return s.DSN(name)
+	return name
 }
 
 // Stop shuts the server down with pg_ctl stop -m fast, as an operator would.
@@ -154,7 +170,12 @@ func (s *Server) Restart(tb testing.TB) {
 // errPortTaken means the port chosen for a new server was not free after all.
 var errPortTaken = errors.New("port taken by another process")
 
-func start() (_ *Server, err error) {
+// start creates and starts a server on a fresh, empty cluster.
+func start() (*Server, error) { return create((*Server).initdb) }
+
+// create makes a server's directories, lets populate fill its data
+// directory, and starts it on a free port with the extra settings.
+func create(populate func(*Server) error, settings ...string) (_ *Server, err error) {
 	bin, err := findBinDir()
 	if err != nil {
 		return nil, err
@@ -173,12 +194,13 @@ func start() (_ *Server, err error) {
 		return nil, err
 	}
 	s := &Server{
-		bin:     bin,
-		cred:    cred,
-		root:    root,
-		dataDir: filepath.Join(root, "data"),
-		sockDir: filepath.Join(root, "sock"),
-		logPath: filepath.Join(root, "postgres.log"),
+		bin:      bin,
+		cred:     cred,
+		root:     root,
+		dataDir:  filepath.Join(root, "data"),
+		sockDir:  filepath.Join(root, "sock"),
+		logPath:  filepath.Join(root, "postgres.log"),
+		settings: settings,
 	}
 	defer func() {
 		if err != nil {
@@ -196,19 +218,8 @@ func start() (_ *Server, err error) {
 			return nil, err
 		}
 	}
-	// No --locale: the store must cope with whatever collation the
-	// environment gives initdb. --no-sync only skips flushing the fresh
-	// cluster to disk, which matters for power loss, not for a killed
-	// server; the server itself runs with fsync on.
-	initdb := []string{"-D", s.dataDir, "-A", "trust", "-U", superuser, "-E", "UTF8", "--no-sync"}
-	out, err := s.command("initdb", initdb...).CombinedOutput()
-	if err != nil && bytes.Contains(out, []byte("invalid locale settings")) {
-		// LANG or LC_* names a locale this machine lacks (ssh forwards them
-		// from the client by default); initdb gives up rather than guess.
-		out, err = s.command("initdb", append(initdb, "--no-locale")...).CombinedOutput()
-	}
-	if err != nil {
-		return nil, fmt.Errorf("initdb: %v\n%s", err, out)
+	if err := populate(s); err != nil {
+		return nil, err
 	}
 
 	s.mu.Lock()
@@ -227,6 +238,25 @@ func start() (_ *Server, err error) {
 			return nil, err
 		}
 	}
+}
+
+// initdb creates a fresh cluster in the data directory.
+func (s *Server) initdb() error {
+	// No --locale: the store must cope with whatever collation the
+	// environment gives initdb. --no-sync only skips flushing the fresh
+	// cluster to disk, which matters for power loss, not for a killed
+	// server; the server itself runs with fsync on.
+	initdb := []string{"-D", s.dataDir, "-A", "trust", "-U", superuser, "-E", "UTF8", "--no-sync"}
+	out, err := s.command("initdb", initdb...).CombinedOutput()
+	if err != nil && bytes.Contains(out, []byte("invalid locale settings")) {
+		// LANG or LC_* names a locale this machine lacks (ssh forwards them
+		// from the client by default); initdb gives up rather than guess.
+		out, err = s.command("initdb", append(initdb, "--no-locale")...).CombinedOutput()
+	}
+	if err != nil {
+		return fmt.Errorf("initdb: %v\n%s", err, out)
+	}
+	return nil
 }
 
 // launchLocked runs the postmaster directly rather than through pg_ctl start
@@ -253,6 +283,9 @@ func (s *Server) launchLocked() error {
 		"-c", "max_connections=200",
 		"-c", "shared_buffers=128MB",
 	)
+	for _, setting := range s.settings {
+		cmd.Args = append(cmd.Args, "-c", setting)
+	}
 	cmd.Stdout = logFile
 	cmd.Stderr = logFile
 	if err := cmd.Start(); err != nil {

@@ -2,8 +2,10 @@ package pgtest_test
 
 import (
 	"context"
+	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -100,4 +102,47 @@ func connect(t *testing.T, dsn string) *pgx.Conn {
 		t.Fatalf("connect %s: %v", dsn, err)
 	}
 	return conn
+}
+
+func TestPairFailover(t *testing.T) {
+	t.Parallel()
+	p := pgtest.StartPair(t)
+	dsn := p.NewDatabase(t)
+	execSQL(t, dsn, "CREATE TABLE kv (k text PRIMARY KEY, v text)")
+	execSQL(t, dsn, "INSERT INTO kv VALUES ('a', 'acknowledged by both')")
+
+	// The standby has flushed what the primary acknowledged, and replays
+	// it soon after; it refuses writes.
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	standby := p.Standby.DSN(strings.TrimPrefix(u.Path, "/"))
+	var v string
+	for deadline := time.Now().Add(30 * time.Second); v != "acknowledged by both"; {
+		if time.Now().After(deadline) {
+			t.Fatalf("the standby has not replayed the row within 30s (v = %q)", v)
+		}
+		time.Sleep(20 * time.Millisecond)
+		// Until the CREATE DATABASE is replayed, even connecting fails.
+		if conn, err := pgx.Connect(t.Context(), standby); err == nil {
+			_ = conn.QueryRow(t.Context(), "SELECT v FROM kv WHERE k = 'a'").Scan(&v)
+			conn.Close(context.Background())
+		}
+	}
+	conn := connect(t, standby)
+	_, err = conn.Exec(t.Context(), "INSERT INTO kv VALUES ('b', 'on a standby')")
+	conn.Close(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "read-only") {
+		t.Fatalf("writing to the standby: got %v, want a read-only transaction error", err)
+	}
+
+	p.KillPrimary(t)
+	p.Promote(t)
+	// The same multi-host DSN now reaches the promoted standby.
+	execSQL(t, dsn, "INSERT INTO kv VALUES ('b', 'after failover')")
+	queryRow(t, dsn, "SELECT v FROM kv WHERE k = 'a'", &v)
+	if v != "acknowledged by both" {
+		t.Fatalf("after failover v = %q", v)
+	}
 }

@@ -46,6 +46,7 @@ type hubServer struct {
 	server          *genericapiserver.GenericAPIServer
 	customResources *customresource.Handler
 	revoker         *syncerscope.Revoker
+	clients         controllerClients
 	policies        *admissionpolicy.Plugin
 	assignments     *assignment.Plugin
 	// data are the stores of every built-in resource, each keeping its
@@ -74,6 +75,9 @@ func newHubServer(c *config, apis *apiStorage) (*hubServer, error) {
 	if err != nil {
 		return nil, err
 	}
+	if h.clients, err = newControllerClients(cfg); err != nil {
+		return nil, err
+	}
 	if err := h.installAdmission(cfg, authz, syncerObjects); err != nil {
 		return nil, err
 	}
@@ -89,12 +93,13 @@ func newHubServer(c *config, apis *apiStorage) (*hubServer, error) {
 // newAuthorizer is the hub's authorizer. system:masters may do anything
 // anywhere; everyone else what the RBAC objects of the logical cluster
 // they address grant them there, but for impersonating the identities the
-// hub reserves; a syncer what its SyncTarget's scope allows, whatever
-// RBAC says.
+// hub reserves, and the hub's controllers anything else (pkg/loopback); a
+// syncer what its SyncTarget's scope allows, whatever RBAC says.
 func newAuthorizer(members *rbacauthorizer.Authorizer, syncerObjects syncerscope.Objects) (authorizer.Authorizer, error) {
 	authz, err := union.New(
 		union.NamedAuthorizer{AuthorizerName: "system:masters", Authorizer: authorizerfactory.NewPrivilegedGroups(user.SystemPrivilegedGroup)},
 		union.NamedAuthorizer{AuthorizerName: "reserved", Authorizer: reserved.New()},
+		controllersAuthorizer(),
 		union.NamedAuthorizer{AuthorizerName: "rbac", Authorizer: members},
 	)
 	if err != nil {

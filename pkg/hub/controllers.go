@@ -7,9 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
-	"k8s.io/apiserver/pkg/registry/rest"
 	genericapiserver "k8s.io/apiserver/pkg/server"
 
 	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
@@ -88,7 +86,10 @@ func (h *hubServer) installNamespaceController() error {
 		Namespaces: h.apis.Namespaces,
 		Delete:     h.apis.NamespaceREST,
 		Finalize:   h.apis.NamespaceFinalize,
+		Status:     h.apis.NamespaceStatus,
 		Data:       h.allData,
+		Client:     h.clients.namespace,
+		Typer:      h.scheme,
 	}))
 }
 
@@ -105,9 +106,7 @@ func (h *hubServer) installGarbageCollector() error {
 	gc, err := gccontroller.New(gccontroller.Config{
 		Stores: h.data,
 		Typer:  h.scheme,
-		Deleters: map[schema.GroupResource]rest.GracefulDeleter{
-			corev1.Resource("namespaces"): h.apis.NamespaceREST,
-		},
+		Client: h.clients.garbageCollector,
 		Custom: h.customResources,
 	})
 	if err != nil {
@@ -148,7 +147,7 @@ func lostTargetConfig(syncTargets *genericregistry.Store, data []*genericregistr
 // installStatusAggregationController sums up the SyncTargets' status of
 // the workloads placement spreads over several of them.
 func (h *hubServer) installStatusAggregationController() error {
-	return h.addController("status-aggregation", statusaggregation.New(h.apis.SyncTargets, h.apis.Aggregated))
+	return h.addController("status-aggregation", statusaggregation.New(h.apis.SyncTargets, h.apis.Aggregated, h.clients.statusAggregation))
 }
 
 // installRolloutHistoryController keeps the ReplicaSets recording each
@@ -176,6 +175,7 @@ func (h *hubServer) installPlacementController() error {
 		Namespaces:      h.apis.Namespaces,
 		Events:          h.apis.Events,
 		Resources:       h.apis.placeableResources(),
+		Client:          h.clients.placement,
 	}))
 }
 

@@ -69,11 +69,13 @@ type apiStorage struct {
 	IPAddresses     *genericregistry.Store
 	Events          rest.Creater
 	// Namespaces is the namespaces' store; NamespaceREST serves them,
-	// deleting one by marking it Terminating until it is emptied, and
-	// NamespaceFinalize is their finalize subresource.
+	// deleting one by marking it Terminating until it is emptied,
+	// NamespaceFinalize is their finalize subresource and NamespaceStatus
+	// their status.
 	Namespaces        *genericregistry.Store
 	NamespaceREST     namespaceStorage
 	NamespaceFinalize rest.Updater
+	NamespaceStatus   rest.Updater
 
 	Deployments, ReplicaSets, StatefulSets, DaemonSets, ControllerRevisions *genericregistry.Store
 	ReplicaSetStatus                                                        rest.Updater
@@ -189,6 +191,7 @@ func (s *apiStorage) lookUp() error {
 	s.Namespaces = l.store(v1, "namespaces")
 	s.NamespaceREST = lookUp[namespaceStorage](&l, v1, "namespaces")
 	s.NamespaceFinalize = lookUp[rest.Updater](&l, v1, "namespaces/finalize")
+	s.NamespaceStatus = lookUp[rest.Updater](&l, v1, "namespaces/status")
 	s.Deployments = l.store(apps, "deployments")
 	s.ReplicaSets = l.store(apps, "replicasets")
 	s.ReplicaSetStatus = lookUp[rest.Updater](&l, apps, "replicasets/status")
@@ -267,10 +270,7 @@ func (l *storageLookup) aggregated() map[string]statusaggregation.Resource {
 		appsv1.SchemeGroupVersion.WithResource("daemonsets"),
 		batchv1.SchemeGroupVersion.WithResource("jobs"),
 	} {
-		out[r.GroupResource().String()] = statusaggregation.Resource{
-			Store:  l.store(r.GroupVersion(), r.Resource),
-			Status: lookUp[rest.Updater](l, r.GroupVersion(), r.Resource+"/status"),
-		}
+		out[r.GroupResource().String()] = statusaggregation.Resource{Store: l.store(r.GroupVersion(), r.Resource), Resource: r}
 	}
 	return out
 }
@@ -302,20 +302,20 @@ func (s *apiStorage) dataStores() []*genericregistry.Store {
 // at the hub, which are the syncers' copies of what runs downstream.
 func (s *apiStorage) placeableResources() map[workloadv1alpha1.GroupResource]placementcontroller.Resource {
 	out := map[workloadv1alpha1.GroupResource]placementcontroller.Resource{}
-	add := func(g registry.Group) {
+	add := func(g registry.Group, version string) {
 		for _, st := range g.Stores {
 			gr := st.DefaultQualifiedResource
 			if !st.NamespaceScoped() || gr == corev1.Resource("pods") || gr == corev1.Resource("events") {
 				continue
 			}
 			status, _ := g.Storage[gr.Resource+"/status"].(rest.Updater)
-			out[workloadv1alpha1.GroupResource{Group: gr.Group, Resource: gr.Resource}] = placementcontroller.Resource{Store: st, Status: status}
+			out[workloadv1alpha1.GroupResource{Group: gr.Group, Resource: gr.Resource}] = placementcontroller.Resource{Store: st, Version: version, Status: status}
 		}
 	}
-	add(s.core)
+	add(s.core, corev1.SchemeGroupVersion.Version)
 	for _, g := range s.groups {
 		if g.version != workloadv1alpha1.SchemeGroupVersion && g.version != placementv1alpha1.SchemeGroupVersion {
-			add(g.Group)
+			add(g.Group, g.version.Version)
 		}
 	}
 	return out

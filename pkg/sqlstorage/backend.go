@@ -91,6 +91,9 @@ type Backend struct {
 	// round starts, waking every watcher that waits on it.
 	changed  chan struct{}
 	progress uint64
+	// rewinds counts the times the database lost revisions this process
+	// had seen (see failover.go).
+	rewinds uint64
 
 	progressWanted atomic.Bool
 	pollNow        chan struct{}
@@ -122,16 +125,17 @@ func Open(ctx context.Context, url string, opts Options) (*Backend, error) {
 		return nil, err
 	}
 	opts.setDefaults()
-	db, err := sql.Open(d.driver, d.dsn)
+	db, err := d.open()
 	if err != nil {
 		return nil, fmt.Errorf("opening %s datastore: %w", d.name, err)
 	}
-	db.SetMaxOpenConns(d.maxConns)
-	db.SetMaxIdleConns(d.maxConns)
-	db.SetConnMaxIdleTime(5 * time.Minute)
 	for _, stmt := range d.schema() {
 		if _, err := db.ExecContext(ctx, stmt); err != nil {
 			_ = db.Close()
+			if isReadOnly(err) {
+				return nil, fmt.Errorf("creating the %s schema: the server is read-only, a standby: point --datastore at the primary, "+
+					"or name every server in it with target_session_attrs=read-write: %w", d.name, err)
+			}
 			return nil, fmt.Errorf("creating the %s schema: %w", d.name, err)
 		}
 	}
@@ -222,6 +226,9 @@ func wrapDBError(err error) error {
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
+	if isReadOnly(err) {
+		return errReadOnly(err)
+	}
 	if isUnavailable(err) {
 		return errUnavailable(err)
 	}
@@ -271,7 +278,7 @@ func (b *Backend) pollLoop(ctx context.Context) {
 		}
 		// A database that hangs must fail readiness, not stall the poller.
 		pollCtx, cancel := context.WithTimeout(ctx, b.opts.WriteTimeout)
-		err := b.poll(pollCtx)
+		err := b.poll(pollCtx, b.pollErr.Load() != nil)
 		timedOut := pollCtx.Err() != nil
 		cancel()
 		if err != nil && ctx.Err() == nil {
@@ -290,11 +297,18 @@ func (b *Backend) pollLoop(ctx context.Context) {
 
 // poll appends every revision committed since the last poll to the history.
 // Revisions are dense and become visible in order, so "rev > lastRev" can
-// never skip a write that commits later.
-func (b *Backend) poll(ctx context.Context) error {
+// never skip a write that commits later. After a failed poll, verify checks
+// first that the database still has the history this process saw: the
+// failure may have been a failover.
+func (b *Backend) poll(ctx context.Context, verify bool) error {
 	rev, compact, err := b.counters(ctx)
 	if err != nil {
 		return err
+	}
+	if verify {
+		if err := b.verifyHistory(ctx, rev); err != nil {
+			return err
+		}
 	}
 	b.mu.Lock()
 	if compact > b.compactRev {

@@ -3,18 +3,21 @@ package sqlstorage
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/cockroachdb/cockroach-go/v2/crdb"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
 
-	// The two database/sql drivers the store speaks through.
-	_ "github.com/jackc/pgx/v5/stdlib"
+	// SQLite's database/sql driver; pgx's is opened through stdlib.
 	_ "modernc.org/sqlite"
 )
 
@@ -77,7 +80,7 @@ func parseDatastore(raw string) (*dialect, error) {
 		}, nil
 	case "postgres", "postgresql":
 		return &dialect{
-			name: "postgres", system: "postgresql", driver: "pgx", dsn: raw,
+			name: "postgres", system: "postgresql", driver: "pgx", dsn: writableDSN(u, raw),
 			keyType: `TEXT COLLATE "C"`, blobType: "BYTEA",
 			lockCounter: " FOR UPDATE", maxConns: 32,
 		}, nil
@@ -92,6 +95,80 @@ func parseDatastore(raw string) (*dialect, error) {
 	default:
 		return nil, fmt.Errorf("datastore URL %q has an unknown scheme %q: use sqlite://PATH, postgres://… or cockroachdb://…", raw, u.Scheme)
 	}
+}
+
+// writableDSN makes a URL that names several hosts, a primary and its
+// standbys, connect only to the one that takes writes: without
+// target_session_attrs pgx takes the first host that answers, which may be
+// a read-only standby. It also bounds each host's connection attempt:
+// pgx tries the hosts in turn, and a primary gone without a trace (its
+// packets dropped, not refused) would otherwise use up a request's whole
+// deadline before the next host is tried. Settings the URL has are left
+// alone.
+func writableDSN(u *url.URL, raw string) string {
+	q := u.Query()
+	if !strings.Contains(u.Host, ",") || (q.Has("target_session_attrs") && q.Has("connect_timeout")) {
+		return raw
+	}
+	if !q.Has("target_session_attrs") {
+		q.Set("target_session_attrs", "read-write")
+	}
+	if !q.Has("connect_timeout") {
+		q.Set("connect_timeout", "3")
+	}
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// open makes the connection pool. PostgreSQL and CockroachDB connections
+// are configured through pgx, so that connections to a server found
+// read-only leave the pool (see isReadOnly and dropReadOnly).
+func (d *dialect) open() (*sql.DB, error) {
+	var db *sql.DB
+	if d.driver != "pgx" {
+		var err error
+		if db, err = sql.Open(d.driver, d.dsn); err != nil {
+			return nil, err
+		}
+	} else {
+		cfg, err := pgx.ParseConfig(d.dsn)
+		if err != nil {
+			return nil, err
+		}
+		keepOnError := cfg.OnPgError
+		cfg.OnPgError = func(conn *pgconn.PgConn, pgErr *pgconn.PgError) bool {
+			if pgErr.Code != readOnlyTransaction {
+				return keepOnError(conn, pgErr)
+			}
+			// The server stopped taking writes: it was fenced off in a
+			// failover. The idle connections are most likely to it too, and
+			// would serve reads staler than the promoted standby's, so they
+			// are closed with this one; connections in use at the moment
+			// are left to dropReadOnly.
+			db.SetMaxIdleConns(0)
+			db.SetMaxIdleConns(d.maxConns)
+			return false
+		}
+		db = stdlib.OpenDB(*cfg, stdlib.OptionResetSession(dropReadOnly))
+	}
+	db.SetMaxOpenConns(d.maxConns)
+	db.SetMaxIdleConns(d.maxConns)
+	db.SetConnMaxIdleTime(5 * time.Minute)
+	return db, nil
+}
+
+// dropReadOnly discards a pooled connection, before it is used again, whose
+// server has said that it takes no writes: a primary fenced off during a
+// failover, which would also serve reads staler than the promoted
+// standby's. PostgreSQL 14 and later send both parameters whenever they
+// change, along with the next answer on the connection; pgx keeps the
+// latest, so checking costs no round trip.
+func dropReadOnly(_ context.Context, conn *pgx.Conn) error {
+	pg := conn.PgConn()
+	if pg.ParameterStatus("default_transaction_read_only") == "on" || pg.ParameterStatus("in_hot_standby") == "on" {
+		return driver.ErrBadConn
+	}
+	return nil
 }
 
 // sql adapts a statement written with $N placeholders to the dialect.
@@ -153,13 +230,28 @@ func isAmbiguous(err error) bool {
 	return errors.As(err, &pgErr) && pgErr.Code == "40003" // statement_completion_unknown
 }
 
+// readOnlyTransaction is SQLSTATE 25006, what a standby, or a primary made
+// read-only to fence it off, answers a write with.
+const readOnlyTransaction = "25006"
+
+// isReadOnly tells a write refused because the server does not take
+// writes. The connection is then to the wrong server: a pooled connection
+// to a primary fenced off during a failover, or one made without
+// target_session_attrs=read-write. open has pgx close it, so that the pool
+// connects again and finds the server that takes writes.
+func isReadOnly(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == readOnlyTransaction
+}
+
 // isUnavailable tells a database that cannot be reached from one that
 // answered with an error, so that callers get a 503 for the former.
 func isUnavailable(err error) bool {
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
-		// Class 08 is connection exceptions, 57P0x is the server shutting down.
-		return strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57P")
+		// Class 08 is connection exceptions, 57P0x is the server shutting
+		// down; a read-only server is one that cannot take writes for now.
+		return strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57P") || pgErr.Code == readOnlyTransaction
 	}
 	var connErr *pgconn.ConnectError
 	if errors.As(err, &connErr) || errors.Is(err, sql.ErrConnDone) {

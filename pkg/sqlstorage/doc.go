@@ -82,6 +82,31 @@
 // watcher resumes from its last revision, or, if that was compacted in the
 // meantime, ends with 410.
 //
+// A write that fails with 503 was not applied. A write whose COMMIT was sent
+// but got no answer may have been, so it fails with 504 Timeout, which
+// carries no Retry-After (client-go would otherwise resend it by itself),
+// and nothing in the store retries it.
+//
+// # Failover
+//
+// A PostgreSQL primary with a synchronous standby is reached through one
+// URL naming both hosts; pgx tries them in turn. target_session_attrs=
+// read-write makes it keep only the one that takes writes, and
+// connect_timeout=3 keeps a host that drops packets from holding up the
+// next; both are added to a multi-host URL that lacks them. When the
+// primary dies and the standby is promoted, pooled connections to the dead
+// primary fail once and are dropped, new ones find the promoted standby,
+// and the writer, the poller and the watchers go on from where they were:
+// with synchronous replication the standby has every commit the primary
+// made visible. A write refused as read-only, by a primary fenced off,
+// fails with 503, and its connection is closed with every idle one, which
+// would serve reads staler than the promoted standby's; a connection whose
+// server has reported itself read-only is dropped before its next use. After the poller loses
+// the database, it checks that the newest revision it saw is still there
+// unchanged; if a failover lost it (an asynchronous standby), history
+// restarts at the database's present and every watch ends with 410, so
+// that the watch cache lists again (failover.go).
+//
 // # Tracing
 //
 // With Options.TracerProvider set, every statement run for a traced

@@ -203,16 +203,24 @@ func durStreamWrites(ctx context.Context, s *Store, writer string, ack func(key 
 	}
 }
 
-// durStartWriters runs n writers until the returned stop function is called.
-func durStartWriters(s *Store, n int, log *durAckLog) (stop func()) {
+// durStartWriters runs n writers on each of stores until the returned stop
+// function is called. Writers on the second store and later have names
+// of their own.
+func durStartWriters(n int, log *durAckLog, stores ...*Store) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			durStreamWrites(ctx, s, fmt.Sprintf("w%d", i), log.ack, log.fail)
-		}()
+	for i, s := range stores {
+		for j := range n {
+			name := fmt.Sprintf("w%d", j)
+			if i > 0 {
+				name = fmt.Sprintf("s%d-w%d", i, j)
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				durStreamWrites(ctx, s, name, log.ack, log.fail)
+			}()
+		}
 	}
 	return func() {
 		cancel()
@@ -443,15 +451,14 @@ func durCheckAcked(t *testing.T, s *Store, acks []durAck, rows []durRevRow) {
 	}
 }
 
-// durCheckFailedWrites logs the failed writes that were applied after all:
-// those cut off during their commit, whose outcome the client cannot know.
-// Each failed write's pod was abandoned, so a creation was applied if the
-// pod exists, and update n if the pod has node n.
-func durCheckFailedWrites(t *testing.T, s *Store, failed []durFailedWrite) {
+// durCheckFailedWrites logs, and returns, the failed writes that were
+// applied after all: those cut off during their commit, whose outcome the
+// client cannot know. Each failed write's pod was abandoned, so a creation
+// was applied if the pod exists, and update n if the pod has node n.
+func durCheckFailedWrites(t *testing.T, s *Store, failed []durFailedWrite) (applied []durFailedWrite) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	applied := 0
 	for _, f := range failed {
 		pod := &example.Pod{}
 		err := s.Get(ctx, f.key, storage.GetOptions{}, pod)
@@ -465,14 +472,15 @@ func durCheckFailedWrites(t *testing.T, s *Store, failed []durFailedWrite) {
 		if f.n > 0 && pod.Spec.NodeName != fmt.Sprintf("node-%d", f.n) {
 			continue
 		}
-		applied++
+		applied = append(applied, f)
 		what := "creation"
 		if f.n > 0 {
 			what = fmt.Sprintf("update %d", f.n)
 		}
 		t.Logf("NOTE: the %s of %s failed with %q, yet it was applied (at revision %s)", what, f.key, f.err, pod.ResourceVersion)
 	}
-	t.Logf("%d of %d failed writes were applied after all", applied, len(failed))
+	t.Logf("%d of %d failed writes were applied after all", len(applied), len(failed))
+	return applied
 }
 
 // durWatchEvents collects the events of w until one is at revision until or
@@ -620,7 +628,7 @@ func TestCrashSafety(t *testing.T) {
 		b := openBackend(t, url)
 		s := newPodStore(b)
 		log := durNewAckLog()
-		stop := durStartWriters(s, 8, log)
+		stop := durStartWriters(8, log, s)
 		defer stop()
 
 		log.waitFor(t, 300, 60*time.Second)
@@ -769,7 +777,7 @@ func TestDatabaseLoss(t *testing.T) {
 	watched := durCollect(durWatchPods(watchCtx, t, s, int64(rv0)))
 
 	log := durNewAckLog()
-	stopWriters := durStartWriters(s, 4, log)
+	stopWriters := durStartWriters(4, log, s)
 	defer stopWriters()
 	log.waitFor(t, 150, 30*time.Second)
 
@@ -888,19 +896,28 @@ func TestDatabaseLoss(t *testing.T) {
 	durCheckAcked(t, s, acks, rows)
 	t.Logf("%d acknowledged writes; counter at %d", len(acks), counter)
 
+	evs := durFinishWatch(t, s, "the watch across the outage", watched, int64(rv0), counter)
+	durCheckEvents(t, evs, durRowsAfter(rows, int64(rv0)))
+}
+
+// durFinishWatch waits until the watch collected by watched, started at
+// revision from, has delivered revision counter. A watch that ended with
+// 410 is started again from its last event, as a reflector would. It
+// returns every event, for durCheckEvents.
+func durFinishWatch(t *testing.T, s *Store, what string, watched *durWatchCollector, from, counter int64) []watch.Event {
+	t.Helper()
 	evs, errEv, closed := watched.waitUntil(counter, 30*time.Second)
 	switch {
 	case errEv != nil:
 		status := apierrors.FromObject(errEv.Object)
 		if !apierrors.IsResourceExpired(status) && !apierrors.IsGone(status) {
-			t.Fatalf("the watch across the outage ended with an error other than 410 after %d events: %v", len(evs), status)
+			t.Fatalf("%s ended with an error other than 410 after %d events: %v", what, len(evs), status)
 		}
-		from := int64(rv0)
 		if len(evs) > 0 {
 			from = durEventRV(evs[len(evs)-1])
 		}
-		t.Logf("the watch across the outage ended with 410 after %d events (%v); watching again from %d", len(evs), status, from)
-		w := durWatchPods(ctx, t, s, from)
+		t.Logf("%s ended with 410 after %d events (%v); watching again from %d", what, len(evs), status, from)
+		w := durWatchPods(context.Background(), t, s, from)
 		more, errEv, closed := durWatchEvents(w, counter, 30*time.Second)
 		w.Stop()
 		if errEv != nil || closed {
@@ -908,9 +925,9 @@ func TestDatabaseLoss(t *testing.T) {
 		}
 		evs = append(evs, more...)
 	case closed:
-		t.Fatalf("the watch across the outage closed without an error after %d events", len(evs))
+		t.Fatalf("%s closed without an error after %d events", what, len(evs))
 	default:
-		t.Logf("the watch across the outage resumed by itself: %d events", len(evs))
+		t.Logf("%s resumed by itself: %d events", what, len(evs))
 	}
-	durCheckEvents(t, evs, durRowsAfter(rows, int64(rv0)))
+	return evs
 }

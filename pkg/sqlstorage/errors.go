@@ -7,16 +7,27 @@ import (
 	"k8s.io/apiserver/pkg/storage"
 )
 
+// errUnavailable is for a request the database never took up: a write
+// cut off during its COMMIT gets errOutcomeUnknown instead, so a write that
+// fails with this was not applied.
 func errUnavailable(err error) error {
 	return apierrors.NewServiceUnavailable(fmt.Sprintf(
-		"the datastore cannot be reached (%v); retry once the database is back (a write cut off during its commit may have been applied)", err))
+		"the datastore cannot be reached (%v); nothing was changed, retry once the database is back", err))
+}
+
+func errReadOnly(err error) error {
+	return apierrors.NewServiceUnavailable(fmt.Sprintf(
+		"the datastore is read-only (%v): it is a standby, or a primary being failed over; the write was not applied. "+
+			"Retry once the failover is done; a --datastore URL naming several hosts needs target_session_attrs=read-write", err))
 }
 
 // errOutcomeUnknown is for a write whose COMMIT got no answer: it may or
 // may not have been applied, so retrying it blindly could apply it twice.
+// It carries no Retry-After, which client-go would take as leave to send
+// the same request again by itself.
 func errOutcomeUnknown(err error) error {
 	return apierrors.NewTimeoutError(fmt.Sprintf(
-		"the datastore did not confirm the commit (%v); the write may or may not have been applied, read the object before retrying", err), 1)
+		"the datastore did not confirm the commit (%v); the write may or may not have been applied, read the object before retrying", err), 0)
 }
 
 func errInternal(err error) error {

@@ -147,8 +147,13 @@ func (w *watcher) sendCurrentState() (int64, error) {
 func (w *watcher) follow(rev int64) {
 	b := w.s.b
 	_, lastProgress, _, _ := b.eventsAfter(rev, 0)
+	rewinds := b.rewindsSoFar()
 	for {
 		evs, progress, changed, ok := b.eventsAfter(rev, readBatch)
+		if b.rewindsSoFar() != rewinds {
+			w.sendError(errRewound(rev))
+			return
+		}
 		if !ok {
 			var err error
 			if evs, err = b.readHistory(w.ctx, rev); err != nil {

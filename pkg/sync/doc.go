@@ -90,6 +90,15 @@
 // and are retried, at most maxRetryDelay apart, so that what changed
 // downstream meanwhile reaches the hub soon after it is back.
 //
+// Failover (resume.go): the hub's replicas serve one store, and its
+// resourceVersions, so a watch broken by the death of the replica that
+// served it resumes at another from its last resourceVersion, without
+// listing again; the syncer command sends the connections to the
+// replica that takes them (cmd/syncer). Only an error the hub sends, as
+// 410 Gone once that resourceVersion is compacted away, makes an
+// informer list again, which canopy_syncer_hub_relists_total counts;
+// that list writes nothing downstream where nothing changed (Drift).
+//
 // Readiness (readiness.go): the heartbeat's Ready condition is True only
 // while the syncer syncs: every informer has listed, the work has
 // started, and every list and watch at the hub answers. Otherwise it

@@ -57,6 +57,14 @@ var (
 			"which the syncer keeps out of the physical cluster, by resource; each counts once while the syncer runs.",
 		StabilityLevel: metrics.ALPHA,
 	}, []string{"resource"})
+	hubRelists = metrics.NewCounter(&metrics.CounterOpts{
+		Namespace: "canopy",
+		Subsystem: "syncer",
+		Name:      "hub_relists_total",
+		Help: "Lists of a hub resource after the first, made when a watch could not resume from its resourceVersion, " +
+			"as after a 410 Gone; a watch broken by a lost connection or a dead hub replica resumes without one.",
+		StabilityLevel: metrics.ALPHA,
+	})
 )
 
 var registerMetrics gosync.Once
@@ -66,7 +74,7 @@ var registerMetrics gosync.Once
 // has to be told from no errors.
 func register() {
 	registerMetrics.Do(func() {
-		legacyregistry.MustRegister(syncLatency, syncErrors, refusedObjects)
+		legacyregistry.MustRegister(syncLatency, syncErrors, refusedObjects, hubRelists)
 		for _, q := range []string{queueDown, queueUp, queueDependencies, queuePods, queueEvents, queueNamespaces} {
 			for _, t := range errorTypes {
 				syncErrors.WithLabelValues(q, t)

@@ -364,7 +364,7 @@ func downName(gvr schema.GroupVersionResource) string {
 // while it does not (readiness.go).
 func (s *Syncer) hubInformer(wildcard dynamic.Interface, gvr schema.GroupVersionResource, selector string, indexers cache.Indexers) (cache.SharedIndexInformer, error) {
 	name := hubName(gvr)
-	informer := cache.NewSharedIndexInformerWithOptions(hubListWatch(s.ready, name, &cache.ListWatch{
+	informer := cache.NewSharedIndexInformerWithOptions(hubListWatch(s.ready, name, resumable(name, &cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
 			o.LabelSelector = selector
 			return wildcard.Resource(gvr).List(ctx, o)
@@ -373,7 +373,7 @@ func (s *Syncer) hubInformer(wildcard dynamic.Interface, gvr schema.GroupVersion
 			o.LabelSelector = selector
 			return wildcard.Resource(gvr).Watch(ctx, o)
 		},
-	}), &unstructured.Unstructured{}, cache.SharedIndexInformerOptions{
+	})), &unstructured.Unstructured{}, cache.SharedIndexInformerOptions{
 		ObjectDescription: gvr.String() + " at the hub",
 		ResyncPeriod:      hubResync,
 		Indexers:          indexers,

@@ -32,9 +32,12 @@ const (
 // The syncer reaches the physical cluster with its ServiceAccount, by
 // in-cluster configuration, so it gets no --cluster-kubeconfig.
 //
+// hubURLs, when given, are the hub's replicas, which the syncer gets as
+// its --hub-url flags, to move between.
+//
 // Every name but the namespace's carries the target's key, so that the
 // syncers of several targets may share a physical cluster.
-func Manifest(t Target, image string, hubKubeconfig []byte) ([]byte, error) {
+func Manifest(t Target, image string, hubKubeconfig []byte, hubURLs ...string) ([]byte, error) {
 	name := "syncer-" + t.Key()
 	labels := map[string]string{"app.kubernetes.io/name": "canopy-syncer", "app.kubernetes.io/instance": name}
 	objs := []runtime.Object{
@@ -43,7 +46,7 @@ func Manifest(t Target, image string, hubKubeconfig []byte) ([]byte, error) {
 	}
 	objs = append(objs, clusterRBAC(t.meta("canopy:"+name, ""), t.downstreamRules(),
 		rbacv1.Subject{Kind: rbacv1.ServiceAccountKind, Name: name, Namespace: Namespace})...)
-	objs = append(objs, t.kubeconfigSecret(hubKubeconfig), t.deployment(name, labels, image))
+	objs = append(objs, t.kubeconfigSecret(hubKubeconfig), t.deployment(name, labels, image, hubURLs))
 	return multiDocument(objs)
 }
 
@@ -136,8 +139,12 @@ func (t Target) downstreamRules() []rbacv1.PolicyRule {
 
 // deployment runs one syncer: Recreate, since two syncers of one target
 // would fight over the same objects.
-func (t Target) deployment(name string, labels map[string]string, image string) *appsv1.Deployment {
+func (t Target) deployment(name string, labels map[string]string, image string, hubURLs []string) *appsv1.Deployment {
 	m := t.meta(name, Namespace)
+	args := []string{"--hub-kubeconfig", kubeconfigDir + "/" + kubeconfigKey, "--sync-target", t.Path()}
+	for _, u := range hubURLs {
+		args = append(args, "--hub-url", u)
+	}
 	m.Labels = labels
 	return &appsv1.Deployment{
 		TypeMeta: typeMeta(appsv1.SchemeGroupVersion.String(), "Deployment"), ObjectMeta: m,
@@ -152,7 +159,7 @@ func (t Target) deployment(name string, labels map[string]string, image string) 
 					Containers: []corev1.Container{{
 						Name:         "syncer",
 						Image:        image,
-						Args:         []string{"--hub-kubeconfig", kubeconfigDir + "/" + kubeconfigKey, "--sync-target", t.Path()},
+						Args:         args,
 						VolumeMounts: []corev1.VolumeMount{{Name: "hub-kubeconfig", MountPath: kubeconfigDir, ReadOnly: true}},
 						SecurityContext: &corev1.SecurityContext{
 							AllowPrivilegeEscalation: ptr.To(false),

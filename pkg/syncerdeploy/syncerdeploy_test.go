@@ -53,6 +53,15 @@ func TestManifestDeployment(t *testing.T) {
 	if !strings.Contains(docs["Secret"], "kubeconfig: "+"aHViIGt1YmVjb25maWc=") {
 		t.Errorf("the Secret does not hold the hub kubeconfig:\n%s", docs["Secret"])
 	}
+
+	// The replicas of a hub without one address for all are the syncer's
+	// --hub-url flags.
+	if err := yaml.Unmarshal([]byte(documents(t, target, "https://hub-0:6443", "https://hub-1:6443")["Deployment"]), &d); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(d.Spec.Template.Spec.Containers[0].Args, " "); got != "--hub-kubeconfig /etc/canopy/hub/kubeconfig --sync-target root:platform:pc1 --hub-url https://hub-0:6443 --hub-url https://hub-1:6443" {
+		t.Errorf("syncer args with two hub replicas %q", got)
+	}
 }
 
 // TestHubIdentity checks that the syncer's credential names its target,
@@ -82,9 +91,9 @@ func TestHubIdentity(t *testing.T) {
 }
 
 // documents are the documents of t's manifest by kind.
-func documents(t *testing.T, target Target) map[string]string {
+func documents(t *testing.T, target Target, hubURLs ...string) map[string]string {
 	t.Helper()
-	manifest, err := Manifest(target, "example.com/syncer:v1", []byte("hub kubeconfig"))
+	manifest, err := Manifest(target, "example.com/syncer:v1", []byte("hub kubeconfig"), hubURLs...)
 	if err != nil {
 		t.Fatal(err)
 	}

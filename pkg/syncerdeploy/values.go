@@ -17,7 +17,8 @@ type chartValues struct {
 	HubKubeconfig struct {
 		Kubeconfig string `json:"kubeconfig"`
 	} `json:"hubKubeconfig"`
-	Image chartImage `json:"image"`
+	HubURLs []string   `json:"hubURLs,omitempty"`
+	Image   chartImage `json:"image"`
 }
 
 type chartImage struct {
@@ -32,7 +33,7 @@ type chartImage struct {
 // --output values` prints. The chart renders the names, labels and RBAC
 // rules itself from the target's path and resources, as Manifest does;
 // e2e's TestCharts checks that the two agree.
-func Values(t Target, image string, hubKubeconfig []byte) ([]byte, error) {
+func Values(t Target, image string, hubKubeconfig []byte, hubURLs ...string) ([]byte, error) {
 	var v chartValues
 	v.SyncTarget.LogicalCluster = string(t.Cluster)
 	v.SyncTarget.Name = t.Name
@@ -40,6 +41,7 @@ func Values(t Target, image string, hubKubeconfig []byte) ([]byte, error) {
 		v.SyncTarget.Resources = append(v.SyncTarget.Resources, r.String())
 	}
 	v.HubKubeconfig.Kubeconfig = string(hubKubeconfig)
+	v.HubURLs = hubURLs
 	v.Image = splitImage(image)
 	return yaml.Marshal(v)
 }

@@ -19,6 +19,7 @@ import (
 	placementv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/placement/v1alpha1"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/loopback"
 	engine "github.com/canopy-dev/canopy/pkg/placement"
 )
 
@@ -231,13 +232,14 @@ func TestValidate(t *testing.T) {
 	ctx := logicalcluster.WithCluster(context.Background(), "root:a")
 	gvr := appsv1.SchemeGroupVersion.WithResource("deployments")
 	alice := &user.DefaultInfo{Name: "alice"}
-	attrs := func(old, obj runtime.Object) admission.Attributes {
+	attrsOf := func(who user.Info, old, obj runtime.Object) admission.Attributes {
 		op := admission.Update
 		if old == nil {
 			op = admission.Create
 		}
-		return admission.NewAttributesRecord(obj, old, appsv1.SchemeGroupVersion.WithKind("Deployment"), "ns", "web", gvr, "", op, nil, false, alice)
+		return admission.NewAttributesRecord(obj, old, appsv1.SchemeGroupVersion.WithKind("Deployment"), "ns", "web", gvr, "", op, nil, false, who)
 	}
+	attrs := func(old, obj runtime.Object) admission.Attributes { return attrsOf(alice, old, obj) }
 	assigned := deployment(map[string]string{label(pc2.Key): syncs}, nil, nil)
 	if err := p.Validate(ctx, attrs(assigned, assigned), nil); err != nil {
 		t.Errorf("an update keeping an assignment: %v", err)
@@ -248,5 +250,11 @@ func TestValidate(t *testing.T) {
 	err := p.Validate(ctx, attrs(nil, assigned), nil)
 	if !apierrors.IsForbidden(err) || !strings.Contains(err.Error(), `deployments.apps "web" is forbidden: user "alice" may not assign objects to SyncTarget root:b:pc2`) {
 		t.Errorf("an assignment without use: %v", err)
+	}
+	// Placement assigns with the engine whose rules the plugin applies to
+	// hands, as the hub's own user.
+	placement := &user.DefaultInfo{Name: loopback.User("placement"), Groups: []string{loopback.Group}}
+	if err := p.Validate(ctx, attrsOf(placement, deployment(nil, nil, nil), assigned), nil); err != nil {
+		t.Errorf("an assignment by the placement controller: %v", err)
 	}
 }

@@ -41,12 +41,15 @@
 // anyone. A refusal is a 403 that names what is missing.
 //
 // The placement controller (pkg/controller/placement) writes its labels
-// and shares through the registry stores, inside the hub, so this plugin
-// never sees them: placement decides with the same engine, the same
-// constraints and the same spec.logicalClusters, and is no requester
-// whose rights could be escalated. The syncers check
-// spec.logicalClusters again on their side (pkg/sync), for objects that
-// reached the store some other way.
+// and shares through the API as a hub controller's user (pkg/loopback),
+// so the admission policies of the object's logical cluster, the audit
+// log and managedFields see them, but this plugin lets them pass:
+// placement decides with the same engine, the same constraints and the
+// same spec.logicalClusters, tolerating what its Placements tolerate, and
+// its user is reserved to the hub, so no requester's rights are
+// escalated through it. The syncers check spec.logicalClusters again on
+// their side (pkg/sync), for objects that reached the store some other
+// way.
 //
 // The SyncTargets of every logical cluster, by key, and the
 // PlacementConstraints, by logical cluster, are held in memory, fed by

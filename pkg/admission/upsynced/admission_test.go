@@ -16,6 +16,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/loopback"
 )
 
 // TestDecisions checks who may write which pod: only the syncer of the
@@ -34,6 +35,8 @@ func TestDecisions(t *testing.T) {
 		syncer2 = &user.DefaultInfo{Name: workloadv1alpha1.SyncerUser("k2")}
 		admin   = &user.DefaultInfo{Name: "alice", Groups: []string{user.AllAuthenticated}}
 		master  = &user.DefaultInfo{Name: "root", Groups: []string{user.SystemPrivilegedGroup}}
+		// The garbage collector deletes copies whose owners are gone.
+		collector = &user.DefaultInfo{Name: loopback.User("garbage-collector"), Groups: []string{loopback.Group}}
 		// A user named like the key alone is no syncer.
 		named1 = &user.DefaultInfo{Name: "k1"}
 	)
@@ -67,6 +70,7 @@ func TestDecisions(t *testing.T) {
 		{"delete by an admin", admission.Delete, "pods", "", up("k1"), nil, admin, "k1"},
 		{"delete by another syncer", admission.Delete, "pods", "", up("k1"), nil, syncer2, "k1"},
 		{"delete by system:masters", admission.Delete, "pods", "", up("k1"), nil, master, ""},
+		{"delete by the garbage collector", admission.Delete, "pods", "", up("k1"), nil, collector, ""},
 		{"plain pod created by an admin", admission.Create, "pods", "", nil, plain, admin, ""},
 		{"plain pod updated by an admin", admission.Update, "pods", "", plain, plain, admin, ""},
 		{"plain pod deleted by an admin", admission.Delete, "pods", "", plain, nil, admin, ""},
@@ -116,10 +120,12 @@ func TestRevisionRecords(t *testing.T) {
 		return &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "web-1", Namespace: "ns", Labels: l}}
 	}
 	var (
-		admin    = &user.DefaultInfo{Name: "alice", Groups: []string{user.AllAuthenticated}}
-		syncer   = &user.DefaultInfo{Name: workloadv1alpha1.SyncerUser("k1")}
-		master   = &user.DefaultInfo{Name: "root", Groups: []string{user.SystemPrivilegedGroup}}
-		requests int
+		admin  = &user.DefaultInfo{Name: "alice", Groups: []string{user.AllAuthenticated}}
+		syncer = &user.DefaultInfo{Name: workloadv1alpha1.SyncerUser("k1")}
+		master = &user.DefaultInfo{Name: "root", Groups: []string{user.SystemPrivilegedGroup}}
+		// The garbage collector deletes the records of a workload gone.
+		collector = &user.DefaultInfo{Name: loopback.User("garbage-collector"), Groups: []string{loopback.Group}}
+		requests  int
 		// A Scale carries no labels: the plugin reads its ReplicaSet.
 		scale      = &autoscalingv1.Scale{ObjectMeta: metav1.ObjectMeta{Name: "web-1", Namespace: "ns"}}
 		otherScale = &autoscalingv1.Scale{ObjectMeta: metav1.ObjectMeta{Name: "other", Namespace: "ns"}}
@@ -145,6 +151,7 @@ func TestRevisionRecords(t *testing.T) {
 		{"update without identity", admission.Update, "", rs(true), rs(true), nil, true},
 		{"update by system:masters", admission.Update, "", rs(true), rs(true), master, false},
 		{"delete by system:masters", admission.Delete, "", rs(true), nil, master, false},
+		{"delete by the garbage collector", admission.Delete, "", rs(true), nil, collector, false},
 		{"other ReplicaSet created by an admin", admission.Create, "", nil, rs(false), admin, false},
 		{"other ReplicaSet deleted by an admin", admission.Delete, "", rs(false), nil, admin, false},
 	} {

@@ -97,7 +97,7 @@ func (f *Finalizer) process(ctx context.Context, k installation) error {
 		if err != nil {
 			return fmt.Errorf("the objects of CustomResourceDefinition %s: %w", k.name, err)
 		}
-		found, _, err := clusterwide.Empty(ctx, []*genericregistry.Store{store})
+		found, _, err := clusterwide.Empty(ctx, []*genericregistry.Store{store}, clusterwide.StoreDeleter)
 		if err != nil {
 			return fmt.Errorf("deleting the objects of CustomResourceDefinition %s: %w", k.name, err)
 		}

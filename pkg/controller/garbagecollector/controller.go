@@ -2,10 +2,12 @@ package garbagecollector
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -15,12 +17,13 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
-	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/client-go/util/retry"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
 	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/loopback"
 )
 
 // name names the controller in logs and in its queue's metrics.
@@ -38,12 +41,24 @@ type Config struct {
 	// Typer tells the kinds of the stores' objects, which
 	// ownerReferences name.
 	Typer runtime.ObjectTyper
-	// Deleters delete, in place of their store, the resources whose API
-	// deletion is more than the store's: a namespace is emptied first.
-	Deleters map[schema.GroupResource]rest.GracefulDeleter
+	// Client deletes the objects collected, and patches the
+	// ownerReferences and deletion finalizers of owners and dependents.
+	// They are the users' objects, so the hub writes them through the
+	// API, as the collector's own user (pkg/loopback): the admission
+	// policies of their logical cluster may refuse it, the audit log and
+	// managedFields name the collector, and a namespace is deleted as the
+	// API deletes one.
+	Client Client
 	// Custom, when set, are the custom resources, whose objects may own
 	// others or be owned too.
 	Custom CustomResources
+}
+
+// Client writes through the API, as *loopback.Client does.
+type Client interface {
+	Delete(ctx context.Context, resource schema.GroupVersionResource, namespace, name string, opts metav1.DeleteOptions) error
+	Patch(ctx context.Context, resource schema.GroupVersionResource, namespace, name string, pt types.PatchType, data []byte,
+		subresources ...string) error
 }
 
 // CustomResources are the resources that come and go with the
@@ -73,6 +88,10 @@ type Controller struct {
 	resources map[schema.GroupResource]*genericregistry.Store
 	graph     *graph
 	queue     workqueue.TypedDelayingInterface[id]
+	// refusals backs off, per object, the deletions the hub refuses, as
+	// an admission policy may: nothing changes until someone changes the
+	// policy or the object, whose change queues it anyway.
+	refusals workqueue.TypedRateLimiter[id]
 }
 
 // New returns a collector for c.
@@ -91,7 +110,8 @@ func New(c Config) (*Controller, error) {
 	}
 	return &Controller{
 		c: c, kinds: kinds, resources: resources, graph: newGraph(),
-		queue: workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[id]{Name: name}),
+		queue:    workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[id]{Name: name}),
+		refusals: workqueue.NewTypedItemExponentialFailureRateLimiter[id](time.Second, 5*time.Minute),
 	}, nil
 }
 
@@ -196,6 +216,7 @@ func in(ctx context.Context, n logicalcluster.Name, ns string) context.Context {
 func (c *Controller) process(ctx context.Context, i id) error {
 	n, ok := c.graph.get(i)
 	if !ok {
+		c.refusals.Forget(i)
 		return nil
 	}
 	s, err := c.store(ctx, i.cluster, n.resource)
@@ -229,7 +250,7 @@ func (c *Controller) process(ctx context.Context, i id) error {
 		// Someone else's finalizers hold it; it is going anyway.
 		return nil
 	}
-	return c.collect(ctx, i, n, m)
+	return c.collect(ctx, i, n, obj, m)
 }
 
 // orphan strips the ownerReferences to i from its dependents, then the
@@ -289,7 +310,7 @@ var errInvalidReference = errors.New("invalid ownerReference")
 // collect deletes the dependent i if none of its owners exists, or is
 // waiting for it, and otherwise strips its ownerReferences to the missing
 // ones.
-func (c *Controller) collect(ctx context.Context, i id, n node, m metav1.Object) error {
+func (c *Controller) collect(ctx context.Context, i id, n node, obj runtime.Object, m metav1.Object) error {
 	refs := m.GetOwnerReferences()
 	if len(refs) == 0 {
 		return nil
@@ -338,7 +359,7 @@ func (c *Controller) collect(ctx context.Context, i id, n node, m metav1.Object)
 					break
 				}
 			}
-			return c.delete(ctx, i, n, metav1.DeletePropagationForeground)
+			return c.delete(ctx, i, n, obj, metav1.DeletePropagationForeground)
 		}
 	}
 	// i's own finalizers tell how its dependents go with it.
@@ -349,7 +370,7 @@ func (c *Controller) collect(ctx context.Context, i id, n node, m metav1.Object)
 	case slices.Contains(m.GetFinalizers(), metav1.FinalizerDeleteDependents):
 		policy = metav1.DeletePropagationForeground
 	}
-	return c.delete(ctx, i, n, policy)
+	return c.delete(ctx, i, n, obj, policy)
 }
 
 func unblockOwners(m metav1.Object) {
@@ -410,35 +431,34 @@ func (c *Controller) kind(ctx context.Context, cluster logicalcluster.Name, gk s
 	return c.c.Custom.Kind(ctx, cluster, gk)
 }
 
-// delete deletes i, unless it was replaced, with policy for its own
-// dependents.
-func (c *Controller) delete(ctx context.Context, i id, n node, policy metav1.DeletionPropagation) error {
-	d, ok := c.c.Deleters[n.resource]
-	if !ok {
-		s, err := c.store(ctx, i.cluster, n.resource)
-		if apierrors.IsNotFound(err) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		d = s
+// delete deletes i, obj as read, unless it was replaced, with policy for
+// its own dependents.
+func (c *Controller) delete(ctx context.Context, i id, n node, obj runtime.Object, policy metav1.DeletionPropagation) error {
+	resource, err := loopback.Versioned(c.c.Typer, n.resource, obj)
+	if err != nil {
+		return err
 	}
 	uid := i.uid
-	_, _, err := d.Delete(in(ctx, i.cluster, n.namespace), n.name, rest.ValidateAllObjectFunc,
-		&metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &uid}, PropagationPolicy: &policy})
-	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
+	err = c.c.Client.Delete(in(ctx, i.cluster, n.namespace), resource, n.namespace, n.name,
+		metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &uid}, PropagationPolicy: &policy})
+	switch {
+	case apierrors.IsNotFound(err) || apierrors.IsConflict(err):
+		c.refusals.Forget(i)
 		return nil
-	}
-	if err == nil {
+	case loopback.Refused(err):
+		return c.backOff(i, n, "deletion", err)
+	case err == nil:
+		c.refusals.Forget(i)
 		klog.V(2).InfoS("Collected an object whose owners are gone", "cluster", i.cluster,
 			"resource", n.resource, "namespace", n.namespace, "name", n.name, "propagation", policy)
 	}
 	return err
 }
 
-// update applies change to the metadata of i as stored, unless i was
-// replaced or is gone.
+// update applies change to the ownerReferences and finalizers of i as
+// stored, unless i was replaced or is gone. It patches them through the
+// API with the resourceVersion read as a precondition, and on a conflict
+// reads i again and retries, as client-go's callers do.
 func (c *Controller) update(ctx context.Context, i id, n node, change func(metav1.Object)) error {
 	s, err := c.store(ctx, i.cluster, n.resource)
 	if apierrors.IsNotFound(err) {
@@ -447,21 +467,49 @@ func (c *Controller) update(ctx context.Context, i id, n node, change func(metav
 	if err != nil {
 		return err
 	}
-	_, _, err = s.Update(in(ctx, i.cluster, n.namespace), n.name, rest.DefaultUpdatedObjectInfo(nil,
-		func(_ context.Context, _, existing runtime.Object) (runtime.Object, error) {
-			obj := existing.DeepCopyObject()
-			m, err := meta.Accessor(obj)
-			if err != nil {
-				return nil, err
-			}
-			if m.GetUID() != i.uid {
-				return nil, apierrors.NewConflict(n.resource, n.name, fmt.Errorf("replaced by UID %s", m.GetUID()))
-			}
-			change(m)
-			return obj, nil
-		}), rest.ValidateAllObjectFunc, rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{})
-	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
+	ctx = in(ctx, i.cluster, n.namespace)
+	err = retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		obj, err := s.Get(ctx, n.name, &metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		m, err := meta.Accessor(obj)
+		if err != nil {
+			return err
+		}
+		if m.GetUID() != i.uid {
+			return nil
+		}
+		change(m)
+		patch, err := json.Marshal(map[string]any{"metadata": map[string]any{
+			"resourceVersion": m.GetResourceVersion(), "ownerReferences": m.GetOwnerReferences(), "finalizers": m.GetFinalizers(),
+		}})
+		if err != nil {
+			return err
+		}
+		resource, err := loopback.Versioned(c.c.Typer, n.resource, obj)
+		if err != nil {
+			return err
+		}
+		return c.c.Client.Patch(ctx, resource, n.namespace, n.name, types.MergePatchType, patch)
+	})
+	switch {
+	case apierrors.IsNotFound(err):
 		return nil
+	case loopback.Refused(err):
+		return c.backOff(i, n, "update", err)
+	case err == nil:
+		c.refusals.Forget(i)
 	}
 	return err
+}
+
+// backOff queues i again after a backoff that grows with each refusal of
+// what the collector asked of the hub.
+func (c *Controller) backOff(i id, n node, what string, err error) error {
+	delay := c.refusals.When(i)
+	klog.InfoS("The hub refused the garbage collector's "+what+"; trying again later", "cluster", i.cluster,
+		"resource", n.resource, "namespace", n.namespace, "name", n.name, "after", delay, "reason", err)
+	c.queue.AddAfter(i, delay)
+	return nil
 }

@@ -2,6 +2,7 @@ package garbagecollector
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"k8s.io/apiserver/pkg/registry/rest"
 
 	"github.com/canopy-dev/canopy/internal/sqlitetest"
+	"github.com/canopy-dev/canopy/internal/storepatch"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/registry"
 	"github.com/canopy-dev/canopy/pkg/registry/core"
@@ -50,9 +52,9 @@ func start(t *testing.T) *hub {
 	}
 	namespaces := group.Storage["namespaces"].(rest.GracefulDeleter)
 	c, err := New(Config{
-		Stores:   stores,
-		Typer:    scheme,
-		Deleters: map[schema.GroupResource]rest.GracefulDeleter{corev1.Resource("namespaces"): namespaces},
+		Stores: stores,
+		Typer:  scheme,
+		Client: storeClient{stores: stores, namespaces: namespaces},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -71,6 +73,45 @@ func start(t *testing.T) *hub {
 		h.stores[s.DefaultQualifiedResource.Resource] = s
 	}
 	return h
+}
+
+// storeClient deletes and patches through the stores, and deletes
+// namespaces through their API storage, as the API would after admission,
+// which the hub's e2e tests cover (TestGarbageCollection).
+type storeClient struct {
+	stores     []*genericregistry.Store
+	namespaces rest.GracefulDeleter
+}
+
+func (c storeClient) store(gr schema.GroupResource) (*genericregistry.Store, error) {
+	i := slices.IndexFunc(c.stores, func(s *genericregistry.Store) bool { return s.DefaultQualifiedResource == gr })
+	if i < 0 {
+		return nil, fmt.Errorf("no store of %s", gr)
+	}
+	return c.stores[i], nil
+}
+
+func (c storeClient) Delete(ctx context.Context, resource schema.GroupVersionResource, _, name string, opts metav1.DeleteOptions) error {
+	var deleter rest.GracefulDeleter = c.namespaces
+	if gr := resource.GroupResource(); gr != corev1.Resource("namespaces") {
+		s, err := c.store(gr)
+		if err != nil {
+			return err
+		}
+		deleter = s
+	}
+	_, _, err := deleter.Delete(ctx, name, rest.ValidateAllObjectFunc, &opts)
+	return err
+}
+
+func (c storeClient) Patch(ctx context.Context, resource schema.GroupVersionResource, _, name string, pt types.PatchType, data []byte,
+	_ ...string,
+) error {
+	s, err := c.store(resource.GroupResource())
+	if err != nil {
+		return err
+	}
+	return storepatch.Apply(ctx, s, s, name, pt, data)
 }
 
 // ref is an ownerReference to the ConfigMap cm.

@@ -29,7 +29,14 @@
 // resolved, through the definition of the object's own logical cluster,
 // since two logical clusters may define the same resource differently.
 //
-// Every read and write goes through the registry stores, addressed to the
-// object's own logical cluster and namespace. One workqueue and a fixed
-// pool of workers do the work of all logical clusters.
+// Its writes, deletions and the patches of ownerReferences and of the
+// orphan and foregroundDeletion finalizers, go through the API, as the
+// collector's own user (pkg/loopback), so that the admission policies of
+// the object's logical cluster and its ancestors see them, the audit log
+// and managedFields name the collector, and a namespace is deleted as
+// the API deletes one. A write refused is tried again after a backoff
+// that grows with each refusal. Reads go through the registry stores.
+// All are addressed to the object's own logical cluster and namespace.
+// One workqueue and a fixed pool of workers do the work of all logical
+// clusters.
 package garbagecollector

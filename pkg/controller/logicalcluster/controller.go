@@ -229,11 +229,11 @@ func (c *Controller) pass(ctx context.Context, n logicalcluster.Name) (int, map[
 	if err != nil {
 		return 0, nil, err
 	}
-	found, left, err := clusterwide.Empty(in(ctx, n), custom)
+	found, left, err := clusterwide.Empty(in(ctx, n), custom, clusterwide.StoreDeleter)
 	if err != nil || found > 0 {
 		return found, left, err
 	}
-	return clusterwide.Empty(in(ctx, n), c.c.Data.Fixed)
+	return clusterwide.Empty(in(ctx, n), c.c.Data.Fixed, clusterwide.StoreDeleter)
 }
 
 func (c *Controller) updateStatus(ctx context.Context, n logicalcluster.Name, lc *tenancyv1alpha1.LogicalCluster) (*tenancyv1alpha1.LogicalCluster, error) {

@@ -4,19 +4,27 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
 	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/loopback"
 )
+
+// reasonContentDeletionFailed is the reason of condition
+// NamespaceDeletionContentFailure, as kube's namespace controller gives.
+const reasonContentDeletionFailed = "ContentDeletionFailed"
 
 // workers is how many namespaces are emptied at once. Each waits mostly on
 // its commits, which the store groups across concurrent writers.
@@ -32,10 +40,26 @@ type Config struct {
 	Delete rest.GracefulDeleter
 	// Finalize is namespaces/finalize, which sets spec.finalizers.
 	Finalize rest.Updater
+	// Status is namespaces/status, where a Terminating namespace says
+	// why its content is not all deleted.
+	Status rest.Updater
 	// Data are the stores of every resource, custom resources among
-	// them: a Terminating namespace's objects are deleted from each of
-	// those that are namespaced in its logical cluster.
+	// them: a Terminating namespace's objects are listed in each of those
+	// that are namespaced in its logical cluster.
 	Data clusterwide.Stores
+	// Client deletes those objects. They are the users', so the hub
+	// deletes them through the API, as the controller's own user
+	// (pkg/loopback): the admission policies of their logical cluster see
+	// it, and the audit log names the controller.
+	Client Deleter
+	// Typer tells the version of the hub's own types, which the
+	// deletions address.
+	Typer runtime.ObjectTyper
+}
+
+// Deleter deletes objects through the API, as *loopback.Client does.
+type Deleter interface {
+	Delete(ctx context.Context, resource schema.GroupVersionResource, namespace, name string, opts metav1.DeleteOptions) error
 }
 
 // key names one namespace of one logical cluster.
@@ -48,11 +72,14 @@ type key struct {
 type Controller struct {
 	c    Config
 	loop clusterwide.Loop[key]
+	// refusals backs off, per namespace, emptying it again after the hub
+	// refused to delete some of its content.
+	refusals workqueue.TypedRateLimiter[key]
 }
 
 // New returns a controller for c.
 func New(c Config) *Controller {
-	ctl := &Controller{c: c}
+	ctl := &Controller{c: c, refusals: workqueue.NewTypedItemExponentialFailureRateLimiter[key](time.Second, 5*time.Minute)}
 	ctl.loop = clusterwide.Loop[key]{
 		Name:    "namespaces",
 		Store:   c.Namespaces,
@@ -95,6 +122,7 @@ func in(ctx context.Context, n logicalcluster.Name, ns string) context.Context {
 func (c *Controller) process(ctx context.Context, k key) error {
 	obj, err := c.c.Namespaces.Get(in(ctx, k.cluster, ""), k.name, &metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
+		c.refusals.Forget(k)
 		return nil
 	}
 	if err != nil {
@@ -109,8 +137,11 @@ func (c *Controller) process(ctx context.Context, k key) error {
 		if err != nil {
 			return err
 		}
-		found, held, err := clusterwide.Empty(in(ctx, k.cluster, k.name), stores)
+		found, held, err := clusterwide.Empty(in(ctx, k.cluster, k.name), stores, c.deleteContent)
 		left := clusterwide.Count(held)
+		if loopback.Refused(err) {
+			return c.refused(ctx, k, ns, err)
+		}
 		if err != nil {
 			return err
 		}
@@ -146,6 +177,56 @@ func (c *Controller) process(ctx context.Context, k key) error {
 		klog.V(2).InfoS("Deleted the content of a namespace", "cluster", k.cluster, "namespace", k.name)
 	}
 	return err
+}
+
+// refused says on Terminating namespace ns, of k, that the hub refused
+// to delete some of its content, err saying why, as kube's namespace
+// controller does with condition NamespaceDeletionContentFailure, and
+// empties it again after a backoff that grows with each refusal.
+func (c *Controller) refused(ctx context.Context, k key, ns *corev1.Namespace, err error) error {
+	why := err.Error()
+	if status, ok := err.(apierrors.APIStatus); ok {
+		why = status.Status().Message
+	}
+	updated := ns.DeepCopy()
+	condition := corev1.NamespaceCondition{
+		Type: corev1.NamespaceDeletionContentFailure, Status: corev1.ConditionTrue, Reason: reasonContentDeletionFailed,
+		Message: "The hub refused to delete some of the namespace's content: " + why, LastTransitionTime: metav1.Now(),
+	}
+	i := slices.IndexFunc(updated.Status.Conditions, func(c corev1.NamespaceCondition) bool { return c.Type == condition.Type })
+	switch {
+	case i < 0:
+		updated.Status.Conditions = append(updated.Status.Conditions, condition)
+	case updated.Status.Conditions[i].Message != condition.Message || updated.Status.Conditions[i].Status != condition.Status:
+		updated.Status.Conditions[i] = condition
+	default:
+		updated = nil
+	}
+	if updated != nil {
+		_, _, err := c.c.Status.Update(in(ctx, k.cluster, ""), ns.Name, rest.DefaultUpdatedObjectInfo(updated),
+			rest.ValidateAllObjectFunc, rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{})
+		if err != nil && !apierrors.IsConflict(err) && !apierrors.IsNotFound(err) {
+			return err
+		}
+	}
+	delay := c.refusals.When(k)
+	klog.InfoS("The hub refused to delete some of a Terminating namespace's content; trying again later", "cluster", k.cluster,
+		"namespace", k.name, "after", delay, "reason", why)
+	c.loop.AddAfter(k, delay)
+	return nil
+}
+
+// deleteContent deletes obj, of s, in the namespace being emptied, through
+// the API. The API does not tell this client whether finalizers hold the
+// object; the next pass of Empty finds it if they do, and counts it then.
+func (c *Controller) deleteContent(ctx context.Context, s *genericregistry.Store, obj runtime.Object, m metav1.Object,
+	opts *metav1.DeleteOptions,
+) (bool, error) {
+	resource, err := loopback.Versioned(c.c.Typer, s.DefaultQualifiedResource, obj)
+	if err != nil {
+		return false, err
+	}
+	return true, c.c.Client.Delete(ctx, resource, m.GetNamespace(), m.GetName(), *opts)
 }
 
 // namespaced are the stores of the resources namespaced in cluster. A

@@ -12,6 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
@@ -43,6 +45,9 @@ const (
 // Resource is a resource whose objects placement places.
 type Resource struct {
 	Store *genericregistry.Store
+	// Version is the version the hub serves it at, which placement's
+	// writes address.
+	Version string
 	// Status is its status subresource, nil if its objects have no
 	// status; the syncer of each target reports it, and placement writes
 	// there only the Placed condition of objects it cannot place.
@@ -56,8 +61,15 @@ type Config struct {
 	Constraints     *genericregistry.Store
 	SyncTargets     *genericregistry.Store
 	Namespaces      *genericregistry.Store
-	// Events records the Events of objects placement cannot place.
+	// Events records the Events of objects placement cannot place, or
+	// whose assignment the hub refuses.
 	Events rest.Creater
+	// Client writes the assignments and Placed conditions of the objects
+	// placed. They are the users' objects, so the hub writes them through
+	// the API, as placement's own user (pkg/loopback): the admission
+	// policies of the object's logical cluster may refuse them, and the
+	// audit log and managedFields name placement.
+	Client Patcher
 	// Resources are those whose objects are placed, by group and
 	// resource.
 	Resources map[workloadv1alpha1.GroupResource]Resource
@@ -65,6 +77,12 @@ type Config struct {
 	// means the defaults.
 	MovesPerSecond float64
 	MoveBurst      int
+}
+
+// Patcher patches objects through the API, as *loopback.Client does.
+type Patcher interface {
+	Patch(ctx context.Context, resource schema.GroupVersionResource, namespace, name string, pt types.PatchType, data []byte,
+		subresources ...string) error
 }
 
 // objectRef names one object to place.
@@ -105,6 +123,9 @@ type Controller struct {
 	// unplaceable holds, for each object placed nowhere, the signature
 	// of the verdict reported on it (unplaceable.go).
 	unplaceable map[objectRef]string
+	// refusals backs off, per object, the writes the hub refuses
+	// (refused.go).
+	refusals workqueue.TypedRateLimiter[objectRef]
 }
 
 type record struct {
@@ -129,6 +150,7 @@ func New(cfg Config) *Controller {
 		records:     map[objectRef]record{},
 		counts:      map[placementID]map[string]*count{},
 		unplaceable: map[objectRef]string{},
+		refusals:    workqueue.NewTypedItemExponentialFailureRateLimiter[objectRef](refusalBackoff, maxRefusalBackoff),
 	}
 }
 

@@ -2,8 +2,10 @@ package placement
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,11 +17,13 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/apimachinery/pkg/types"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
 
 	"github.com/canopy-dev/canopy/internal/sqlitetest"
+	"github.com/canopy-dev/canopy/internal/storepatch"
 	placementv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/placement/v1alpha1"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
@@ -40,6 +44,8 @@ type testHub struct {
 	placements, syncTargets, namespaces, deployments *genericregistry.Store
 	configMaps, events                               *genericregistry.Store
 	syncTargetStatus                                 rest.Updater
+	// refusing has the controller's patches refused (storePatcher).
+	refusing atomic.Bool
 }
 
 func startController(t *testing.T) *testHub {
@@ -79,6 +85,10 @@ func startController(t *testing.T) *testHub {
 		configMaps: stores["configmaps"], events: stores["events"],
 		syncTargetStatus: groups[2].Storage["synctargets/status"].(rest.Updater),
 	}
+	resources := map[workloadv1alpha1.GroupResource]Resource{
+		{Group: "apps", Resource: "deployments"}: {Store: h.deployments, Version: "v1", Status: groups[1].Storage["deployments/status"].(rest.Updater)},
+		{Resource: "configmaps"}:                 {Store: h.configMaps, Version: "v1"},
+	}
 	c := New(Config{
 		Placements:      h.placements,
 		PlacementStatus: groups[3].Storage["placements/status"].(rest.Updater),
@@ -86,10 +96,8 @@ func startController(t *testing.T) *testHub {
 		SyncTargets:     h.syncTargets,
 		Namespaces:      h.namespaces,
 		Events:          h.events,
-		Resources: map[workloadv1alpha1.GroupResource]Resource{
-			{Group: "apps", Resource: "deployments"}: {Store: h.deployments, Status: groups[1].Storage["deployments/status"].(rest.Updater)},
-			{Resource: "configmaps"}:                 {Store: h.configMaps},
-		},
+		Resources:       resources,
+		Client:          storePatcher{resources: resources, refusing: &h.refusing},
 	})
 	done := make(chan struct{})
 	go func() {
@@ -101,6 +109,44 @@ func startController(t *testing.T) *testHub {
 		<-done
 	})
 	return h
+}
+
+// storePatcher applies placement's merge patches to the stores of its
+// resources, as the API would after admission, which the hub's e2e tests
+// cover (TestControllerWritesThroughAdmission). While refusing is set, it
+// refuses those of objects, as an admission policy may.
+type storePatcher struct {
+	resources map[workloadv1alpha1.GroupResource]Resource
+	refusing  *atomic.Bool
+}
+
+// refusal is what storePatcher says when it refuses a patch.
+const refusal = "ValidatingAdmissionPolicy 'no-eu' with binding 'no-eu' denied request: not in eu"
+
+func (p storePatcher) Patch(ctx context.Context, resource schema.GroupVersionResource, _, name string, pt types.PatchType, data []byte,
+	subresources ...string,
+) error {
+	if p.refusing.Load() && len(subresources) == 0 {
+		return apierrors.NewForbidden(resource.GroupResource(), name, errors.New(refusal))
+	}
+	res := p.resources[workloadv1alpha1.GroupResource{Group: resource.Group, Resource: resource.Resource}]
+	var updater rest.Updater = res.Store
+	if len(subresources) > 0 {
+		updater = res.Status
+	}
+	return storepatch.Apply(ctx, res.Store, updater, name, pt, data)
+}
+
+// euPlacement is Placement eu of resources, selecting the targets of
+// region eu.
+func euPlacement(resources ...workloadv1alpha1.GroupResource) *placementv1alpha1.Placement {
+	return &placementv1alpha1.Placement{
+		ObjectMeta: metav1.ObjectMeta{Name: "eu"},
+		Spec: placementv1alpha1.PlacementSpec{
+			Resources: resources,
+			Targets:   placementv1alpha1.TargetSelection{TargetSelector: placementv1alpha1.TargetSelector{LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"region": "eu"}}}},
+		},
+	}
 }
 
 func (h *testHub) in(namespace string) context.Context {
@@ -230,15 +276,10 @@ func TestMoveOutlivesItsPlacement(t *testing.T) {
 	h.syncTarget("a", true)
 	h.syncTarget("b", true)
 	h.create(h.namespaces, "", &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "app"}})
-	h.create(h.placements, "", &placementv1alpha1.Placement{
-		ObjectMeta: metav1.ObjectMeta{Name: "eu"},
-		Spec: placementv1alpha1.PlacementSpec{
-			Resources: []workloadv1alpha1.GroupResource{{Group: "apps", Resource: "deployments"}},
-			Targets:   placementv1alpha1.TargetSelection{TargetSelector: placementv1alpha1.TargetSelector{LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"region": "eu"}}}},
-			Strategy:  placementv1alpha1.Strategy{Type: placementv1alpha1.StrategyDivide},
-			Failover:  placementv1alpha1.Failover{GracePeriod: &metav1.Duration{Duration: time.Minute}},
-		},
-	})
+	eu := euPlacement(workloadv1alpha1.GroupResource{Group: "apps", Resource: "deployments"})
+	eu.Spec.Strategy = placementv1alpha1.Strategy{Type: placementv1alpha1.StrategyDivide}
+	eu.Spec.Failover = placementv1alpha1.Failover{GracePeriod: &metav1.Duration{Duration: time.Minute}}
+	h.create(h.placements, "", eu)
 	h.createDeployment("web", 6)
 	h.waitShares("web", map[string]string{a: "3", b: "3"}, "")
 	h.report("web", a, 3)
@@ -274,14 +315,9 @@ func TestUnplaceableSaysSo(t *testing.T) {
 	h.syncTarget("a", false)
 	h.syncTarget("b", false)
 	h.create(h.namespaces, "", &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "app"}})
-	h.create(h.placements, "", &placementv1alpha1.Placement{
-		ObjectMeta: metav1.ObjectMeta{Name: "eu"},
-		Spec: placementv1alpha1.PlacementSpec{
-			Resources: []workloadv1alpha1.GroupResource{{Group: "apps", Resource: "deployments"}, {Resource: "configmaps"}},
-			Targets:   placementv1alpha1.TargetSelection{TargetSelector: placementv1alpha1.TargetSelector{LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"region": "eu"}}}},
-			Failover:  placementv1alpha1.Failover{GracePeriod: &metav1.Duration{Duration: time.Minute}},
-		},
-	})
+	eu := euPlacement(workloadv1alpha1.GroupResource{Group: "apps", Resource: "deployments"}, workloadv1alpha1.GroupResource{Resource: "configmaps"})
+	eu.Spec.Failover = placementv1alpha1.Failover{GracePeriod: &metav1.Duration{Duration: time.Minute}}
+	h.create(h.placements, "", eu)
 	h.createDeployment("web", 2)
 	h.create(h.configMaps, "app", &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "web-config"}})
 
@@ -339,15 +375,50 @@ func (h *testHub) wait(what string, cond func() bool) {
 // object of kind and name in namespace app.
 func (h *testHub) unplaceableEvents(kind, name string) []string {
 	h.t.Helper()
+	return h.warnings(ReasonUnplaceable, kind, name)
+}
+
+// warnings are the messages of the Warning Events of reason on object
+// name of kind, in namespace app.
+func (h *testHub) warnings(reason, kind, name string) []string {
+	h.t.Helper()
 	list, err := h.events.List(h.in("app"), &metainternalversion.ListOptions{})
 	if err != nil {
 		h.t.Fatal(err)
 	}
 	var out []string
 	for _, e := range list.(*corev1.EventList).Items {
-		if e.Reason == ReasonUnplaceable && e.InvolvedObject.Kind == kind && e.InvolvedObject.Name == name && e.Type == corev1.EventTypeWarning {
+		if e.Reason == reason && e.InvolvedObject.Kind == kind && e.InvolvedObject.Name == name && e.Type == corev1.EventTypeWarning {
 			out = append(out, e.Message)
 		}
 	}
 	return out
+}
+
+// An assignment the hub refuses, as an admission policy may, is not
+// written, and the object says why in one Warning Event however often
+// placement tries again; once the hub no longer refuses it, a retry after
+// the backoff writes it.
+func TestRefusedAssignmentSaysSo(t *testing.T) {
+	h := startController(t)
+	h.refusing.Store(true)
+	a := workloadv1alpha1.TargetKey("root", "a")
+	h.syncTarget("a", true)
+	h.create(h.namespaces, "", &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "app"}})
+	h.create(h.placements, "", euPlacement(workloadv1alpha1.GroupResource{Group: "apps", Resource: "deployments"}))
+	h.createDeployment("web", 2)
+	h.wait("an AssignmentRefused Event of web", func() bool { return len(h.warnings(ReasonAssignmentRefused, "Deployment", "web")) > 0 })
+	// Tried again meanwhile, after 1s and 2s, it is refused for the same
+	// reason, which is told once.
+	time.Sleep(3500 * time.Millisecond)
+	refused := h.warnings(ReasonAssignmentRefused, "Deployment", "web")
+	want := "The hub refused placement's assignment of it to SyncTargets [" + a + "]: deployments.apps \"web\" is forbidden: " + refusal
+	if len(refused) != 1 || refused[0] != want {
+		t.Errorf("AssignmentRefused Events %q, want one saying %q", refused, want)
+	}
+	if shares, _ := h.shares("web"); len(shares) != 0 {
+		t.Errorf("web is assigned %v despite the refusal", shares)
+	}
+	h.refusing.Store(false)
+	h.waitShares("web", map[string]string{a: ""}, "")
 }

@@ -38,19 +38,27 @@
 // adds, changes or removes only those: a label written by hand, as
 // before placement existed, stays, and its target is not placement's to
 // move. Who may write one by hand is pkg/admission/assignment's to
-// decide; placement's own writes, made inside the hub, do not pass
-// through admission.
+// decide, which lets placement's own writes pass.
 //
-// The write is an update through the registry with the resourceVersion
-// read as a precondition, whose object differs from the one read only in
-// those labels and annotations: a patch of them alone, which conflicts,
-// and is decided again, if anything changed meanwhile. It does not touch
+// The objects are the users', so placement writes them through the API,
+// as a user of its own (pkg/loopback): the admission policies of the
+// object's logical cluster and its ancestors judge the write as they
+// would a user's, and the audit log and managedFields name placement. A
+// write the hub refuses leaves the object as it was and says why on it,
+// in a Warning Event AssignmentRefused that names the targets and quotes
+// the refusal (once per message, as the Unplaceable Event below); the
+// object is tried again after a backoff that doubles with each refusal,
+// up to five minutes, and at once when it changes.
+//
+// The write is a JSON merge patch of those labels and annotations alone,
+// with the resourceVersion read as a precondition, which conflicts, and
+// is decided again, if anything changed meanwhile. It does not touch
 // the fields users and their tools write, so they do not fight over
 // them: kubectl apply computes its patch from its last-applied
 // annotation, which does not name placement's labels, and leaves them;
 // server-side apply owns, for a user's field manager, only the fields the
-// user applies, and leaves the others (placement's write, made inside the
-// hub, is recorded under no field manager); gitops tools comparing what
+// user applies, and leaves the others (placement's write is recorded
+// under its own field manager, placement); gitops tools comparing what
 // they apply with the live object see the same. Only a client that
 // replaces the whole object removes them, and the watch puts them back.
 // The syncer does not copy the placed annotation downstream.

@@ -2,6 +2,7 @@ package placement
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -9,12 +10,14 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
-	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/klog/v2"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/loopback"
 	engine "github.com/canopy-dev/canopy/pkg/placement"
 )
 
@@ -29,6 +32,7 @@ func (c *Controller) place(ctx context.Context, ref objectRef) error {
 	obj, err := res.Store.Get(ctx, ref.name, &metav1.GetOptions{ResourceVersion: "0"})
 	if apierrors.IsNotFound(err) {
 		c.record(ref, nil)
+		c.refusals.Forget(ref)
 		return nil
 	}
 	if err != nil {
@@ -135,36 +139,77 @@ func objectOf(ref objectRef, obj runtime.Object) (engine.Object, error) {
 // carryOut writes out on obj, of ref, if it changes anything, and tells
 // whether the object now carries it. A move waits for a token of the
 // moves' bucket, and is queued again meanwhile; a write that conflicts,
-// or finds the object gone, is left to the event that follows it.
+// or finds the object gone, is left to the event that follows it; one
+// the hub refuses is told on the object and tried again after a backoff.
 func (c *Controller) carryOut(ctx context.Context, ref objectRef, obj runtime.Object, out outcome) (bool, error) {
 	if !out.changed {
+		c.refusals.Forget(ref)
 		return true, nil
 	}
 	if out.moving && !c.moves.Allow() {
 		c.objects.AddAfter(ref, time.Duration(float64(time.Second)/c.cfg.MovesPerSecond))
 		return false, nil
 	}
-	if err := c.write(ctx, ref, obj, out.assignment); err != nil {
-		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
-			return false, nil
-		}
-		return false, err
+	err := c.write(ctx, ref, obj, out.assignment)
+	switch {
+	case err == nil:
+		c.refusals.Forget(ref)
+		return true, nil
+	case apierrors.IsConflict(err) || apierrors.IsNotFound(err):
+		return false, nil
+	case loopback.Refused(err):
+		return false, c.refused(ctx, ref, obj, out, err)
 	}
-	return true, nil
+	return false, err
 }
 
-// write updates obj to carry a, with obj's resourceVersion as a
+// write patches obj to carry a, with obj's resourceVersion as a
 // precondition: nothing else of the object changes, and a change made
 // since it was read conflicts.
 func (c *Controller) write(ctx context.Context, ref objectRef, obj runtime.Object, a assignment) error {
-	updated := obj.DeepCopyObject()
-	m, err := meta.Accessor(updated)
+	m, err := meta.Accessor(obj)
 	if err != nil {
 		return err
 	}
-	m.SetLabels(a.labels)
-	m.SetAnnotations(a.annotations)
-	_, _, err = c.cfg.Resources[ref.resource].Store.Update(ctx, ref.name, rest.DefaultUpdatedObjectInfo(updated),
-		rest.ValidateAllObjectFunc, rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{})
-	return err
+	patch, err := assignmentPatch(m.GetResourceVersion(), assignment{labels: m.GetLabels(), annotations: m.GetAnnotations()}, a)
+	if err != nil {
+		return err
+	}
+	return c.cfg.Client.Patch(ctx, c.resource(ref), ref.namespace, ref.name, types.MergePatchType, patch)
+}
+
+// resource is the group, version and resource of ref's objects.
+func (c *Controller) resource(ref objectRef) schema.GroupVersionResource {
+	return schema.GroupVersionResource{Group: ref.resource.Group, Version: c.cfg.Resources[ref.resource].Version, Resource: ref.resource.Resource}
+}
+
+// assignmentPatch is the JSON merge patch that turns assignment from, of
+// an object at resourceVersion, into to: the labels and annotations that
+// differ, null for those to remove, and the resourceVersion, which the
+// hub checks as a precondition.
+func assignmentPatch(resourceVersion string, from, to assignment) ([]byte, error) {
+	metadata := map[string]any{"resourceVersion": resourceVersion}
+	if d := mapPatch(from.labels, to.labels); len(d) > 0 {
+		metadata["labels"] = d
+	}
+	if d := mapPatch(from.annotations, to.annotations); len(d) > 0 {
+		metadata["annotations"] = d
+	}
+	return json.Marshal(map[string]any{"metadata": metadata})
+}
+
+// mapPatch is the merge patch of map from into to.
+func mapPatch(from, to map[string]string) map[string]any {
+	d := map[string]any{}
+	for k := range from {
+		if _, ok := to[k]; !ok {
+			d[k] = nil
+		}
+	}
+	for k, v := range to {
+		if was, ok := from[k]; !ok || was != v {
+			d[k] = v
+		}
+	}
+	return d
 }

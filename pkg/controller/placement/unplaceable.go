@@ -2,6 +2,7 @@ package placement
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apiserver/pkg/registry/rest"
 
 	engine "github.com/canopy-dev/canopy/pkg/placement"
@@ -85,7 +87,7 @@ func (c *Controller) report(ctx context.Context, ref objectRef, obj runtime.Obje
 	}
 	// The Event first: should the condition fail, the retry records both
 	// again, and the Event's name makes it the same one.
-	if err := c.recordUnplaceable(ctx, ref, obj, v); err != nil {
+	if err := c.recordWarning(ctx, ref, obj, ReasonUnplaceable, v.message, v.signature); err != nil {
 		return err
 	}
 	now := metav1.NewTime(time.Now())
@@ -110,10 +112,11 @@ func ignoreStale(err error) error {
 	return err
 }
 
-// recordUnplaceable records the Warning Event of verdict v on obj. Its
-// name is made of the object's UID and v's signature, so that hub
-// replicas, or one that restarted, record it once.
-func (c *Controller) recordUnplaceable(ctx context.Context, ref objectRef, obj runtime.Object, v verdict) error {
+// recordWarning records a Warning Event on obj, of ref, with reason and
+// message. Its name is made of the object's UID and signature, which
+// stands for what the message says, so that hub replicas, or one that
+// restarted, record it once.
+func (c *Controller) recordWarning(ctx context.Context, ref objectRef, obj runtime.Object, reason, message, signature string) error {
 	gvks, _, err := c.cfg.Resources[ref.resource].Store.CreateStrategy.ObjectKinds(obj)
 	if err != nil {
 		return err
@@ -129,7 +132,7 @@ func (c *Controller) recordUnplaceable(ctx context.Context, ref objectRef, obj r
 		name = strings.TrimRight(name[:200], ".-")
 	}
 	h := fnv.New64a()
-	h.Write([]byte(string(m.GetUID()) + "|" + v.signature))
+	h.Write([]byte(string(m.GetUID()) + "|" + signature))
 	now := metav1.Now()
 	event := &corev1.Event{
 		ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("%s.%x", name, h.Sum64()), Namespace: ref.namespace},
@@ -137,9 +140,9 @@ func (c *Controller) recordUnplaceable(ctx context.Context, ref objectRef, obj r
 			APIVersion: gvks[0].GroupVersion().String(), Kind: gvks[0].Kind,
 			Namespace: ref.namespace, Name: ref.name, UID: m.GetUID(), ResourceVersion: m.GetResourceVersion(),
 		},
-		Reason:         ReasonUnplaceable,
+		Reason:         reason,
 		Type:           corev1.EventTypeWarning,
-		Message:        v.message,
+		Message:        message,
 		Source:         corev1.EventSource{Component: eventComponent},
 		FirstTimestamp: now,
 		LastTimestamp:  now,
@@ -155,7 +158,9 @@ func (c *Controller) recordUnplaceable(ctx context.Context, ref objectRef, obj r
 // writeCondition sets the Placed condition of obj, of ref, to condition,
 // or removes it for nil, through the status subresource, if that changes
 // it and the object's kind has a list of status conditions. Of the
-// others, such as ConfigMaps, the Event is all that tells.
+// others, such as ConfigMaps, the Event is all that tells. It patches
+// the conditions whole, with obj's resourceVersion as a precondition, as
+// the API's merge patches replace lists.
 func (c *Controller) writeCondition(ctx context.Context, ref objectRef, obj runtime.Object, condition map[string]any) error {
 	res := c.cfg.Resources[ref.resource]
 	if res.Status == nil {
@@ -172,13 +177,17 @@ func (c *Controller) writeCondition(ctx context.Context, ref objectRef, obj runt
 	if err := unstructured.SetNestedSlice(u, conditions, "status", "conditions"); err != nil {
 		return err
 	}
-	updated := res.Store.New()
-	if !keeps(u, updated, len(conditions)) {
+	if !keeps(u, res.Store.New(), len(conditions)) {
 		return nil
 	}
-	_, _, err = res.Status.Update(ctx, ref.name, rest.DefaultUpdatedObjectInfo(updated),
-		rest.ValidateAllObjectFunc, rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{})
-	return err
+	patch, err := json.Marshal(map[string]any{
+		"metadata": map[string]any{"resourceVersion": (&unstructured.Unstructured{Object: u}).GetResourceVersion()},
+		"status":   map[string]any{"conditions": conditions},
+	})
+	if err != nil {
+		return err
+	}
+	return c.cfg.Client.Patch(ctx, c.resource(ref), ref.namespace, ref.name, types.MergePatchType, patch, "status")
 }
 
 // keeps converts u into typed and tells whether its status conditions,

@@ -10,9 +10,10 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
-	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/klog/v2"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
@@ -25,10 +26,21 @@ import (
 const workers = 2
 
 // Resource is a resource whose objects may be assigned to several
-// targets: its store, and its status subresource to write.
+// targets: its store, read, and the resource, served, whose status
+// subresource the controller writes.
 type Resource struct {
-	Store  *genericregistry.Store
-	Status rest.Updater
+	Store    *genericregistry.Store
+	Resource schema.GroupVersionResource
+}
+
+// Patcher patches objects through the API, as *loopback.Client does. The
+// objects are the users', so the hub writes their status through the API,
+// as the controller's own user (pkg/loopback): the admission policies of
+// their logical cluster see the writes, and the audit log and
+// managedFields name the controller.
+type Patcher interface {
+	Patch(ctx context.Context, resource schema.GroupVersionResource, namespace, name string, pt types.PatchType, data []byte,
+		subresources ...string) error
 }
 
 // key names one object.
@@ -43,12 +55,13 @@ type Controller struct {
 	syncTargets *genericregistry.Store
 	targets     *targets
 	loops       map[*clusterwide.Loop[key]]Resource
+	client      Patcher
 }
 
 // New returns a controller over resources, named by resource name, that
-// reads the SyncTargets from syncTargets.
-func New(syncTargets *genericregistry.Store, resources map[string]Resource) *Controller {
-	c := &Controller{syncTargets: syncTargets, targets: newTargets(), loops: map[*clusterwide.Loop[key]]Resource{}}
+// reads the SyncTargets from syncTargets and writes with client.
+func New(syncTargets *genericregistry.Store, resources map[string]Resource, client Patcher) *Controller {
+	c := &Controller{syncTargets: syncTargets, targets: newTargets(), loops: map[*clusterwide.Loop[key]]Resource{}, client: client}
 	for name, r := range resources {
 		l := &clusterwide.Loop[key]{
 			Name:    "status-aggregation-" + name,
@@ -173,14 +186,20 @@ func (c *Controller) process(ctx context.Context, r Resource, k key) error {
 		return nil
 	}
 	u["status"] = aggregated
-	updated := r.Store.New()
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u, updated); err != nil {
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u, r.Store.New()); err != nil {
 		return fmt.Errorf("the aggregated status of %s/%s in %s: %w", k.namespace, k.name, k.cluster, err)
 	}
-	// The resourceVersion read is a precondition: a report that came in
-	// meanwhile conflicts, and queues k again.
-	_, _, err = r.Status.Update(ctx, k.name, rest.DefaultUpdatedObjectInfo(updated),
-		rest.ValidateAllObjectFunc, rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{})
+	// The status is replaced whole; the resourceVersion read, set in the
+	// patched object, is a precondition: a report that came in meanwhile
+	// conflicts, and queues k again.
+	patch, err := json.Marshal([]map[string]any{
+		{"op": "replace", "path": "/metadata/resourceVersion", "value": m.GetResourceVersion()},
+		{"op": "add", "path": "/status", "value": aggregated},
+	})
+	if err != nil {
+		return err
+	}
+	err = c.client.Patch(ctx, r.Resource, k.namespace, k.name, types.JSONPatchType, patch, "status")
 	if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
 		return nil
 	}

@@ -23,4 +23,10 @@
 // the SyncTargets too, and aggregates again the objects of a target
 // whose readiness changes; it aggregates nothing before it has listed
 // them, which would count every target as gone.
+//
+// The objects are the users', so the aggregated status is written through
+// the API as the controller's own user (pkg/loopback), a JSON patch of the
+// status subresource conditional on the resourceVersion read: the
+// admission policies of the object's logical cluster see it, and the
+// audit log and managedFields name the controller.
 package statusaggregation
