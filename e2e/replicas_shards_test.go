@@ -10,6 +10,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+	coordinationv1client "k8s.io/client-go/kubernetes/typed/coordination/v1"
 
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/shard"
@@ -35,14 +36,20 @@ func shardLease(cluster logicalcluster.Name) string {
 	return fmt.Sprintf("canopy-shard-%02d", shard.Of(cluster))
 }
 
-// leaseHolder is the holderIdentity of Lease name in root's kube-system
-// read through replica i; "" if there is no such Lease or it is free.
-func (r *replicas) leaseHolder(ctx context.Context, i int, name string) (string, error) {
+// leases is a client of the Leases in root's kube-system of replica i.
+func (r *replicas) leases(i int) coordinationv1client.LeaseInterface {
+	r.t.Helper()
 	cs, err := kubernetes.NewForConfig(r.hubs[i].admin(r.t).restConfig("root"))
 	if err != nil {
-		return "", err
+		r.t.Fatal(err)
 	}
-	l, err := cs.CoordinationV1().Leases(metav1.NamespaceSystem).Get(ctx, name, metav1.GetOptions{})
+	return cs.CoordinationV1().Leases(metav1.NamespaceSystem)
+}
+
+// leaseHolder is the holderIdentity of Lease name; "" if there is no
+// such Lease or it is free.
+func leaseHolder(ctx context.Context, leases coordinationv1client.LeaseInterface, name string) (string, error) {
+	l, err := leases.Get(ctx, name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
 		return "", nil
 	}
@@ -72,11 +79,12 @@ func (r *replicas) indexOf(member string) int {
 func (r *replicas) owner(via int, cluster logicalcluster.Name) (int, error) {
 	r.t.Helper()
 	lease := shardLease(cluster)
+	leases := r.leases(via)
 	var holder string
 	var err error
 	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		holder, err = r.leaseHolder(ctx, via, lease)
+		holder, err = leaseHolder(ctx, leases, lease)
 		cancel()
 		if i := r.indexOf(holder); err == nil && i >= 0 {
 			return i, nil
