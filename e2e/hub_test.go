@@ -38,7 +38,8 @@ type hub struct {
 	// and port: the hub is started with it and flags alone.
 	config string
 	cmd    *exec.Cmd
-	log    bytes.Buffer
+	// log is what it printed, which a test may read while it runs.
+	log lockedBuffer
 }
 
 func buildHub(t *testing.T) string { return mustBuild(t, hubBinary) }

@@ -469,6 +469,12 @@ func (b *lockedBuffer) String() string {
 	return b.buf.String()
 }
 
+func (b *lockedBuffer) Reset() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf.Reset()
+}
+
 // namespaceGracePeriod is how long the syncers of the tests keep an empty
 // downstream namespace they made.
 const namespaceGracePeriod = 3 * time.Second

@@ -1,0 +1,42 @@
+// Package ha benchmarks hub replicas on one PostgreSQL database: what a
+// second and a third replica add, or cost, on the same machine.
+//
+// BenchmarkReplicas builds cmd/hub and, for each replica count (1, 2 and
+// 3; $CANOPY_BENCH_REPLICA_COUNTS), makes a fresh pgtest database, runs
+// hub init and starts that many replicas with its identity key, behind the
+// TCP balancer the e2e tests use (internal/tcpbalancer). It measures, in
+// this order:
+//
+//   - creates/s: ConfigMaps created through the balancer by 64 clients
+//     ($CANOPY_BENCH_CLIENTS) over HTTP/1.1, so that their connections
+//     spread over the replicas as a layer-4 balancer spreads them (over
+//     HTTP/2 every request would share one connection, and one replica);
+//   - watch delivery: one client creates ConfigMaps one at a time through
+//     replica A while watches on replica A and on replica B see them; the
+//     time from sending each create to its event on A is the same-replica
+//     latency, to its event on B the cross-replica one. Both include the
+//     write itself, so their difference is what crossing replicas adds;
+//     the goal is a cross-replica p99 at most 20 ms above the
+//     same-replica one;
+//   - controller throughput: LogicalClusters created through the balancer
+//     by the 64 clients, spread over 16 parent logical clusters (made
+//     first, not timed) since the owner of a parent's shard sets up its
+//     children: a single parent would put all the set-up on one replica
+//     whatever the count. It is the count divided by the time from the
+//     first create to the last Ready seen on a wildcard watch;
+//   - takeover, with two replicas or more: the replica owning the shard
+//     of the first parent is killed with SIGKILL, a LogicalCluster is
+//     created in that parent through the balancer right away, and the time
+//     from the kill until a live replica holds the shard's Lease, and until
+//     that LogicalCluster is Ready, is reported. The goal is 15 s. Which
+//     replica owns a shard comes from its Lease's holderIdentity and the
+//     member identity each replica logs when its shard Manager starts.
+//
+// Every figure is taken on the same machine as the replicas, the database
+// and the clients, so more replicas share the same cores: the goal that 3
+// replicas not fall below 1's throughput is what HA costs at equal
+// hardware, not what it gains on more machines.
+//
+// Run it with bench/ha.sh, which prints the table with each figure for
+// each replica count and the ratio of 3 replicas to 1 at the end.
+package ha
