@@ -347,6 +347,40 @@ func TestShardsSpreadAndMove(t *testing.T) {
 	})
 }
 
+// TestHoldLapses cuts a replica off from the database for less than the
+// lease duration, longer than the renew deadline, so that it stops
+// owning its shards though no one takes them, and then for longer, so
+// that the others take them: each time it comes back it owns its fair
+// share again, told of it anew, and never a shard that another owns.
+func TestHoldLapses(t *testing.T) {
+	eachDatastore(t, func(t *testing.T, open func() Leases) {
+		var g group
+		watchExclusive(t, g.list)
+		for range 3 {
+			g.add(start(t, open(), fast))
+		}
+		settle := func(what string) {
+			t.Helper()
+			eventually(t, 30*time.Second, what, func() (bool, string) { return balanced(g.list()) })
+		}
+		settle("balanced over 3 replicas")
+		back := g.list()[0]
+		for _, away := range []time.Duration{(fast.RenewDeadline + fast.LeaseDuration) / 2, 2 * fast.LeaseDuration} {
+			// balanced asks that it be told anew of what it owns.
+			back.mu.Lock()
+			clear(back.gained)
+			back.mu.Unlock()
+			back.cut()
+			eventually(t, 30*time.Second, "the cut off replica owning nothing", func() (bool, string) {
+				return len(back.owned()) == 0, fmt.Sprintf("it owns %v", back.owned())
+			})
+			time.Sleep(away - fast.RenewDeadline)
+			back.store.cut.Store(false)
+			settle(fmt.Sprintf("balanced over 3 replicas after one was cut off for %s", away))
+		}
+	})
+}
+
 // TestTakeoverAfterKill kills one of three replicas with the default
 // timings, and waits for the other two to own every shard within the
 // bound doc.go documents, with room for a loaded machine.
