@@ -69,17 +69,20 @@
 //
 // A renewal answered late, or a member lease made anew after the others
 // deleted it as expired, follows a lapse in which the others may have
-// taken the shards. So the replica then owns none of the shards it held
-// until it has confirmed each: written its lease, with compare-and-swap,
-// after that renewal. Whoever of it and a replica taking the shard writes
-// second fails, the taker having listed the lease before the
-// confirmation, the confirmation having been written over the version
-// before the taking. A replica that sees a shard it holds named by
-// another, or gone, has lost it; until it saw so, its own hold had
-// lapsed. A confirmed shard is a gain anew: the shard's controllers
-// skipped its work meanwhile, and OnGain tells them to look again. The
-// same holds for a shard acquired: it is owned until the deadline of the
-// member renewal before its acquisition.
+// taken the shards, which the renewal does not tell. So after one the
+// replica owns none of the shards it held until it has confirmed each:
+// written the shard's lease again, with compare-and-swap, after that
+// renewal. A replica that took the shard before wrote over the version
+// the confirmation is written over, which then fails; one that writes
+// after either listed the lease before the confirmation, and its own
+// write fails, or after it, and then saw the renewal and judges the
+// holder alive. A replica also drops a shard as soon as a list shows its
+// lease naming another, or gone: no one takes a shard before its holder's
+// member lease expires, so its hold had lapsed already. A shard acquired
+// or confirmed is owned until the renew deadline of the member renewal
+// before the write, and on for as long as the renewals after are answered
+// in time. A confirmed shard is gained anew: the shard's controllers
+// skipped its work meanwhile, and OnGain tells them to look again.
 //
 // # Timings
 //
