@@ -62,18 +62,16 @@ type Config struct {
 	Identity string
 	// LeaseDuration is how long another replica waits, from seeing a
 	// member lease change, before taking the member's shards if it is
-	// still unchanged. Whole seconds.
-	// Default DefaultLeaseDuration.
+	// still unchanged. Whole seconds. Default DefaultLeaseDuration.
 	LeaseDuration time.Duration
 	// RenewDeadline is how long after the start of its member lease's
-	// last renewal answered in time this replica still owns its shards. Shorter than
-	// LeaseDuration, by more than clocks may drift apart in rate and the
-	// process may stall. Default DefaultRenewDeadline.
+	// last renewal answered in time this replica still owns its shards.
+	// Shorter than LeaseDuration, by more than clocks may drift apart in
+	// rate and the process may stall. Default DefaultRenewDeadline.
 	RenewDeadline time.Duration
 	// RetryPeriod is how often the leases are read and the member lease
-	// renewed. Shorter than
-	// RenewDeadline, to have several tries before it. Default
-	// DefaultRetryPeriod.
+	// renewed. Shorter than RenewDeadline, to have several tries before
+	// it. Default DefaultRetryPeriod.
 	RetryPeriod time.Duration
 }
 
