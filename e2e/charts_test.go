@@ -91,6 +91,8 @@ func TestCharts(t *testing.T) {
 			rendered = helm("template", "canopy-hub", hubChart, "--namespace", "canopy", "-f", hubExistingSecrets)
 			checkHubExistingSecrets(t, decodeObjects(t, rendered))
 			dryRun("deploy/hub, existing Secrets", rendered)
+			rendered = helm("template", "canopy-hub", hubChart, "--namespace", "canopy", "--set-string", "datastore.dsn="+dsnWithPassword)
+			checkDSNOffCommandLine(t, decodeObjects(t, rendered))
 			checkServiceMonitor(t, h, config.CurrentContext)
 			checkIdentityKeyKept(t, k, helm, "keep-"+component)
 
@@ -193,7 +195,7 @@ func checkHubDefaults(t *testing.T, objs []runtime.Object) {
 		t.Errorf("resource requests %v", c.Resources.Requests)
 	}
 	args := strings.Join(c.Args, " ")
-	for _, want := range []string{"--datastore=$(CANOPY_DATASTORE)", "--identity-key-file=/etc/canopy/identity/key", "--bind-address=0.0.0.0",
+	for _, want := range []string{"--datastore-file=/etc/canopy/datastore/dsn", "--identity-key-file=/etc/canopy/identity/key", "--bind-address=0.0.0.0",
 		"--secure-port=6443", "--external-hostname=canopy-hub.canopy.svc", "--tls-san=canopy-hub.canopy.svc.cluster.local", "--data-dir=/var/lib/canopy"} {
 		if !strings.Contains(args, want) {
 			t.Errorf("hub args %q lack %s", args, want)
@@ -212,9 +214,70 @@ func checkHubDefaults(t *testing.T, objs []runtime.Object) {
 	if identity == nil || identity.Annotations["helm.sh/resource-policy"] != "keep" || len(identity.Data["key"]) != 44 {
 		t.Errorf("identity Secret %+v, want a kept one with a random key of 32 bytes in base64", identity)
 	}
-	if secrets["canopy-hub-datastore"] == nil || c.Env[0].ValueFrom.SecretKeyRef.Name != "canopy-hub-datastore" {
-		t.Errorf("the DSN comes from %+v, want the Secret the chart makes", c.Env[0].ValueFrom)
+	if secrets["canopy-hub-datastore"] == nil || datastoreMount(t, d) != "canopy-hub-datastore's dsn" {
+		t.Errorf("the DSN comes from %s, want the Secret the chart makes", datastoreMount(t, d))
 	}
+}
+
+// dsnWithPassword is a DSN holding a password, which TestCharts gives the
+// hub chart to check that it stays off the hub's command line.
+const dsnWithPassword = "postgres://canopy:pa55-off-the-command-line@db.example.com:5432/canopy?sslmode=verify-full"
+
+// checkDSNOffCommandLine checks that the hub chart, given dsnWithPassword,
+// keeps it in the Secret it makes and gives it to the hub only as a file
+// of that Secret: never in the container's command or args, which every
+// user of the node reads in ps, nor in its environment.
+func checkDSNOffCommandLine(t *testing.T, objs []runtime.Object) {
+	t.Helper()
+	const password = "pa55-off-the-command-line"
+	d := only[*appsv1.Deployment](t, objs)
+	c := d.Spec.Template.Spec.Containers[0]
+	for _, arg := range append(slices.Clone(c.Command), c.Args...) {
+		if strings.Contains(arg, password) || strings.HasPrefix(arg, "--datastore=") {
+			t.Errorf("the hub's command line holds the DSN: %q", arg)
+		}
+	}
+	if !slices.Contains(c.Args, "--datastore-file=/etc/canopy/datastore/dsn") {
+		t.Errorf("hub args %q lack --datastore-file=/etc/canopy/datastore/dsn", c.Args)
+	}
+	for _, e := range c.Env {
+		if strings.Contains(e.Value, password) || e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil && e.ValueFrom.SecretKeyRef.Name == "canopy-hub-datastore" {
+			t.Errorf("the hub's environment holds the DSN: %+v", e)
+		}
+	}
+	if got := datastoreMount(t, d); got != "canopy-hub-datastore's dsn" {
+		t.Errorf("the DSN file is %s, want canopy-hub-datastore's dsn", got)
+	}
+	for _, o := range objs {
+		if s, ok := o.(*corev1.Secret); ok && s.Name == "canopy-hub-datastore" && s.StringData["dsn"] != dsnWithPassword {
+			t.Errorf("Secret canopy-hub-datastore holds %q, want the DSN given", s.StringData["dsn"])
+		}
+	}
+}
+
+// datastoreMount says which Secret key the hub of d reads its
+// --datastore-file from, as "<Secret>'s <key>", or why none.
+func datastoreMount(t *testing.T, d *appsv1.Deployment) string {
+	t.Helper()
+	const file = "/etc/canopy/datastore/dsn"
+	spec := d.Spec.Template.Spec
+	for _, m := range spec.Containers[0].VolumeMounts {
+		if !strings.HasPrefix(file, m.MountPath+"/") {
+			continue
+		}
+		for _, v := range spec.Volumes {
+			if v.Name != m.Name || v.Secret == nil {
+				continue
+			}
+			for _, item := range v.Secret.Items {
+				if filepath.Join(m.MountPath, item.Path) == file {
+					return v.Secret.SecretName + "'s " + item.Key
+				}
+			}
+		}
+		return fmt.Sprintf("volume %s mounted at %s, which is no Secret holding %s", m.Name, m.MountPath, filepath.Base(file))
+	}
+	return "nothing: no volume is mounted at " + filepath.Dir(file)
 }
 
 // checkHubExistingSecrets checks that the hub chart, given Secrets for
@@ -227,8 +290,8 @@ func checkHubExistingSecrets(t *testing.T, objs []runtime.Object) {
 	d := only[*appsv1.Deployment](t, objs)
 	spec := d.Spec.Template.Spec
 	c := spec.Containers[0]
-	if ref := c.Env[0].ValueFrom.SecretKeyRef; ref.Name != "canopy-db" || ref.Key != "url" {
-		t.Errorf("the DSN comes from %+v, want canopy-db's url", ref)
+	if got := datastoreMount(t, d); got != "canopy-db's url" {
+		t.Errorf("the DSN comes from %s, want canopy-db's url", got)
 	}
 	mounted := map[string]string{}
 	for _, v := range spec.Volumes {
@@ -236,7 +299,7 @@ func checkHubExistingSecrets(t *testing.T, objs []runtime.Object) {
 			mounted[v.Secret.SecretName] = v.Secret.Items[0].Key + " as " + v.Secret.Items[0].Path
 		}
 	}
-	if want := map[string]string{"canopy-identity": "sealing-key as key", "canopy-tokens": "tokens.csv as tokens.csv"}; !equality.Semantic.DeepEqual(mounted, want) {
+	if want := map[string]string{"canopy-db": "url as dsn", "canopy-identity": "sealing-key as key", "canopy-tokens": "tokens.csv as tokens.csv"}; !equality.Semantic.DeepEqual(mounted, want) {
 		t.Errorf("mounted Secrets %v, want %v", mounted, want)
 	}
 	args := strings.Join(c.Args, " ")

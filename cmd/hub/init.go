@@ -13,15 +13,16 @@ const identityKeyFileUsage = "file holding the key that seals the hub's identity
 	"the same for every replica, as mounted from a Kubernetes Secret; made when missing while the datastore has no identity yet (default <data-dir>/identity.key)"
 
 func newInitCommand() *cobra.Command {
-	var dataDir, datastore, keyFile string
+	var dataDir, keyFile string
+	var datastore datastoreFlags
 	cmd := &cobra.Command{
 		Use:   "init",
 		Short: "Create the hub's identity in its datastore, once for all its replicas",
 		Long: `Create the hub's identity, the certificate authority and ServiceAccount
 signing key every replica on one datastore shares, in the datastore, sealed
 with the key in --identity-key-file, which it writes (random, mode 0600) if it
-does not exist. Give every replica the same --datastore and
---identity-key-file. A pre-HA hub's CA and ServiceAccount key in
+does not exist. Give every replica the same --datastore (or
+--datastore-file) and --identity-key-file. A pre-HA hub's CA and ServiceAccount key in
 <data-dir>/pki become the identity, so that its kubeconfigs and tokens keep
 working.
 
@@ -30,7 +31,11 @@ the key cannot open. The first hub start does the same, so init is needed
 only to make the key before the replicas start, or to check it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			id, source, err := hub.InitIdentity(cmd.Context(), dataDir, datastore, keyFile)
+			dsn, err := datastore.datastore(cmd.Flags())
+			if err != nil {
+				return err
+			}
+			id, source, err := hub.InitIdentity(cmd.Context(), dataDir, dsn, keyFile)
 			if err != nil {
 				return err
 			}
@@ -44,7 +49,7 @@ only to make the key before the replicas start, or to check it.`,
 		},
 	}
 	cmd.Flags().StringVar(&dataDir, "data-dir", ".canopy", "the hub's data directory: for the default datastore and key file, and a pre-HA hub's pki to import")
-	cmd.Flags().StringVar(&datastore, "datastore", "", "sqlite://PATH, postgres://… or cockroachdb://… (default sqlite://<data-dir>/canopy.db)")
+	datastore.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&keyFile, "identity-key-file", "", identityKeyFileUsage)
 	return cmd
 }

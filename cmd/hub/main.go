@@ -39,6 +39,7 @@ func newRootCommand() *cobra.Command {
 func newStartCommand() *cobra.Command {
 	o := hub.Options{Audit: genericoptions.NewAuditOptions()}
 	var configFile, serviceRange string
+	var datastore datastoreFlags
 	cmd := &cobra.Command{
 		Use:   "start",
 		Short: "Serve the hub until interrupted",
@@ -71,6 +72,9 @@ root logical cluster. A LogicalCluster named <child> created in logical cluster
 				return fmt.Errorf("--sync-target-eviction-timeout %v must be positive", o.SyncTargetEvictionTimeout)
 			}
 			var err error
+			if o.Datastore, err = datastore.datastore(cmd.Flags()); err != nil {
+				return err
+			}
 			if o.ServiceClusterIPRange, err = netip.ParsePrefix(serviceRange); err != nil {
 				return fmt.Errorf("--service-cluster-ip-range %q is no CIDR, as 10.96.0.0/12: %v", serviceRange, err)
 			}
@@ -86,7 +90,7 @@ root logical cluster. A LogicalCluster named <child> created in logical cluster
 	cmd.Flags().IPVar(&o.BindAddress, "bind-address", net.IPv4(127, 0, 0, 1), "IP address to listen on; 0.0.0.0 for every interface")
 	cmd.Flags().StringVar(&o.ExternalHostname, "external-hostname", "127.0.0.1", "host name or IP address clients reach the hub by, written into kubeconfigs and logical-cluster URLs")
 	cmd.Flags().StringSliceVar(&o.TLSSANs, "tls-san", nil, "more host names or IP addresses for the serving certificate")
-	cmd.Flags().StringVar(&o.Datastore, "datastore", "", "sqlite://PATH, postgres://… or cockroachdb://… (default sqlite://<data-dir>/canopy.db)")
+	datastore.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.IdentityKeyFile, "identity-key-file", "", identityKeyFileUsage)
 	cmd.Flags().StringVar(&o.TokenAuthFile, "token-auth-file", "", `CSV file of static bearer tokens, one "token,user,uid,\"group1,group2\"" a line, as kube-apiserver reads it; a token's user is the same in every logical cluster`)
 	cmd.Flags().DurationVar(&o.CompactionInterval, "compaction-interval", 5*time.Minute, "how often the datastore drops the history of changes older than one interval (watches and lists from before then get 410 Gone); 0 never does")

@@ -149,17 +149,6 @@ func (c *catalog) forget(key installation) {
 	delete(c.installs, key)
 }
 
-// keep drops the installations not among exist.
-func (c *catalog) keep(exist map[installation]bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for key := range c.installs {
-		if !exist[key] {
-			delete(c.installs, key)
-		}
-	}
-}
-
 // storage is the one storage of gr, which every definition of it in
 // every logical cluster shares, made when first needed. It lives as long
 // as the hub: a group resource once defined is likely defined again.

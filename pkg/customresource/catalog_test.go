@@ -70,7 +70,7 @@ func TestCatalogShares(t *testing.T) {
 		t.Errorf("%d distinct definitions of %d installations, want 2 of 3", len(c.byContent), len(c.installs))
 	}
 	c.forget(installation{"root:b", "widgets.example.com"})
-	c.keep(map[installation]bool{{"root:a", "widgets.example.com"}: true})
+	c.forget(installation{"root:c", "widgets.example.com"})
 	if len(c.installs) != 1 {
 		t.Errorf("%d installations left, want root:a's", len(c.installs))
 	}

@@ -31,9 +31,10 @@ import (
 	"k8s.io/apiserver/pkg/storage"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/apiserver/pkg/warning"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
-	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
+	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/registry"
 )
@@ -42,6 +43,9 @@ import (
 type Config struct {
 	// Definitions is the store of CustomResourceDefinitions.
 	Definitions *genericregistry.Store
+	// Informers has the definitions' shared informer, which the handler
+	// reads them from.
+	Informers *informer.Factory
 	// Factory makes the storage of each group resource.
 	Factory *registry.Factory
 	// Codecs are the hub's serializers, for errors.
@@ -73,7 +77,11 @@ type Members interface {
 // Handler serves /apis/<group>/<version>/… for the groups of the
 // CustomResourceDefinitions of the request's logical cluster.
 type Handler struct {
-	definitions       *genericregistry.Store
+	definitions *genericregistry.Store
+	// defined is the definitions' shared informer; listed tells when the
+	// catalog has been handed its first list.
+	defined           *informer.Informer
+	listed            cache.InformerSynced
 	members           Members
 	catalog           *catalog
 	codecs            runtime.NegotiatedSerializer
@@ -117,40 +125,38 @@ func New(c Config) (*Handler, error) {
 		openAPIV2:         newOpenAPIV2Docs(),
 	}
 	h.catalog.definition = h.cachedDefinition
+	h.defined = c.Informers.For(c.Definitions)
+	// The catalog forgets the installations of deleted definitions.
+	reg, err := h.defined.AddHandler(func(obj runtime.Object, _ logicalcluster.Name, deleted bool) {
+		if key, ok := installationOf(obj); ok && deleted {
+			h.catalog.forget(key)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	h.listed = reg.HasSynced
 	return h, nil
 }
 
-// cachedDefinition is the definition of gr in cluster as the watch cache
+// cachedDefinition is the definition of gr in cluster as the informer
 // holds it, nil if it holds none.
 func (h *Handler) cachedDefinition(cluster logicalcluster.Name, gr schema.GroupResource) *apiextensions.CustomResourceDefinition {
-	ctx := logicalcluster.WithCluster(genericapirequest.WithNamespace(context.Background(), ""), cluster)
-	obj, err := h.definitions.Get(ctx, gr.String(), &metav1.GetOptions{ResourceVersion: "0"})
-	if err != nil {
+	obj, ok := h.defined.Get(cluster, "", gr.String())
+	if !ok {
 		return nil
 	}
-	return obj.(*apiextensions.CustomResourceDefinition)
+	crd, _ := obj.(*apiextensions.CustomResourceDefinition)
+	return crd
 }
 
-// Run forgets the installations of deleted definitions until ctx ends:
-// one watch for every logical cluster. Its first list makes the storages
-// of the resources defined then, which ReadinessCheck waits for.
+// Run makes, once the definitions of every logical cluster are listed,
+// the storages of the resources defined then, which ReadinessCheck waits
+// for.
 func (h *Handler) Run(ctx context.Context) {
-	clusterwide.Watch(ctx, "customresource-catalog", h.definitions, func() runtime.Object { return &apiextensions.CustomResourceDefinitionList{} },
-		func(objs []runtime.Object) {
-			h.warm(objs)
-			exist := map[installation]bool{}
-			for _, obj := range objs {
-				if key, ok := installationOf(obj); ok {
-					exist[key] = true
-				}
-			}
-			h.catalog.keep(exist)
-		},
-		func(obj runtime.Object, deleted bool) {
-			if key, ok := installationOf(obj); ok && deleted {
-				h.catalog.forget(key)
-			}
-		})
+	if cache.WaitForNamedCacheSyncWithContext(ctx, h.listed) {
+		h.warm(h.defined.All())
+	}
 }
 
 func installationOf(obj runtime.Object) (installation, bool) {

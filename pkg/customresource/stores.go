@@ -13,7 +13,6 @@ import (
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/klog/v2"
 
-	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 )
 
@@ -97,52 +96,42 @@ func (h *Handler) Kind(ctx context.Context, cluster logicalcluster.Name, gk sche
 
 // WatchResources calls added with a store of each group resource once
 // some logical cluster defines it, and removed once none does, until ctx
-// ends: one watch of the definitions of every logical cluster. The store
-// lists and watches the objects of the group resource in every logical
-// cluster, which all its definitions share.
+// ends, from the definitions' shared informer. The store lists and
+// watches the objects of the group resource in every logical cluster,
+// which all its definitions share. added and removed are called from one
+// goroutine.
 func (h *Handler) WatchResources(ctx context.Context, added func(schema.GroupResource, *genericregistry.Store), removed func(schema.GroupResource)) {
 	defined := definedResources{}
-	add := func(crd *apiextensions.CustomResourceDefinition, cluster logicalcluster.Name) {
-		s, err := h.Store(cluster, crd)
-		if err != nil {
-			klog.ErrorS(err, "The objects of a CustomResourceDefinition cannot be watched", "cluster", cluster, "name", crd.Name)
+	reg, err := h.defined.AddHandler(func(obj runtime.Object, _ logicalcluster.Name, deleted bool) {
+		crd, key, ok := definitionOf(obj)
+		if !ok {
 			return
 		}
-		added(resourceOf(crd), s)
+		gr := resourceOf(crd)
+		defines := !deleted && named(crd)
+		if changed := defined.set(gr, key, defines); !changed {
+			return
+		}
+		switch {
+		case defines && len(defined[gr]) == 1:
+			s, err := h.Store(key.cluster, crd)
+			if err != nil {
+				klog.ErrorS(err, "The objects of a CustomResourceDefinition cannot be watched", "cluster", key.cluster, "name", crd.Name)
+				return
+			}
+			added(gr, s)
+		case !defines && defined[gr] == nil:
+			removed(gr)
+		}
+	})
+	if err != nil {
+		klog.ErrorS(err, "Watching the CustomResourceDefinitions")
+		return
 	}
-	clusterwide.Watch(ctx, "customresource-resources", h.definitions, func() runtime.Object { return &apiextensions.CustomResourceDefinitionList{} },
-		func(objs []runtime.Object) {
-			next := definedResources{}
-			for _, obj := range objs {
-				crd, key, ok := definitionOf(obj)
-				if ok && named(crd) && next.set(resourceOf(crd), key, true) && len(next[resourceOf(crd)]) == 1 && defined[resourceOf(crd)] == nil {
-					add(crd, key.cluster)
-				}
-			}
-			for gr := range defined {
-				if next[gr] == nil {
-					removed(gr)
-				}
-			}
-			defined = next
-		},
-		func(obj runtime.Object, deleted bool) {
-			crd, key, ok := definitionOf(obj)
-			if !ok {
-				return
-			}
-			gr := resourceOf(crd)
-			defines := !deleted && named(crd)
-			if changed := defined.set(gr, key, defines); !changed {
-				return
-			}
-			switch {
-			case defines && len(defined[gr]) == 1:
-				add(crd, key.cluster)
-			case !defines && defined[gr] == nil:
-				removed(gr)
-			}
-		})
+	<-ctx.Done()
+	if err := h.defined.RemoveEventHandler(reg); err != nil {
+		klog.ErrorS(err, "Ending a watch of the CustomResourceDefinitions")
+	}
 }
 
 // definitionOf is a definition a watch sent and its installation.

@@ -31,6 +31,7 @@ import (
 	wildcardauthorizer "github.com/canopy-dev/canopy/pkg/authorization/wildcard"
 	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
 	"github.com/canopy-dev/canopy/pkg/customresource"
+	"github.com/canopy-dev/canopy/pkg/informer"
 	authenticationregistry "github.com/canopy-dev/canopy/pkg/registry/authentication"
 	authorizationregistry "github.com/canopy-dev/canopy/pkg/registry/authorization"
 	"github.com/canopy-dev/canopy/pkg/serviceaccount"
@@ -49,6 +50,9 @@ type hubServer struct {
 	clients         controllerClients
 	policies        *admissionpolicy.Plugin
 	assignments     *assignment.Plugin
+	// informers are the shared informers every controller, admission
+	// plugin and the custom resources' handler read.
+	informers *informer.Factory
 	// data are the stores of every built-in resource, each keeping its
 	// objects per logical cluster; allData adds those of the custom
 	// resources each logical cluster defines.
@@ -62,7 +66,7 @@ type hubServer struct {
 // newHubServer makes the generic API server of c, with its
 // authentication, authorization and admission, and installs apis in it.
 func newHubServer(c *config, apis *apiStorage) (*hubServer, error) {
-	h := &hubServer{config: c, apis: apis}
+	h := &hubServer{config: c, apis: apis, informers: informer.NewFactory()}
 	tokens := serviceaccount.NewAuthenticator(&c.pki.serviceAccountKey.PublicKey, apis.ServiceAccounts)
 	members := rbacauthorizer.New(apis.rbac)
 	syncerObjects := apis.syncerStores()
@@ -122,12 +126,16 @@ func (h *hubServer) installAdmission(cfg *genericapiserver.Config, authz authori
 		Stores:           h.apis.allStores(),
 		Typer:            h.scheme,
 		OpenAPI:          cfg.OpenAPIV3Config,
+		Informers:        h.informers,
 	})
 	if err != nil {
 		return err
 	}
 	// Who may assign objects to which SyncTargets by hand.
-	h.assignments = assignment.New(authz, h.apis.SyncTargets, h.apis.PlacementConstraints)
+	h.assignments, err = assignment.New(authz, h.apis.SyncTargets, h.apis.PlacementConstraints, h.informers)
+	if err != nil {
+		return err
+	}
 	cfg.AdmissionControl = admission.NewChainHandler(
 		logicalclusterlifecycle.New(h.apis.clusters),
 		definitioncleanup.New(),
@@ -147,6 +155,7 @@ func (h *hubServer) installAdmission(cfg *genericapiserver.Config, authz authori
 func (h *hubServer) newGenericServer(cfg *genericapiserver.Config, authz authorizer.Authorizer, members *rbacauthorizer.Authorizer) error {
 	customResources, err := customresource.New(customresource.Config{
 		Definitions:         h.apis.Definitions,
+		Informers:           h.informers,
 		Factory:             h.apis.factory,
 		Codecs:              cfg.Serializer,
 		Admission:           cfg.AdmissionControl,

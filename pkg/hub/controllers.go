@@ -6,14 +6,12 @@ import (
 	"io"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	genericapiserver "k8s.io/apiserver/pkg/server"
 
 	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/controller/clusterroleaggregation"
-	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
 	crdcontroller "github.com/canopy-dev/canopy/pkg/controller/crd"
 	gccontroller "github.com/canopy-dev/canopy/pkg/controller/garbagecollector"
 	lccontroller "github.com/canopy-dev/canopy/pkg/controller/logicalcluster"
@@ -23,21 +21,19 @@ import (
 	"github.com/canopy-dev/canopy/pkg/controller/rollouthistory"
 	"github.com/canopy-dev/canopy/pkg/controller/statusaggregation"
 	"github.com/canopy-dev/canopy/pkg/controller/synctarget"
+	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/shard"
 )
 
 // controller is what runs until its context ends.
 type controller interface{ Run(context.Context) }
 
-// runFunc runs a function as a controller.
-type runFunc func(context.Context)
-
-func (f runFunc) Run(ctx context.Context) { f(ctx) }
-
 // installControllers has the hub start each controller once it serves.
 // One of each controller serves every logical cluster.
 func (h *hubServer) installControllers() error {
 	for _, install := range []func() error{
+		h.installInformers,
 		h.installLogicalClusterController,
 		h.installNamespaceController,
 		h.installClusterRoleAggregationController,
@@ -49,7 +45,6 @@ func (h *hubServer) installControllers() error {
 		h.installPlacementController,
 		h.installCustomResourceCatalog,
 		h.installCRDControllers,
-		h.installAdmissionControllers,
 		h.installSyncerRevocation,
 	} {
 		if err := install(); err != nil {
@@ -76,6 +71,8 @@ func (h *hubServer) installLogicalClusterController() error {
 		SetUp:           h.apis.setUp,
 		Admins:          h.apis.rbac.SetAdmins,
 		URL:             func(n logicalcluster.Name) string { return "https://" + h.host + logicalcluster.PathPrefix + string(n) },
+		Informers:       h.informers,
+		Ownership:       h.shards,
 	}))
 }
 
@@ -90,13 +87,15 @@ func (h *hubServer) installNamespaceController() error {
 		Data:       h.allData,
 		Client:     h.clients.namespace,
 		Typer:      h.scheme,
+		Informers:  h.informers,
+		Ownership:  h.shards,
 	}))
 }
 
 // installClusterRoleAggregationController fills in aggregated
 // ClusterRoles.
 func (h *hubServer) installClusterRoleAggregationController() error {
-	return h.addController("clusterrole-aggregation", clusterroleaggregation.New(h.apis.rbac.ClusterRoles()))
+	return h.addController("clusterrole-aggregation", clusterroleaggregation.New(h.apis.rbac.ClusterRoles(), h.informers, h.shards))
 }
 
 // installGarbageCollector deletes the objects whose owners are gone, in
@@ -104,10 +103,12 @@ func (h *hubServer) installClusterRoleAggregationController() error {
 // cluster.
 func (h *hubServer) installGarbageCollector() error {
 	gc, err := gccontroller.New(gccontroller.Config{
-		Stores: h.data,
-		Typer:  h.scheme,
-		Client: h.clients.garbageCollector,
-		Custom: h.customResources,
+		Stores:    h.data,
+		Typer:     h.scheme,
+		Client:    h.clients.garbageCollector,
+		Custom:    h.customResources,
+		Informers: h.informers,
+		Ownership: h.shards,
 	})
 	if err != nil {
 		return err
@@ -119,20 +120,20 @@ func (h *hubServer) installGarbageCollector() error {
 // stopped reporting not Ready, and evicts them later.
 func (h *hubServer) installSyncTargetHeartbeatController() error {
 	return h.addController("synctarget-heartbeat", synctarget.New(h.apis.SyncTargets, h.apis.SyncTargetStatus,
-		h.SyncTargetHeartbeatTimeout, h.SyncTargetEvictionTimeout))
+		h.SyncTargetHeartbeatTimeout, h.SyncTargetEvictionTimeout, h.informers, h.shards))
 }
 
 // installLostTargetController releases what evicted SyncTargets held.
 func (h *hubServer) installLostTargetController() error {
-	return h.addController("losttarget", losttarget.New(lostTargetConfig(h.apis.SyncTargets, h.data, h.apis.placeableResources())))
+	return h.addController("losttarget", losttarget.New(lostTargetConfig(h.apis.SyncTargets, h.data, h.apis.placeableResources(), h.informers, h.shards)))
 }
 
 // lostTargetConfig is what the lost targets' controller releases: the
 // objects placement places, and the pods and Events syncers copy up.
 func lostTargetConfig(syncTargets *genericregistry.Store, data []*genericregistry.Store,
-	placeable map[workloadv1alpha1.GroupResource]placementcontroller.Resource,
+	placeable map[workloadv1alpha1.GroupResource]placementcontroller.Resource, informers *informer.Factory, owner shard.Ownership,
 ) losttarget.Config {
-	cfg := losttarget.Config{SyncTargets: syncTargets}
+	cfg := losttarget.Config{SyncTargets: syncTargets, Informers: informers, Ownership: owner}
 	for _, r := range placeable {
 		cfg.Objects = append(cfg.Objects, r.Store)
 	}
@@ -147,7 +148,7 @@ func lostTargetConfig(syncTargets *genericregistry.Store, data []*genericregistr
 // installStatusAggregationController sums up the SyncTargets' status of
 // the workloads placement spreads over several of them.
 func (h *hubServer) installStatusAggregationController() error {
-	return h.addController("status-aggregation", statusaggregation.New(h.apis.SyncTargets, h.apis.Aggregated, h.clients.statusAggregation))
+	return h.addController("status-aggregation", statusaggregation.New(h.apis.SyncTargets, h.apis.Aggregated, h.clients.statusAggregation, h.informers, h.shards))
 }
 
 // installRolloutHistoryController keeps the ReplicaSets recording each
@@ -161,6 +162,8 @@ func (h *hubServer) installRolloutHistoryController() error {
 		StatefulSets:        h.apis.StatefulSets,
 		DaemonSets:          h.apis.DaemonSets,
 		ControllerRevisions: h.apis.ControllerRevisions,
+		Informers:           h.informers,
+		Ownership:           h.shards,
 	}))
 }
 
@@ -176,6 +179,8 @@ func (h *hubServer) installPlacementController() error {
 		Events:          h.apis.Events,
 		Resources:       h.apis.placeableResources(),
 		Client:          h.clients.placement,
+		Informers:       h.informers,
+		Ownership:       h.shards,
 	}))
 }
 
@@ -190,30 +195,17 @@ func (h *hubServer) installCustomResourceCatalog() error {
 // establish them, and delete the objects of deleted ones before letting
 // them go.
 func (h *hubServer) installCRDControllers() error {
-	if err := h.addController("crd-names", crdcontroller.New(h.apis.Definitions, h.apis.DefinitionStatus)); err != nil {
+	if err := h.addController("crd-names", crdcontroller.New(h.apis.Definitions, h.apis.DefinitionStatus, h.informers, h.shards)); err != nil {
 		return err
 	}
-	return h.addController("crd-finalizer", crdcontroller.NewFinalizer(h.apis.Definitions, h.apis.DefinitionStatus, h.customResources))
-}
-
-// installAdmissionControllers keep the indexes of the admission plugins
-// current: admission policies and their bindings, and the SyncTargets and
-// PlacementConstraints assignments are checked against.
-func (h *hubServer) installAdmissionControllers() error {
-	if err := h.addController("admission-policy", h.policies); err != nil {
-		return err
-	}
-	return h.addController("assignment-admission", h.assignments)
+	return h.addController("crd-finalizer", crdcontroller.NewFinalizer(h.apis.Definitions, h.apis.DefinitionStatus, h.customResources, h.informers, h.shards))
 }
 
 // installSyncerRevocation feeds the Revoker the SyncTargets of every
 // logical cluster, so that it ends the requests in flight of a syncer
 // credential once its target is deleted, created again, or revokes it.
 func (h *hubServer) installSyncerRevocation() error {
-	return h.addController("syncer-revocation", runFunc(func(ctx context.Context) {
-		clusterwide.Watch(ctx, "syncer-revocation", h.apis.SyncTargets,
-			func() runtime.Object { return &workloadv1alpha1.SyncTargetList{} }, h.revoker.Listed, h.revoker.Changed)
-	}))
+	return h.revoker.Watch(h.informers.For(h.apis.SyncTargets))
 }
 
 // installReadyMessage tells out how to reach the hub once it serves.

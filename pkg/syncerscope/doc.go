@@ -57,5 +57,6 @@
 // credential it writes with if that is newer, whatever the request says,
 // so that once a rotated credential is used the older ones are revoked.
 // The Revoker ends the requests in flight of a credential once it is
-// revoked, watches included, from one watch of every SyncTarget.
+// revoked, watches included, from the shared informer of every
+// SyncTarget.
 package syncerscope

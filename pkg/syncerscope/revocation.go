@@ -16,6 +16,7 @@ import (
 	"k8s.io/klog/v2"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 )
 
@@ -76,8 +77,7 @@ func syncTarget(ctx context.Context, objects Objects, t target) (*workloadv1alph
 // Revoker ends the requests in flight of a syncer credential once it is
 // revoked, watches included, which the Authorizer alone would let stream
 // on: its filter runs each request of a syncer with a context that the
-// SyncTarget watch (Listed and Changed, fed by one watch of every logical
-// cluster's SyncTargets) cancels when the target is deleted, created
+// SyncTargets' shared informer (Watch, which feeds Changed) cancels when the target is deleted, created
 // again, or revokes the credential. Every hub replica watches the
 // SyncTargets of the shared store, so each ends its own requests.
 type Revoker struct {
@@ -120,7 +120,8 @@ func (r *Revoker) WithRevocation(next http.Handler) http.Handler {
 		defer r.add(t, cancel)()
 		// The SyncTarget may have changed between the Authorizer's
 		// decision and the request's being added, unseen by Changed. The
-		// watch cache is never behind the watch that feeds Changed.
+		// watch cache is never behind the informer that feeds Changed,
+		// which lists and watches it.
 		var refusal *apierrors.StatusError
 		st, err := syncTarget(ctx, r.objects, t)
 		if err != nil {
@@ -159,21 +160,11 @@ func (r *Revoker) add(t target, cancel context.CancelCauseFunc) func() {
 	}
 }
 
-// Listed takes every SyncTarget there is, as a list of the SyncTarget
-// watch gives them, and ends the requests of credentials they revoke,
-// those of targets not among them included.
-func (r *Revoker) Listed(objs []runtime.Object) {
-	current := map[targetName]*workloadv1alpha1.SyncTarget{}
-	for _, obj := range objs {
-		if n, st, ok := nameOf(obj); ok {
-			current[n] = st
-		}
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for n, requests := range r.requests {
-		revoke(requests, current[n])
-	}
+// Watch has the SyncTargets' shared informer tell Changed of each change,
+// a deletion missed while its watch was broken included.
+func (r *Revoker) Watch(i *informer.Informer) error {
+	_, err := i.AddHandler(func(obj runtime.Object, _ logicalcluster.Name, deleted bool) { r.Changed(obj, deleted) })
+	return err
 }
 
 // Changed takes a change the SyncTarget watch saw, deleted telling a

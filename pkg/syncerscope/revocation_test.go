@@ -12,7 +12,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apiserver/pkg/admission"
@@ -115,10 +114,10 @@ func TestRevoker(t *testing.T) {
 	if cause := context.Cause(requests["old"]); !strings.Contains(cause.Error(), "status.credentialNotBefore") {
 		t.Errorf("the cause %v does not say why", cause)
 	}
-	// A list without the target ends the rest.
-	r.Listed([]runtime.Object{})
+	// The target's deletion ends the rest.
+	r.Changed(pc1("u1", time.Time{}, t0.Add(time.Minute)), true)
 	if got := ended(); got != "old,new" {
-		t.Errorf("ended %q once the SyncTarget was listed no more, want both", got)
+		t.Errorf("ended %q once the SyncTarget was deleted, want both", got)
 	}
 	if len(r.requests) != 1 {
 		t.Errorf("requests of %d targets held before they are done", len(r.requests))

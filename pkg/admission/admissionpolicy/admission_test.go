@@ -108,9 +108,6 @@ func newPlugin(tb testing.TB, namespaces namespaceStore) *Plugin {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	for _, ch := range p.read {
-		close(ch)
-	}
 	return p
 }
 

@@ -1,9 +1,10 @@
 // Package admissionpolicy is the hub's admission plugin for
 // ValidatingAdmissionPolicies and MutatingAdmissionPolicies: one plugin
-// for every logical cluster. One watch of each kind of policy and binding
-// across all logical clusters feeds an index by logical cluster, so a
-// request in a logical cluster without policies costs a map lookup; equal
-// policies in many logical clusters share one compiled evaluator.
+// for every logical cluster. The shared informer (pkg/informer) of each
+// kind of policy and binding across all logical clusters feeds an index by
+// logical cluster, so a request in a logical cluster without policies
+// costs a map lookup; equal policies in many logical clusters share one
+// compiled evaluator.
 // Requests are judged and mutated with upstream's dispatchers, matcher and
 // evaluators, bound to the request's logical cluster: its namespaces, its
 // authorizer.

@@ -151,25 +151,6 @@ func (x *index[P, B, E]) deleteBinding(cluster logicalcluster.Name, name string)
 	}
 }
 
-// names are the names of the policies (or bindings) of every cluster.
-func (x *index[P, B, E]) names(ofBindings bool) map[logicalcluster.Name][]string {
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	out := map[logicalcluster.Name][]string{}
-	for name, c := range x.clusters {
-		if ofBindings {
-			for n := range c.bindings {
-				out[name] = append(out[name], n)
-			}
-		} else {
-			for n := range c.policies {
-				out[name] = append(out[name], n)
-			}
-		}
-	}
-	return out
-}
-
 // rebuild recomputes the hooks of c, and drops it once it holds nothing;
 // callers hold mu.
 func (x *index[P, B, E]) rebuild(name logicalcluster.Name, c *clusterPolicies[P, B, E]) {

@@ -88,9 +88,6 @@ func mutatingPlugin(t *testing.T, scheme *runtime.Scheme, clusters ...logicalclu
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, ch := range p.read {
-		close(ch)
-	}
 	return p
 }
 

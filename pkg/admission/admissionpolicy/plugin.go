@@ -3,7 +3,6 @@ package admissionpolicy
 import (
 	"context"
 	"errors"
-	"sync"
 	"time"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
@@ -20,12 +19,12 @@ import (
 	"k8s.io/apiserver/pkg/admission/plugin/policy/validating"
 	"k8s.io/apiserver/pkg/authorization/authorizer"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
-	"k8s.io/klog/v2"
+	"k8s.io/client-go/tools/cache"
 	openapibuilder3 "k8s.io/kube-openapi/pkg/builder3"
 	openapicommon "k8s.io/kube-openapi/pkg/common"
 	openapiutil "k8s.io/kube-openapi/pkg/util"
 
-	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
+	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 )
 
@@ -41,8 +40,8 @@ type Plugin struct {
 	validating *index[*policy, *binding, validating.Validator]
 	mutating   *index[*mutatingPolicy, *mutatingBinding, mutating.PolicyEvaluator]
 	types      typeConverters
-	// read are closed once each store has been listed.
-	read []chan struct{}
+	// read tell when the indexes hold the first list of each store.
+	read []cache.InformerSynced
 }
 
 var (
@@ -67,10 +66,14 @@ type Config struct {
 	// OpenAPI defines the schemas of the kinds of Stores, by which
 	// MutatingAdmissionPolicies mutate as server-side apply does.
 	OpenAPI *openapicommon.OpenAPIV3Config
+	// Informers has the shared informers of Policies, Bindings,
+	// MutatingPolicies and MutatingBindings, which feed the plugin's
+	// indexes; without it, only what is put in them directly.
+	Informers *informer.Factory
 }
 
 // New returns the plugin. It enforces nothing, and refuses what it would
-// judge, until Run has read the policies and bindings.
+// judge, until the informers have listed the policies and bindings.
 func New(c Config) (*Plugin, error) {
 	params, err := newParamStores(c.Stores, c.Typer)
 	if err != nil {
@@ -87,8 +90,10 @@ func New(c Config) (*Plugin, error) {
 		validating: newIndex(validatingKind, params),
 		mutating:   newIndex(mutatingKind, params),
 	}
-	for range 4 {
-		p.read = append(p.read, make(chan struct{}))
+	if c.Informers != nil {
+		if err := p.watch(c.Informers); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }
@@ -213,87 +218,42 @@ func (t typeConverters) GetTypeConverter(gvk schema.GroupVersionKind) managedfie
 func (typeConverters) Run(context.Context) {}
 
 // waitRead waits until the policies and bindings have been read, for
-// readyWait at most. Once they have, it costs a channel read per store.
+// readyWait at most. Once they have, it costs a call per store.
 func (p *Plugin) waitRead(ctx context.Context) error {
-	read, err := clusterwide.WaitListed(ctx, p.read, readyWait)
+	read, err := informer.WaitForSync(ctx, readyWait, p.read...)
 	if err == nil && !read {
 		err = errors.New("not yet ready to handle request: admission policies are still being read")
 	}
 	return err
 }
 
-// Run keeps the indexes of every logical cluster's policies and bindings
-// up to date, from one watch of each kind over all logical clusters,
-// until ctx ends.
-func (p *Plugin) Run(ctx context.Context) {
-	var wg sync.WaitGroup
-	for i, w := range []struct {
-		name string
-		s    *genericregistry.Store
-		list func() map[logicalcluster.Name][]string
-		set  func(logicalcluster.Name, runtime.Object)
-		del  func(logicalcluster.Name, string)
+// watch keeps the indexes of every logical cluster's policies and
+// bindings up to date from their shared informers, one of each kind over
+// all logical clusters.
+func (p *Plugin) watch(informers *informer.Factory) error {
+	for _, w := range []struct {
+		s   *genericregistry.Store
+		set func(logicalcluster.Name, runtime.Object)
+		del func(logicalcluster.Name, string)
 	}{
-		{"validating-admission-policies", p.config.Policies, func() map[logicalcluster.Name][]string { return p.validating.names(false) },
-			func(c logicalcluster.Name, obj runtime.Object) { p.validating.setPolicy(c, obj.(*policy)) }, p.validating.deletePolicy},
-		{"validating-admission-policy-bindings", p.config.Bindings, func() map[logicalcluster.Name][]string { return p.validating.names(true) },
-			func(c logicalcluster.Name, obj runtime.Object) { p.validating.setBinding(c, obj.(*binding)) }, p.validating.deleteBinding},
-		{"mutating-admission-policies", p.config.MutatingPolicies, func() map[logicalcluster.Name][]string { return p.mutating.names(false) },
-			func(c logicalcluster.Name, obj runtime.Object) { p.mutating.setPolicy(c, obj.(*mutatingPolicy)) }, p.mutating.deletePolicy},
-		{"mutating-admission-policy-bindings", p.config.MutatingBindings, func() map[logicalcluster.Name][]string { return p.mutating.names(true) },
-			func(c logicalcluster.Name, obj runtime.Object) { p.mutating.setBinding(c, obj.(*mutatingBinding)) }, p.mutating.deleteBinding},
+		{p.config.Policies, func(c logicalcluster.Name, obj runtime.Object) { p.validating.setPolicy(c, obj.(*policy)) }, p.validating.deletePolicy},
+		{p.config.Bindings, func(c logicalcluster.Name, obj runtime.Object) { p.validating.setBinding(c, obj.(*binding)) }, p.validating.deleteBinding},
+		{p.config.MutatingPolicies, func(c logicalcluster.Name, obj runtime.Object) { p.mutating.setPolicy(c, obj.(*mutatingPolicy)) }, p.mutating.deletePolicy},
+		{p.config.MutatingBindings, func(c logicalcluster.Name, obj runtime.Object) { p.mutating.setBinding(c, obj.(*mutatingBinding)) }, p.mutating.deleteBinding},
 	} {
-		wg.Go(func() { watch(ctx, w.name, w.s, p.read[i], w.list, w.set, w.del) })
-	}
-	wg.Wait()
-}
-
-// watch feeds an index from s: a list replaces what the index held of
-// its kind, as after a broken watch it may have missed deletions.
-func watch(ctx context.Context, name string, s *genericregistry.Store, read chan struct{}, held func() map[logicalcluster.Name][]string,
-	set func(logicalcluster.Name, runtime.Object), del func(logicalcluster.Name, string),
-) {
-	var once sync.Once
-	clusterOf := func(obj runtime.Object) (logicalcluster.Name, string, bool) {
-		m, err := meta.Accessor(obj)
-		if err != nil {
-			klog.ErrorS(err, "Reading an admission policy object", "loop", name)
-			return "", "", false
-		}
-		c, err := logicalcluster.FromObject(m)
-		if err != nil {
-			klog.ErrorS(err, "Reading an admission policy object", "loop", name)
-			return "", "", false
-		}
-		return c, m.GetName(), true
-	}
-	clusterwide.Watch(ctx, name, s, s.NewListFunc, func(objs []runtime.Object) {
-		listed := map[logicalcluster.Name]map[string]bool{}
-		for _, obj := range objs {
-			if c, n, ok := clusterOf(obj); ok {
-				if listed[c] == nil {
-					listed[c] = map[string]bool{}
-				}
-				listed[c][n] = true
-				set(c, obj)
+		reg, err := informers.For(w.s).AddHandler(func(obj runtime.Object, cluster logicalcluster.Name, deleted bool) {
+			if !deleted {
+				w.set(cluster, obj)
+				return
 			}
-		}
-		for c, names := range held() {
-			for _, n := range names {
-				if !listed[c][n] {
-					del(c, n)
-				}
+			if m, err := meta.Accessor(obj); err == nil {
+				w.del(cluster, m.GetName())
 			}
+		})
+		if err != nil {
+			return err
 		}
-		once.Do(func() { close(read) })
-	}, func(obj runtime.Object, deleted bool) {
-		c, n, ok := clusterOf(obj)
-		switch {
-		case !ok:
-		case deleted:
-			del(c, n)
-		default:
-			set(c, obj)
-		}
-	})
+		p.read = append(p.read, reg.HasSynced)
+	}
+	return nil
 }

@@ -224,9 +224,7 @@ func TestRefusal(t *testing.T) {
 // TestValidate checks the plugin's answer: nothing to decide for a write
 // that changes no assignment, and a 403 naming the object otherwise.
 func TestValidate(t *testing.T) {
-	p := New(grants{}, nil, nil)
-	close(p.index.read[0])
-	close(p.index.read[1])
+	p := newPlugin(grants{}, newIndex())
 	pc2 := target("root:b", "pc2", nil)
 	p.index.targets[pc2.Key] = pc2
 	ctx := logicalcluster.WithCluster(context.Background(), "root:a")

@@ -53,6 +53,6 @@
 //
 // The SyncTargets of every logical cluster, by key, and the
 // PlacementConstraints, by logical cluster, are held in memory, fed by
-// one watch of each over all logical clusters, so a decision reads no
-// database.
+// the shared informer (pkg/informer) of each over all logical clusters,
+// so a decision reads no database.
 package assignment

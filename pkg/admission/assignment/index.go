@@ -10,12 +10,12 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
-	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	placementv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/placement/v1alpha1"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
-	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
+	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	engine "github.com/canopy-dev/canopy/pkg/placement"
 )
@@ -31,8 +31,9 @@ const readyWait = 10 * time.Second
 const keyWait = 2 * time.Second
 
 // index holds the SyncTargets of every logical cluster by key, and the
-// PlacementConstraints by logical cluster, fed by one watch of each over
-// all logical clusters: a decision reads memory, not the database.
+// PlacementConstraints by logical cluster, fed by the shared informer of
+// each over all logical clusters: a decision reads memory, not the
+// database.
 type index struct {
 	mu      sync.RWMutex
 	targets map[string]*engine.Target
@@ -42,8 +43,8 @@ type index struct {
 	// changed is closed, and replaced, at each change of targets, waking
 	// the requests waiting for a key.
 	changed chan struct{}
-	// read are closed once each kind has been listed.
-	read [2]chan struct{}
+	// read tell when the index holds each kind's first list.
+	read []cache.InformerSynced
 }
 
 func newIndex() *index {
@@ -51,7 +52,6 @@ func newIndex() *index {
 		targets:   map[string]*engine.Target{},
 		byCluster: map[logicalcluster.Name]map[string]*placementv1alpha1.PlacementConstraint{},
 		changed:   make(chan struct{}),
-		read:      [2]chan struct{}{make(chan struct{}), make(chan struct{})},
 	}
 }
 
@@ -98,35 +98,29 @@ func (x *index) constraints(cluster logicalcluster.Name) []engine.Constraint {
 }
 
 // waitRead waits until both kinds have been listed, for readyWait at
-// most. Once they have, it costs two channel reads.
+// most. Once they have, it costs two calls.
 func (x *index) waitRead(ctx context.Context) error {
-	read, err := clusterwide.WaitListed(ctx, x.read[:], readyWait)
+	read, err := informer.WaitForSync(ctx, readyWait, x.read...)
 	if err == nil && !read {
 		err = errors.New("not yet ready to check assignments: the SyncTargets are still being read")
 	}
 	return err
 }
 
-// run keeps the index up to date from the stores until ctx ends.
-func (x *index) run(ctx context.Context, targets, constraints *genericregistry.Store) {
-	var wg sync.WaitGroup
-	wg.Go(func() { watch(ctx, "assignment-synctargets", targets, x.read[0], x.replaceTargets, x.setTarget) })
-	wg.Go(func() {
-		watch(ctx, "assignment-placementconstraints", constraints, x.read[1], x.replaceConstraints, x.setConstraint)
-	})
-	wg.Wait()
-}
-
-// watch lists and watches s, handing each complete list to replace and
-// each change to set, and closes read after the first list.
-func watch(ctx context.Context, name string, s *genericregistry.Store, read chan struct{},
-	replace func([]runtime.Object), set func(obj runtime.Object, deleted bool),
-) {
-	var once sync.Once
-	clusterwide.Watch(ctx, name, s, s.NewListFunc, func(objs []runtime.Object) {
-		replace(objs)
-		once.Do(func() { close(read) })
-	}, set)
+// watch keeps the index up to date from the informers of the SyncTargets
+// and PlacementConstraints.
+func (x *index) watch(targets, constraints *informer.Informer) error {
+	for _, w := range []struct {
+		i   *informer.Informer
+		set func(obj runtime.Object, deleted bool)
+	}{{targets, x.setTarget}, {constraints, x.setConstraint}} {
+		reg, err := w.i.AddHandler(func(obj runtime.Object, _ logicalcluster.Name, deleted bool) { w.set(obj, deleted) })
+		if err != nil {
+			return err
+		}
+		x.read = append(x.read, reg.HasSynced)
+	}
+	return nil
 }
 
 // targetOf is SyncTarget obj as the index holds it.
@@ -141,19 +135,6 @@ func targetOf(obj runtime.Object) (*engine.Target, bool) {
 		return nil, false
 	}
 	return &t, true
-}
-
-func (x *index) replaceTargets(objs []runtime.Object) {
-	targets := make(map[string]*engine.Target, len(objs))
-	for _, obj := range objs {
-		if t, ok := targetOf(obj); ok {
-			targets[t.Key] = t
-		}
-	}
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	x.targets = targets
-	x.wake()
 }
 
 func (x *index) setTarget(obj runtime.Object, deleted bool) {
@@ -193,21 +174,6 @@ func constraintOf(obj runtime.Object) (*placementv1alpha1.PlacementConstraint, l
 		return nil, "", false
 	}
 	return pc, cluster, true
-}
-
-func (x *index) replaceConstraints(objs []runtime.Object) {
-	constraints := map[logicalcluster.Name]map[string]*placementv1alpha1.PlacementConstraint{}
-	for _, obj := range objs {
-		if pc, cluster, ok := constraintOf(obj); ok {
-			if constraints[cluster] == nil {
-				constraints[cluster] = map[string]*placementv1alpha1.PlacementConstraint{}
-			}
-			constraints[cluster][pc.Name] = pc
-		}
-	}
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	x.byCluster = constraints
 }
 
 func (x *index) setConstraint(obj runtime.Object, deleted bool) {

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apiserver/pkg/authorization/authorizer"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 
+	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/loopback"
 )
@@ -21,29 +22,30 @@ type Plugin struct {
 	*admission.Handler
 	decider
 	index *index
-	// targets and constraints are the stores the index is fed from.
-	targets, constraints *genericregistry.Store
 }
 
 var _ admission.ValidationInterface = &Plugin{}
 
 // New returns the plugin, which asks authz whether a requester may use a
 // SyncTarget and reads the SyncTargets and PlacementConstraints of every
-// logical cluster from their stores. It refuses every assignment, after
-// readyWait, until Run has read them.
-func New(authz authorizer.UnconditionalAuthorizer, targets, constraints *genericregistry.Store) *Plugin {
+// logical cluster from their shared informers. It refuses every
+// assignment, after readyWait, until the informers have listed them.
+func New(authz authorizer.UnconditionalAuthorizer, targets, constraints *genericregistry.Store, informers *informer.Factory) (*Plugin, error) {
 	x := newIndex()
-	return &Plugin{
-		Handler:     admission.NewHandler(admission.Create, admission.Update),
-		decider:     decider{world: x, authz: authz, now: time.Now},
-		index:       x,
-		targets:     targets,
-		constraints: constraints,
+	if err := x.watch(informers.For(targets), informers.For(constraints)); err != nil {
+		return nil, err
 	}
+	return newPlugin(authz, x), nil
 }
 
-// Run keeps what the plugin reads up to date until ctx ends.
-func (p *Plugin) Run(ctx context.Context) { p.index.run(ctx, p.targets, p.constraints) }
+// newPlugin returns the plugin over index x.
+func newPlugin(authz authorizer.UnconditionalAuthorizer, x *index) *Plugin {
+	return &Plugin{
+		Handler: admission.NewHandler(admission.Create, admission.Update),
+		decider: decider{world: x, authz: authz, now: time.Now},
+		index:   x,
+	}
+}
 
 // Validate refuses a create or update, of any resource and subresource,
 // whose assignment changes the requester may not make; a write that

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	rbacv1 "k8s.io/api/rbac/v1"
-	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
@@ -15,8 +14,10 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
+	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/registry/rbac"
+	"github.com/canopy-dev/canopy/pkg/shard"
 )
 
 const (
@@ -29,22 +30,25 @@ const (
 
 // Controller aggregates ClusterRoles.
 type Controller struct {
-	roles *genericregistry.Store
-	loop  clusterwide.Loop[logicalcluster.Name]
+	roles    *genericregistry.Store
+	informer *informer.Informer
+	loop     clusterwide.Loop[logicalcluster.Name]
 }
 
-// New returns a controller over the ClusterRoles' store.
-func New(roles *genericregistry.Store) *Controller {
-	c := &Controller{roles: roles}
+// New returns a controller over the ClusterRoles' store and their shared
+// informer, which aggregates the roles of the logical clusters owner
+// says this replica handles.
+func New(roles *genericregistry.Store, informers *informer.Factory, owner shard.Ownership) *Controller {
+	c := &Controller{roles: roles, informer: informers.For(roles)}
 	c.loop = clusterwide.Loop[logicalcluster.Name]{
-		Name:    "clusterrole-aggregation",
-		Store:   roles,
-		NewList: func() runtime.Object { return &rbacv1.ClusterRoleList{} },
-		Workers: workers,
-		Delay:   delay,
-		Keys:    keys,
-		Process: c.process,
+		Name:      "clusterrole-aggregation",
+		Workers:   workers,
+		Delay:     delay,
+		Cluster:   func(n logicalcluster.Name) logicalcluster.Name { return n },
+		Ownership: owner,
+		Process:   c.process,
 	}
+	c.loop.Watch(c.informer, keys)
 	return c
 }
 
@@ -68,18 +72,15 @@ func keys(obj runtime.Object, _ bool) []logicalcluster.Name {
 }
 
 // process brings every aggregated ClusterRole of cluster up to date. It
-// reads the watch cache, which the event that queued the cluster is
+// reads the informer, which the event that queued the cluster is
 // already in; a write against a newer version conflicts and is retried.
 func (c *Controller) process(ctx context.Context, cluster logicalcluster.Name) error {
 	ctx = logicalcluster.WithCluster(genericapirequest.WithNamespace(ctx, ""), cluster)
-	obj, err := c.roles.List(ctx, &metainternalversion.ListOptions{ResourceVersion: "0"})
-	if err != nil {
-		return err
-	}
-	list := obj.(*rbacv1.ClusterRoleList)
-	roles := make([]*rbacv1.ClusterRole, len(list.Items))
-	for i := range list.Items {
-		roles[i] = &list.Items[i]
+	var roles []*rbacv1.ClusterRole
+	for _, obj := range c.informer.InCluster(cluster) {
+		if r, ok := obj.(*rbacv1.ClusterRole); ok {
+			roles = append(roles, r)
+		}
 	}
 	want, err := rbac.Aggregate(roles)
 	if err != nil {

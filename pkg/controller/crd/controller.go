@@ -17,7 +17,9 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
+	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/shard"
 )
 
 // workers is how many groups are decided at once; each decision is one
@@ -41,17 +43,18 @@ type Controller struct {
 }
 
 // New returns a controller over the definitions' store and its status
-// subresource.
-func New(definitions *genericregistry.Store, status rest.Updater) *Controller {
+// subresource, fed by their shared informer, for the logical clusters
+// owner says this replica handles.
+func New(definitions *genericregistry.Store, status rest.Updater, informers *informer.Factory, owner shard.Ownership) *Controller {
 	c := &Controller{definitions: definitions, status: status}
 	c.loop = clusterwide.Loop[group]{
-		Name:    "crd-names",
-		Store:   definitions,
-		NewList: func() runtime.Object { return &apiextensions.CustomResourceDefinitionList{} },
-		Workers: workers,
-		Keys:    keys,
-		Process: c.process,
+		Name:      "crd-names",
+		Workers:   workers,
+		Cluster:   func(k group) logicalcluster.Name { return k.cluster },
+		Ownership: owner,
+		Process:   c.process,
 	}
+	c.loop.Watch(informers.For(definitions), keys)
 	return c
 }
 

@@ -13,7 +13,9 @@ import (
 	"k8s.io/apiserver/pkg/registry/rest"
 
 	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
+	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/shard"
 )
 
 // Instances finds the objects of a definition.
@@ -39,17 +41,18 @@ type Finalizer struct {
 }
 
 // NewFinalizer returns a finalizer over the definitions' store and its
-// status subresource.
-func NewFinalizer(definitions *genericregistry.Store, status rest.Updater, instances Instances) *Finalizer {
+// status subresource, fed by their shared informer, for the logical
+// clusters owner says this replica handles.
+func NewFinalizer(definitions *genericregistry.Store, status rest.Updater, instances Instances, informers *informer.Factory, owner shard.Ownership) *Finalizer {
 	f := &Finalizer{definitions: definitions, status: status, instances: instances}
 	f.loop = clusterwide.Loop[installation]{
-		Name:    "crd-finalizer",
-		Store:   definitions,
-		NewList: func() runtime.Object { return &apiextensions.CustomResourceDefinitionList{} },
-		Workers: workers,
-		Keys:    deleting,
-		Process: f.process,
+		Name:      "crd-finalizer",
+		Workers:   workers,
+		Cluster:   func(k installation) logicalcluster.Name { return k.cluster },
+		Ownership: owner,
+		Process:   f.process,
 	}
+	f.loop.Watch(informers.For(definitions), deleting)
 	return f
 }
 

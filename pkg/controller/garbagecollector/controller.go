@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -22,8 +21,10 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
+	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/loopback"
+	"github.com/canopy-dev/canopy/pkg/shard"
 )
 
 // name names the controller in logs and in its queue's metrics.
@@ -52,6 +53,12 @@ type Config struct {
 	// Custom, when set, are the custom resources, whose objects may own
 	// others or be owned too.
 	Custom CustomResources
+	// Informers has the stores' shared informers, of which the collector
+	// reads only metadata.
+	Informers *informer.Factory
+	// Ownership says which logical clusters' objects this replica
+	// collects. The graph holds every logical cluster's.
+	Ownership shard.Ownership
 }
 
 // Client writes through the API, as *loopback.Client does.
@@ -87,7 +94,10 @@ type Controller struct {
 	kinds     map[schema.GroupKind]*genericregistry.Store
 	resources map[schema.GroupResource]*genericregistry.Store
 	graph     *graph
-	queue     workqueue.TypedDelayingInterface[id]
+	loop      clusterwide.Loop[id]
+	// custom are the custom group resources watched, by the one goroutine
+	// that WatchResources calls back.
+	custom map[schema.GroupResource]bool
 	// refusals backs off, per object, the deletions the hub refuses, as
 	// an admission policy may: nothing changes until someone changes the
 	// policy or the object, whose change queues it anyway.
@@ -108,84 +118,68 @@ func New(c Config) (*Controller, error) {
 			kinds[gvk.GroupKind()] = s
 		}
 	}
-	return &Controller{
-		c: c, kinds: kinds, resources: resources, graph: newGraph(),
-		queue:    workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[id]{Name: name}),
+	ctl := &Controller{
+		c: c, kinds: kinds, resources: resources, graph: newGraph(), custom: map[schema.GroupResource]bool{},
 		refusals: workqueue.NewTypedItemExponentialFailureRateLimiter[id](time.Second, 5*time.Minute),
-	}, nil
+	}
+	ctl.loop = clusterwide.Loop[id]{
+		Name:      name,
+		Workers:   workers,
+		Cluster:   func(i id) logicalcluster.Name { return i.cluster },
+		Ownership: c.Ownership,
+		Process:   ctl.process,
+	}
+	for _, s := range c.Stores {
+		ctl.watch(s)
+	}
+	return ctl, nil
 }
 
-// Run works until ctx ends. A watch per store feeds the graph, and one
-// per custom group resource while some logical cluster defines it; the
-// workers serve every logical cluster.
+// Run works until ctx ends. The informer of each store feeds the graph,
+// and that of each custom group resource once some logical cluster
+// defines it; the workers serve every logical cluster.
 func (c *Controller) Run(ctx context.Context) {
-	defer c.queue.ShutDown()
-	clusterwide.Work(ctx, name, c.queue, workers, c.process)
-	var wg sync.WaitGroup
-	for _, s := range c.c.Stores {
-		wg.Go(func() { c.watch(ctx, s) })
-	}
 	if c.c.Custom != nil {
-		wg.Go(func() { c.watchCustom(ctx) })
+		go c.c.Custom.WatchResources(ctx, c.watchCustom, c.forgetCustom)
 	}
-	wg.Wait()
+	c.loop.Run(ctx)
 }
 
-// watch feeds the graph the objects of s until ctx ends.
-func (c *Controller) watch(ctx context.Context, s *genericregistry.Store) {
+// watch feeds the graph the objects of s.
+func (c *Controller) watch(s *genericregistry.Store) {
 	r := s.DefaultQualifiedResource
-	clusterwide.Watch(ctx, name, s, s.NewListFunc,
-		func(objs []runtime.Object) { c.add(c.graph.replace(r, objs)) },
-		func(obj runtime.Object, deleted bool) { c.changed(r, obj, deleted) })
+	c.loop.Watch(c.c.Informers.Metadata(s), func(obj runtime.Object, deleted bool) []id { return c.changed(r, obj, deleted) })
 }
 
-// watchCustom watches each custom group resource while it is defined
-// somewhere. Once it is not, its objects are gone from the graph, and
-// their dependents are looked at again.
-func (c *Controller) watchCustom(ctx context.Context) {
-	type watching struct {
-		stop context.CancelFunc
-		done chan struct{}
-	}
-	watches := map[schema.GroupResource]watching{}
-	stop := func(gr schema.GroupResource) {
-		if w, ok := watches[gr]; ok {
-			w.stop()
-			<-w.done
-			delete(watches, gr)
-		}
-	}
-	c.c.Custom.WatchResources(ctx,
-		func(gr schema.GroupResource, s *genericregistry.Store) {
-			stop(gr)
-			wctx, cancel := context.WithCancel(ctx)
-			w := watching{cancel, make(chan struct{})}
-			watches[gr] = w
-			go func() {
-				defer close(w.done)
-				c.watch(wctx, s)
-			}()
-		},
-		func(gr schema.GroupResource) {
-			stop(gr)
-			c.add(c.graph.replace(gr, nil))
-		})
-	for gr := range watches {
-		stop(gr)
+// watchCustom watches custom group resource gr, once. Its informer
+// stays when no logical cluster defines gr any more: it holds nothing
+// then, since a definition goes only after its objects.
+func (c *Controller) watchCustom(gr schema.GroupResource, s *genericregistry.Store) {
+	if !c.custom[gr] {
+		c.custom[gr] = true
+		c.watch(s)
 	}
 }
 
-func (c *Controller) changed(r schema.GroupResource, obj runtime.Object, deleted bool) {
+// forgetCustom drops the objects of gr from the graph once no logical
+// cluster defines it, and looks at their dependents again.
+func (c *Controller) forgetCustom(gr schema.GroupResource) {
+	for _, i := range c.graph.replace(gr, nil) {
+		c.loop.Add(i)
+	}
+}
+
+// changed records obj in the graph and is what it calls for.
+func (c *Controller) changed(r schema.GroupResource, obj runtime.Object, deleted bool) []id {
 	if !deleted {
-		c.add(c.graph.observe(r, obj))
-		return
+		return c.graph.observe(r, obj)
 	}
 	i, _, err := idOf(obj)
 	if err != nil {
 		klog.ErrorS(err, "A deleted object cannot be collected", "resource", r)
-		return
+		return nil
 	}
-	c.add(c.graph.forget(i))
+	return c.graph.forget(i)
 }
 
 // store is the store of resource r in cluster: the hub's own, or that of
@@ -198,12 +192,6 @@ func (c *Controller) store(ctx context.Context, cluster logicalcluster.Name, r s
 		return nil, apierrors.NewNotFound(r, "")
 	}
 	return c.c.Custom.Resource(ctx, cluster, r)
-}
-
-func (c *Controller) add(ids []id) {
-	for _, i := range ids {
-		c.queue.Add(i)
-	}
 }
 
 // in is ctx for requests to namespace ns of logical cluster n.
@@ -510,6 +498,6 @@ func (c *Controller) backOff(i id, n node, what string, err error) error {
 	delay := c.refusals.When(i)
 	klog.InfoS("The hub refused the garbage collector's "+what+"; trying again later", "cluster", i.cluster,
 		"resource", n.resource, "namespace", n.namespace, "name", n.name, "after", delay, "reason", err)
-	c.queue.AddAfter(i, delay)
+	c.loop.AddAfter(i, delay)
 	return nil
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/canopy-dev/canopy/internal/sqlitetest"
 	"github.com/canopy-dev/canopy/internal/storepatch"
+	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/registry"
 	"github.com/canopy-dev/canopy/pkg/registry/core"
@@ -51,14 +52,17 @@ func start(t *testing.T) *hub {
 		t.Cleanup(s.DestroyFunc)
 	}
 	namespaces := group.Storage["namespaces"].(rest.GracefulDeleter)
+	informers := informer.NewFactory()
 	c, err := New(Config{
-		Stores: stores,
-		Typer:  scheme,
-		Client: storeClient{stores: stores, namespaces: namespaces},
+		Stores:    stores,
+		Typer:     scheme,
+		Client:    storeClient{stores: stores, namespaces: namespaces},
+		Informers: informers,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	informers.Start(ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -3,8 +3,9 @@
 // kube-controller-manager's garbage collector does with ownerReferences
 // and the deletion finalizers.
 //
-// One controller serves every logical cluster. It watches every store it
-// is given across all logical clusters and keeps a graph of the objects
+// One controller serves every logical cluster. It reads the shared
+// informer of every store it is given, metadata only where nobody else
+// needs more, across all logical clusters, and keeps a graph of the objects
 // by logical cluster and UID with the owners their ownerReferences name.
 // An owner is always looked up in its dependent's own logical cluster,
 // and in the dependent's namespace unless the owner's kind is
@@ -24,7 +25,7 @@
 // alone, as in Kubernetes.
 //
 // Custom resources own and are owned too. A group resource is watched, one
-// watch for all logical clusters, while any logical cluster defines it;
+// informer for all logical clusters, once any logical cluster defines it;
 // its objects are read and written, and an ownerReference's kind is
 // resolved, through the definition of the object's own logical cluster,
 // since two logical clusters may define the same resource differently.
@@ -37,6 +38,8 @@
 // the API deletes one. A write refused is tried again after a backoff
 // that grows with each refusal. Reads go through the registry stores.
 // All are addressed to the object's own logical cluster and namespace.
-// One workqueue and a fixed pool of workers do the work of all logical
-// clusters.
+// One rate-limited workqueue and a fixed pool of workers do the work of
+// the logical clusters this replica owns; the graph holds every logical
+// cluster's objects, so that a shard the replica gains has its graph
+// already.
 package garbagecollector

@@ -17,8 +17,10 @@ import (
 
 	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
+	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/registry/tenancy"
+	"github.com/canopy-dev/canopy/pkg/shard"
 )
 
 // workers is how many logical clusters are worked on at once. Each waits
@@ -41,6 +43,12 @@ type Config struct {
 	Admins func(context.Context, logicalcluster.Name, []rbacv1.Subject) error
 	// URL is where clients reach a logical cluster.
 	URL func(logicalcluster.Name) string
+	// Informers has the LogicalClusters' shared informer.
+	Informers *informer.Factory
+	// Ownership says which logical clusters this replica handles: a
+	// logical cluster is worked on by the owner of its parent, where its
+	// LogicalCluster is.
+	Ownership shard.Ownership
 }
 
 // Controller sets up new logical clusters and removes deleted ones.
@@ -53,13 +61,13 @@ type Controller struct {
 func New(c Config) *Controller {
 	ctl := &Controller{c: c}
 	ctl.loop = clusterwide.Loop[logicalcluster.Name]{
-		Name:    "logicalclusters",
-		Store:   c.LogicalClusters.LogicalClusters,
-		NewList: func() runtime.Object { return &tenancyv1alpha1.LogicalClusterList{} },
-		Workers: workers,
-		Keys:    keys,
-		Process: ctl.process,
+		Name:      "logicalclusters",
+		Workers:   workers,
+		Cluster:   parentOf,
+		Ownership: c.Ownership,
+		Process:   ctl.process,
 	}
+	ctl.loop.Watch(c.Informers.For(c.LogicalClusters.LogicalClusters), keys)
 	return ctl
 }
 
@@ -88,6 +96,12 @@ func keys(obj runtime.Object, deleted bool) []logicalcluster.Name {
 		return []logicalcluster.Name{n}
 	}
 	return nil
+}
+
+// parentOf is the logical cluster of n's LogicalCluster.
+func parentOf(n logicalcluster.Name) logicalcluster.Name {
+	parent, _ := n.Parent()
+	return parent
 }
 
 func needsWork(lc *tenancyv1alpha1.LogicalCluster) bool {

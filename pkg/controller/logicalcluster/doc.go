@@ -2,10 +2,10 @@
 // sets up a new logical cluster, makes the admins its LogicalCluster
 // names cluster-admin there, and removes a deleted one's data.
 //
-// One watch and a fixed pool of workers serve every logical cluster. The
-// controller lists LogicalClusters of all logical clusters from the shared
-// watch cache once, then watches them, and acts only on the objects an
-// event names, so an idle hub does no work however many logical clusters
+// One shared informer and a fixed pool of workers serve every logical
+// cluster; a logical cluster is this replica's to work on when it owns
+// the shard of its parent, where its LogicalCluster is. The controller
+// acts only on the objects an event names, so an idle hub does no work however many logical clusters
 // it holds. A change of a LogicalCluster's spec bumps its generation; the
 // controller binds the admins anew and reports the generation it applied
 // as status.observedGeneration.

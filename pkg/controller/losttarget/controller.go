@@ -13,13 +13,14 @@ import (
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
-	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
+	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/registry"
+	"github.com/canopy-dev/canopy/pkg/shard"
 )
 
 // sweepDelay holds a sweep that long after the change that calls for
@@ -42,6 +43,12 @@ type Config struct {
 	// Upsynced are the stores of pods and Events, whose copies from a
 	// lost target are deleted.
 	Upsynced []*genericregistry.Store
+	// Informers has the shared informers of all of these, which sweeps
+	// read.
+	Informers *informer.Factory
+	// Ownership says which logical clusters' objects this replica
+	// releases.
+	Ownership shard.Ownership
 }
 
 // sweep is the one key of the controller's queue: a sweep of everything.
@@ -49,44 +56,70 @@ type sweep struct{}
 
 // Controller releases what lost SyncTargets held at the hub.
 type Controller struct {
-	cfg   Config
-	queue workqueue.TypedDelayingInterface[sweep]
+	cfg      Config
+	loop     clusterwide.Loop[sweep]
+	objects  []stored
+	upsynced []stored
 	// unknownSince is since when sweeps have found each key that hub
 	// objects carry and no SyncTarget has; only the one worker uses it.
 	// Lost with a restart, it only delays a release by DeletedGrace.
 	unknownSince map[string]time.Time
 }
 
-// New returns a controller over cfg.
-func New(cfg Config) *Controller { return &Controller{cfg: cfg, unknownSince: map[string]time.Time{}} }
+// stored is a store and its shared informer.
+type stored struct {
+	store    *genericregistry.Store
+	informer *informer.Informer
+}
 
-// Run works until ctx ends.
+// New returns a controller over cfg.
+func New(cfg Config) *Controller {
+	if cfg.Ownership == nil {
+		cfg.Ownership = shard.All{}
+	}
+	c := &Controller{cfg: cfg, unknownSince: map[string]time.Time{}}
+	for _, s := range cfg.Objects {
+		c.objects = append(c.objects, stored{s, cfg.Informers.For(s)})
+	}
+	for _, s := range cfg.Upsynced {
+		c.upsynced = append(c.upsynced, stored{s, cfg.Informers.For(s)})
+	}
+	// A sweep is of every logical cluster; it releases the objects of
+	// the owned ones only.
+	c.loop = clusterwide.Loop[sweep]{
+		Name:      "losttarget",
+		Workers:   1,
+		Ownership: cfg.Ownership,
+		Process:   c.sweep,
+		Delay:     sweepDelay,
+	}
+	c.loop.Watch(cfg.Informers.For(cfg.SyncTargets), func(obj runtime.Object, deleted bool) []sweep {
+		if st, ok := obj.(*workloadv1alpha1.SyncTarget); ok && (deleted || workloadv1alpha1.IsEvicted(st)) {
+			return []sweep{{}}
+		}
+		return nil
+	})
+	// A shard gained may hold what its previous owner had yet to release.
+	cfg.Ownership.OnGain(func(int) { c.loop.Add(sweep{}) })
+	return c
+}
+
+// Run works until ctx ends. Its first sweep finds what targets deleted
+// or evicted while no hub ran had held.
 func (c *Controller) Run(ctx context.Context) {
-	c.queue = workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[sweep]{Name: "losttarget"})
-	defer c.queue.ShutDown()
-	clusterwide.Work(ctx, "losttarget", c.queue, 1, c.sweep)
-	clusterwide.Watch(ctx, "losttarget", c.cfg.SyncTargets, func() runtime.Object { return &workloadv1alpha1.SyncTargetList{} },
-		func([]runtime.Object) { c.queue.Add(sweep{}) },
-		func(obj runtime.Object, deleted bool) {
-			if st, ok := obj.(*workloadv1alpha1.SyncTarget); ok && (deleted || workloadv1alpha1.IsEvicted(st)) {
-				c.queue.AddAfter(sweep{}, sweepDelay)
-			}
-		})
+	c.loop.Add(sweep{})
+	c.loop.Run(ctx)
 }
 
 // sweep releases what every lost target holds. A write that conflicts
 // has the sweep tried again.
 func (c *Controller) sweep(ctx context.Context, _ sweep) error {
 	named := sets.New[string]()
-	stores := append(append([]*genericregistry.Store(nil), c.cfg.Objects...), c.cfg.Upsynced...)
-	for _, s := range stores {
-		err := each(ctx, s, func(m metav1.Object) error {
+	for _, s := range append(append([]stored(nil), c.objects...), c.upsynced...) {
+		c.each(s, false, func(m metav1.Object) error {
 			named = named.Union(keysOf(m.GetLabels(), m.GetAnnotations(), m.GetFinalizers()))
 			return nil
 		})
-		if err != nil {
-			return err
-		}
 	}
 	targets, err := c.targets(ctx)
 	if err != nil {
@@ -94,16 +127,16 @@ func (c *Controller) sweep(ctx context.Context, _ sweep) error {
 	}
 	lost, wait := lostKeys(named, targets, c.unknownSince, time.Now(), DeletedGrace)
 	if wait > 0 {
-		c.queue.AddAfter(sweep{}, wait)
+		c.loop.AddAfter(sweep{}, wait)
 	}
 	if lost.Len() == 0 {
 		return nil
 	}
 	klog.InfoS("Releasing what lost SyncTargets held", "keys", sets.List(lost))
 	conflicts := 0
-	for _, s := range c.cfg.Objects {
-		err := each(ctx, s, func(m metav1.Object) error {
-			done, err := releaseObject(ctx, s, m, lost)
+	for _, s := range c.objects {
+		err := c.each(s, true, func(m metav1.Object) error {
+			done, err := releaseObject(ctx, s.store, m, lost)
 			if !done {
 				conflicts++
 			}
@@ -113,12 +146,12 @@ func (c *Controller) sweep(ctx context.Context, _ sweep) error {
 			return err
 		}
 	}
-	for _, s := range c.cfg.Upsynced {
-		err := each(ctx, s, func(m metav1.Object) error {
+	for _, s := range c.upsynced {
+		err := c.each(s, true, func(m metav1.Object) error {
 			if key, ok := upsyncedBy(m.GetLabels()); !ok || !lost.Has(key) {
 				return nil
 			}
-			return deleteCopy(ctx, s, m)
+			return deleteCopy(ctx, s.store, m)
 		})
 		if err != nil {
 			return err
@@ -130,20 +163,24 @@ func (c *Controller) sweep(ctx context.Context, _ sweep) error {
 	return nil
 }
 
-// each calls f for each object of s in every logical cluster, as the
-// watch cache holds them.
-func each(ctx context.Context, s *genericregistry.Store, f func(metav1.Object) error) error {
-	list := s.NewListFunc()
-	if err := registry.ListAllClusters(ctx, s, list); err != nil {
-		return err
-	}
-	return meta.EachListItem(list, func(obj runtime.Object) error {
+// each calls f for each object of s in every logical cluster, or only
+// in those this replica owns, as the informer holds them, until f fails.
+func (c *Controller) each(s stored, owned bool, f func(metav1.Object) error) error {
+	for _, obj := range s.informer.All() {
 		m, err := meta.Accessor(obj)
 		if err != nil {
 			return err
 		}
-		return f(m)
-	})
+		if owned {
+			if cluster, err := logicalcluster.FromObject(m); err != nil || !c.cfg.Ownership.Owns(cluster) {
+				continue
+			}
+		}
+		if err := f(m); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // targets are the SyncTargets there are, read from the database.

@@ -26,11 +26,13 @@
 // object's resourceVersion or UID as a precondition, so replicas sweeping
 // at once do not undo each other.
 //
-// A sweep runs when the SyncTargets are first listed, listed again after
-// a broken watch, and a moment after a SyncTarget is deleted or
-// evicted. It lists the objects first, from the watch cache, and the
-// SyncTargets after, from the database: an object assigned to a target
-// was written after the target was created, so a target any listed object
-// names is in the later list unless it is gone. One watch and one worker
-// serve every logical cluster.
+// A sweep runs when the controller starts, when its replica gains a
+// shard, and a moment after a SyncTarget is deleted or evicted (a
+// deletion missed while the informer's watch was broken is one its next
+// list tells). It reads the objects first, from the shared informers,
+// and the SyncTargets after, from the database: an object assigned to a
+// target was written after the target was created, so a target any
+// object read names is in the later list unless it is gone. One worker
+// serves every logical cluster, and releases the objects of those its
+// replica owns.
 package losttarget

@@ -18,8 +18,10 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
+	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/loopback"
+	"github.com/canopy-dev/canopy/pkg/shard"
 )
 
 // reasonContentDeletionFailed is the reason of condition
@@ -33,8 +35,12 @@ const workers = 16
 // Config is what the controller acts on.
 type Config struct {
 	// Namespaces is the namespaces' registry store, watched across all
-	// logical clusters.
+	// logical clusters through its shared informer.
 	Namespaces *genericregistry.Store
+	Informers  *informer.Factory
+	// Ownership says which logical clusters' namespaces this replica
+	// empties.
+	Ownership shard.Ownership
 	// Delete deletes a namespace as the API does: a Terminating one
 	// without finalizers left is removed.
 	Delete rest.GracefulDeleter
@@ -81,13 +87,13 @@ type Controller struct {
 func New(c Config) *Controller {
 	ctl := &Controller{c: c, refusals: workqueue.NewTypedItemExponentialFailureRateLimiter[key](time.Second, 5*time.Minute)}
 	ctl.loop = clusterwide.Loop[key]{
-		Name:    "namespaces",
-		Store:   c.Namespaces,
-		NewList: func() runtime.Object { return &corev1.NamespaceList{} },
-		Workers: workers,
-		Keys:    keys,
-		Process: ctl.process,
+		Name:      "namespaces",
+		Workers:   workers,
+		Cluster:   func(k key) logicalcluster.Name { return k.cluster },
+		Ownership: c.Ownership,
+		Process:   ctl.process,
 	}
+	ctl.loop.Watch(c.Informers.For(c.Namespaces), keys)
 	return ctl
 }
 

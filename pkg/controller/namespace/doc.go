@@ -3,9 +3,9 @@
 // kube-controller-manager's namespace controller does.
 //
 // A namespace being deleted is marked Terminating and kept by the
-// "kubernetes" finalizer in its spec. One watch over the namespaces of all
-// logical clusters and a fixed pool of workers serve every logical
-// cluster: for each Terminating namespace the controller lists each
+// "kubernetes" finalizer in its spec. The shared informer of the
+// namespaces of all logical clusters and a fixed pool of workers serve
+// every logical cluster this replica owns: for each Terminating namespace the controller lists each
 // namespaced store, those of the custom resources its logical cluster
 // defines as namespaced included, and deletes each object in it through
 // the API, as a user of its own (pkg/loopback): the objects are the

@@ -10,22 +10,22 @@ import (
 
 	"golang.org/x/time/rate"
 	"k8s.io/apimachinery/pkg/api/meta"
-	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
 	placementv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/placement/v1alpha1"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
+	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	engine "github.com/canopy-dev/canopy/pkg/placement"
-	"github.com/canopy-dev/canopy/pkg/registry"
+	"github.com/canopy-dev/canopy/pkg/shard"
 )
 
 const (
@@ -77,6 +77,11 @@ type Config struct {
 	// means the defaults.
 	MovesPerSecond float64
 	MoveBurst      int
+	// Informers has the shared informers of all of these.
+	Informers *informer.Factory
+	// Ownership says which logical clusters' objects and placements this
+	// replica writes.
+	Ownership shard.Ownership
 }
 
 // Patcher patches objects through the API, as *loopback.Client does.
@@ -106,13 +111,21 @@ type Controller struct {
 	cfg   Config
 	world *world
 	moves *rate.Limiter
-	// started is set once the world is listed and objects are watched:
-	// from then on a change of the world places objects again.
+	// started is set once the world is listed: from then on objects are
+	// placed, and a change of the world places objects again.
 	started atomic.Bool
 
-	objects  workqueue.TypedDelayingInterface[objectRef]
-	statuses workqueue.TypedDelayingInterface[placementID]
-	regions  workqueue.TypedDelayingInterface[region]
+	// The informers of the world, of the objects by resource, and of
+	// their namespaces.
+	placements, constraints, syncTargets, namespaces *informer.Informer
+	resources                                        map[workloadv1alpha1.GroupResource]*informer.Informer
+	// worldListed tell when the world holds each of its informers' first
+	// list.
+	worldListed []cache.InformerSynced
+
+	objects  clusterwide.Loop[objectRef]
+	statuses clusterwide.Loop[placementID]
+	regions  clusterwide.Loop[region]
 
 	mu sync.Mutex
 	// records are, for each object placed, by which placement and on
@@ -143,106 +156,91 @@ func New(cfg Config) *Controller {
 	if cfg.MoveBurst == 0 {
 		cfg.MoveBurst = DefaultMoveBurst
 	}
-	return &Controller{
+	if cfg.Ownership == nil {
+		cfg.Ownership = shard.All{}
+	}
+	f := cfg.Informers
+	c := &Controller{
 		cfg:         cfg,
 		world:       newWorld(),
 		moves:       rate.NewLimiter(rate.Limit(cfg.MovesPerSecond), cfg.MoveBurst),
 		records:     map[objectRef]record{},
 		counts:      map[placementID]map[string]*count{},
 		unplaceable: map[objectRef]string{},
+		placements:  f.For(cfg.Placements),
+		constraints: f.For(cfg.Constraints),
+		syncTargets: f.For(cfg.SyncTargets),
+		namespaces:  f.For(cfg.Namespaces),
+		resources:   map[workloadv1alpha1.GroupResource]*informer.Informer{},
 		refusals:    workqueue.NewTypedItemExponentialFailureRateLimiter[objectRef](refusalBackoff, maxRefusalBackoff),
 	}
-}
-
-func newQueue[K comparable](name string) workqueue.TypedDelayingInterface[K] {
-	return workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[K]{Name: name})
+	c.objects = clusterwide.Loop[objectRef]{Name: "placement-objects", Workers: objectWorkers, Ownership: cfg.Ownership,
+		Cluster: func(ref objectRef) logicalcluster.Name { return ref.cluster }, Process: c.place}
+	c.statuses = clusterwide.Loop[placementID]{Name: "placement-status", Workers: 1, Ownership: cfg.Ownership,
+		Cluster: func(id placementID) logicalcluster.Name { return id.cluster }, Process: c.writeStatus}
+	// A region spans logical clusters; each object it queues is owned
+	// or not.
+	c.regions = clusterwide.Loop[region]{Name: "placement-regions", Workers: 1, Ownership: cfg.Ownership, Process: c.placeRegion}
+	c.worldListed = []cache.InformerSynced{
+		watchWorld(c.placements, c.placementChanged),
+		watchWorld(c.constraints, c.constraintChanged),
+		watchWorld(c.syncTargets, c.targetChanged),
+	}
+	for gr, r := range cfg.Resources {
+		i := f.For(r.Store)
+		c.resources[gr] = i
+		c.objects.Watch(i, func(obj runtime.Object, deleted bool) []objectRef { return c.objectChanged(gr, obj, deleted) })
+	}
+	c.regions.Watch(c.namespaces, c.namespaceChanged)
+	// A placement's status is its own logical cluster's, whose shard
+	// this replica may gain; its objects the objects loop queues.
+	cfg.Ownership.OnGain(func(s int) {
+		for _, obj := range c.placements.InShard(s) {
+			if m, err := meta.Accessor(obj); err == nil {
+				if cluster, err := logicalcluster.FromObject(m); err == nil {
+					c.statuses.AddAfter(placementID{cluster, m.GetName()}, statusDelay)
+				}
+			}
+		}
+	})
+	return c
 }
 
 // Run works until ctx ends. It places no object before it has listed
 // every Placement, PlacementConstraint and SyncTarget: a decision from
-// a partial list could move objects off targets missing from it.
+// a partial list could move objects off targets missing from it. Then it
+// places every object, as it places them after each change of the
+// world.
 func (c *Controller) Run(ctx context.Context) {
-	c.objects = newQueue[objectRef]("placement-objects")
-	c.statuses = newQueue[placementID]("placement-status")
-	c.regions = newQueue[region]("placement-regions")
-	defer c.objects.ShutDown()
-	defer c.statuses.ShutDown()
-	defer c.regions.ShutDown()
-
-	var listed sync.WaitGroup
-	listed.Add(3)
-	watchWorld(ctx, c, "placement-placements", c.cfg.Placements, &listed, c.world.replacePlacements, c.placementChanged)
-	watchWorld(ctx, c, "placement-constraints", c.cfg.Constraints, &listed, c.world.replaceConstraints, c.constraintChanged)
-	watchWorld(ctx, c, "placement-synctargets", c.cfg.SyncTargets, &listed, c.world.replaceTargets, c.targetChanged)
-	done := make(chan struct{})
-	go func() {
-		listed.Wait()
-		close(done)
-	}()
-	select {
-	case <-ctx.Done():
+	if !cache.WaitForNamedCacheSyncWithContext(ctx, c.worldListed...) {
 		return
-	case <-done:
 	}
-
-	clusterwide.Work(ctx, "placement-objects", c.objects, objectWorkers, c.place)
-	clusterwide.Work(ctx, "placement-status", c.statuses, 1, c.writeStatus)
-	clusterwide.Work(ctx, "placement-regions", c.regions, 1, c.placeRegion)
-	for gr, r := range c.cfg.Resources {
-		go clusterwide.Watch(ctx, "placement-"+gr.String(), r.Store, r.Store.NewListFunc, func(objs []runtime.Object) {
-			for _, obj := range objs {
-				c.objectChanged(gr, obj, false)
-			}
-		}, func(obj runtime.Object, deleted bool) { c.objectChanged(gr, obj, deleted) })
-	}
-	go clusterwide.Watch(ctx, "placement-namespaces", c.cfg.Namespaces, c.cfg.Namespaces.NewListFunc, func([]runtime.Object) {}, c.namespaceChanged)
 	c.started.Store(true)
+	c.regions.Add(region{cluster: logicalcluster.Root, descendants: true})
 	for _, id := range c.world.placementsWithin(logicalcluster.Root) {
 		c.statuses.AddAfter(id, statusDelay)
 	}
-	<-ctx.Done()
+	go c.objects.Run(ctx)
+	go c.statuses.Run(ctx)
+	c.regions.Run(ctx)
 }
 
-// watchWorld lists and watches the objects of store, of type T, into the
-// world: each complete list replaces what it holds, and changed records
-// each change. listed is done after the first list.
-func watchWorld[T runtime.Object](ctx context.Context, c *Controller, name string, store *genericregistry.Store, listed *sync.WaitGroup,
-	replace func([]T), changed func(cluster logicalcluster.Name, obj T, deleted bool),
-) {
-	var once sync.Once
-	go clusterwide.Watch(ctx, name, store, store.NewListFunc, func(objs []runtime.Object) {
-		items := make([]T, 0, len(objs))
-		for _, obj := range objs {
-			if item, ok := obj.(T); ok {
-				items = append(items, item)
-			}
-		}
-		replace(items)
-		once.Do(listed.Done)
-		if c.started.Load() {
-			// The watch broke, and changes may have been missed.
-			c.regions.Add(region{cluster: logicalcluster.Root, descendants: true})
-			for _, id := range c.world.placementsWithin(logicalcluster.Root) {
-				c.statuses.AddAfter(id, statusDelay)
-			}
-		}
-	}, func(obj runtime.Object, deleted bool) {
+// watchWorld records each change of the objects of i, of type T, in the
+// world, and tells when the world holds i's first list.
+func watchWorld[T runtime.Object](i *informer.Informer, changed func(cluster logicalcluster.Name, obj T, deleted bool)) cache.InformerSynced {
+	reg, err := i.AddHandler(func(obj runtime.Object, cluster logicalcluster.Name, deleted bool) {
 		item, ok := obj.(T)
 		if !ok {
-			klog.ErrorS(nil, "A watch sent something else", "watch", name, "type", fmt.Sprintf("%T", obj))
-			return
-		}
-		m, err := meta.Accessor(item)
-		if err != nil {
-			return
-		}
-		cluster, err := logicalcluster.FromObject(m)
-		if err != nil {
-			klog.ErrorS(err, "A stored object has no logical cluster", "watch", name, "name", m.GetName())
+			klog.ErrorS(nil, "An informer sent something else", "resource", i.Resource(), "type", fmt.Sprintf("%T", obj))
 			return
 		}
 		changed(cluster, item, deleted)
 	})
+	if err != nil {
+		klog.ErrorS(err, "Watching an informer", "resource", i.Resource())
+		return func() bool { return false }
+	}
+	return reg.HasSynced
 }
 
 func (c *Controller) placementChanged(cluster logicalcluster.Name, p *placementv1alpha1.Placement, deleted bool) {
@@ -291,58 +289,54 @@ func (c *Controller) placeAgain(r region) {
 	}
 }
 
-func (c *Controller) namespaceChanged(obj runtime.Object, _ bool) {
+// namespaceChanged is the region of the namespace obj, once objects are
+// placed, if placements apply in its logical cluster.
+func (c *Controller) namespaceChanged(obj runtime.Object, _ bool) []region {
 	m, err := meta.Accessor(obj)
-	if err != nil {
-		return
+	if err != nil || !c.started.Load() {
+		return nil
 	}
 	cluster, err := logicalcluster.FromObject(m)
 	if err == nil && c.world.applies(cluster) {
-		c.regions.Add(region{cluster: cluster, namespace: m.GetName()})
+		return []region{{cluster: cluster, namespace: m.GetName()}}
 	}
+	return nil
 }
 
-// objectChanged queues an object to place: one that a placement may
-// place, or that one did, or one placement is moving.
-func (c *Controller) objectChanged(gr workloadv1alpha1.GroupResource, obj runtime.Object, deleted bool) {
+// objectChanged is the object to place that obj is, once objects are
+// placed: one that a placement may place, or that one did, or one
+// placement is moving.
+func (c *Controller) objectChanged(gr workloadv1alpha1.GroupResource, obj runtime.Object, deleted bool) []objectRef {
 	m, err := meta.Accessor(obj)
 	if err != nil {
-		return
+		return nil
 	}
 	cluster, err := logicalcluster.FromObject(m)
 	if err != nil {
 		klog.ErrorS(err, "A stored object has no logical cluster", "resource", gr, "namespace", m.GetNamespace(), "name", m.GetName())
-		return
+		return nil
 	}
 	ref := objectRef{gr, cluster, m.GetNamespace(), m.GetName()}
 	if deleted {
 		c.record(ref, nil)
 		c.setReported(ref, "")
-		return
+		return nil
 	}
-	if c.world.applies(cluster) || c.recorded(ref) || moving(m) {
-		c.objects.Add(ref)
+	if c.started.Load() && (c.world.applies(cluster) || c.recorded(ref) || moving(m)) {
+		return []objectRef{ref}
 	}
+	return nil
 }
 
-// placeRegion queues every object of r to place, listed from the watch
-// cache.
-func (c *Controller) placeRegion(ctx context.Context, r region) error {
-	for gr, res := range c.cfg.Resources {
-		list := res.Store.NewListFunc()
-		var err error
+// placeRegion queues every object of r to place, as the informers hold
+// them.
+func (c *Controller) placeRegion(_ context.Context, r region) error {
+	for gr, i := range c.resources {
+		var objs []runtime.Object
 		if r.descendants {
-			err = registry.ListAllClusters(ctx, res.Store, list)
+			objs = i.All()
 		} else {
-			ctx := logicalcluster.WithCluster(genericapirequest.WithNamespace(ctx, r.namespace), r.cluster)
-			list, err = res.Store.List(ctx, &metainternalversion.ListOptions{ResourceVersion: "0"})
-		}
-		if err != nil {
-			return err
-		}
-		objs, err := meta.ExtractList(list)
-		if err != nil {
-			return err
+			objs = i.InNamespace(r.cluster, r.namespace)
 		}
 		for _, obj := range objs {
 			m, err := meta.Accessor(obj)
@@ -350,7 +344,9 @@ func (c *Controller) placeRegion(ctx context.Context, r region) error {
 				continue
 			}
 			if cluster, err := logicalcluster.FromObject(m); err == nil && within(cluster, r.cluster) {
-				c.objectChanged(gr, obj, false)
+				for _, ref := range c.objectChanged(gr, obj, false) {
+					c.objects.Add(ref)
+				}
 			}
 		}
 	}

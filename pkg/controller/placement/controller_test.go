@@ -26,6 +26,7 @@ import (
 	"github.com/canopy-dev/canopy/internal/storepatch"
 	placementv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/placement/v1alpha1"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/registry"
 	"github.com/canopy-dev/canopy/pkg/registry/apps"
@@ -85,11 +86,13 @@ func startController(t *testing.T) *testHub {
 		configMaps: stores["configmaps"], events: stores["events"],
 		syncTargetStatus: groups[2].Storage["synctargets/status"].(rest.Updater),
 	}
+	informers := informer.NewFactory()
 	resources := map[workloadv1alpha1.GroupResource]Resource{
 		{Group: "apps", Resource: "deployments"}: {Store: h.deployments, Version: "v1", Status: groups[1].Storage["deployments/status"].(rest.Updater)},
 		{Resource: "configmaps"}:                 {Store: h.configMaps, Version: "v1"},
 	}
 	c := New(Config{
+		Informers:       informers,
 		Placements:      h.placements,
 		PlacementStatus: groups[3].Storage["placements/status"].(rest.Updater),
 		Constraints:     stores["placementconstraints"],
@@ -99,6 +102,7 @@ func startController(t *testing.T) *testHub {
 		Resources:       resources,
 		Client:          storePatcher{resources: resources, refusing: &h.refusing},
 	})
+	informers.Start(ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

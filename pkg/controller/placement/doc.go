@@ -4,13 +4,14 @@
 //
 // # What it reads
 //
-// One instance serves every logical cluster. It lists and watches, across
-// all of them, the Placements, PlacementConstraints and SyncTargets into
-// memory (world.go), and places no object before all three are listed:
-// a decision made from a partial list could move objects off targets
-// missing from it. A broken watch lists again and replaces what it held;
-// meanwhile decisions use the last complete list, so a failed list
-// evicts nothing. A SyncTarget's heartbeat changes nothing placement
+// One instance serves every logical cluster. It reads, across all of
+// them, the Placements, PlacementConstraints and SyncTargets from their
+// shared informers into memory (world.go), and places no object before
+// all three are listed: a decision made from a partial list could move
+// objects off targets missing from it. Then it places every object once.
+// A broken watch lists again, and the informer tells what changed
+// meanwhile; until then decisions use what was last known, so a failed
+// list evicts nothing. A SyncTarget's heartbeat changes nothing placement
 // reads and is dropped; its Ready condition, labels, taints, cordon,
 // resources and allocatable do. Per logical cluster with objects to
 // place it compiles, on first use after a change, its scope: the
@@ -22,9 +23,11 @@
 // namespace, a logical cluster, or one and its descendants.
 //
 // The objects placed are those of every resource the hub stores that a
-// SyncTarget may accept (Config.Resources), watched across all logical
-// clusters; an event queues an object only where some placement applies,
-// so a logical cluster without placements costs a map lookup per change.
+// SyncTarget may accept (Config.Resources), read from their shared
+// informers across all logical clusters; an event queues an object only
+// where some placement applies, and only in the logical clusters this
+// replica owns, so a logical cluster without placements costs a map
+// lookup per change.
 //
 // # What it writes
 //

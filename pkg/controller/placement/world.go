@@ -7,11 +7,8 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/klog/v2"
 
 	placementv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/placement/v1alpha1"
-	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	engine "github.com/canopy-dev/canopy/pkg/placement"
 )
@@ -240,50 +237,6 @@ func set[V any](m map[logicalcluster.Name]map[string]V, cluster logicalcluster.N
 		m[cluster] = map[string]V{}
 	}
 	m[cluster][name] = v
-}
-
-// replacePlacements, replaceConstraints and replaceTargets replace what
-// w holds with a complete list, at the start or after a watch broke.
-func (w *world) replacePlacements(items []*placementv1alpha1.Placement) {
-	replace(w, &w.placements, items)
-}
-
-func (w *world) replaceConstraints(items []*placementv1alpha1.PlacementConstraint) {
-	replace(w, &w.constraints, items)
-}
-
-func (w *world) replaceTargets(items []*workloadv1alpha1.SyncTarget) {
-	targets := make([]engine.Target, 0, len(items))
-	for _, st := range items {
-		t, err := engine.TargetFrom(st)
-		if err != nil {
-			klog.ErrorS(err, "A stored SyncTarget cannot be placed on")
-			continue
-		}
-		targets = append(targets, t)
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.targets = map[logicalcluster.Name]map[string]engine.Target{}
-	for _, t := range targets {
-		set(w.targets, t.Cluster, t.Name, t, false)
-	}
-	w.scopes = map[logicalcluster.Name]*scope{}
-}
-
-func replace[V metav1.Object](w *world, m *map[logicalcluster.Name]map[string]V, items []V) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	*m = map[logicalcluster.Name]map[string]V{}
-	for _, item := range items {
-		cluster, err := logicalcluster.FromObject(item)
-		if err != nil {
-			klog.ErrorS(err, "A stored object has no logical cluster", "name", item.GetName())
-			continue
-		}
-		set(*m, cluster, item.GetName(), item, false)
-	}
-	w.scopes = map[logicalcluster.Name]*scope{}
 }
 
 // placement is placement id as last watched, nil if there is none.

@@ -20,6 +20,26 @@ func placementIn(cluster logicalcluster.Name, name string, inheritance placement
 	return p
 }
 
+// fill records placements and targets in w, as their informers first
+// list them.
+func fill(t *testing.T, w *world, placements []*placementv1alpha1.Placement, targets []*workloadv1alpha1.SyncTarget) {
+	t.Helper()
+	for _, p := range placements {
+		cluster, err := logicalcluster.FromObject(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.setPlacement(cluster, p, false)
+	}
+	for _, st := range targets {
+		target, err := engine.TargetFrom(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.setTarget(target.Cluster, target, false)
+	}
+}
+
 func syncTarget(cluster logicalcluster.Name, name string, ready bool, heartbeat time.Time) *workloadv1alpha1.SyncTarget {
 	status := metav1.ConditionFalse
 	if ready {
@@ -59,12 +79,11 @@ func TestWithin(t *testing.T) {
 // are the targets of its lineage.
 func TestWorldScopes(t *testing.T) {
 	w := newWorld()
-	w.replacePlacements([]*placementv1alpha1.Placement{
+	fill(t, w, []*placementv1alpha1.Placement{
 		placementIn("root", "default", placementv1alpha1.InheritanceDescendants),
 		placementIn("root", "root-only", placementv1alpha1.InheritanceNone),
 		placementIn("root:org:team", "team", placementv1alpha1.InheritanceNone),
-	})
-	w.replaceTargets([]*workloadv1alpha1.SyncTarget{
+	}, []*workloadv1alpha1.SyncTarget{
 		syncTarget("root", "pc1", true, time.Unix(200, 0)),
 		syncTarget("root:org", "pc2", true, time.Unix(200, 0)),
 		syncTarget("root:other", "pc3", true, time.Unix(200, 0)),
@@ -121,8 +140,7 @@ func TestWorldScopes(t *testing.T) {
 func TestWorldChanges(t *testing.T) {
 	w := newWorld()
 	p := placementIn("root:org", "p", placementv1alpha1.InheritanceNone)
-	w.replacePlacements([]*placementv1alpha1.Placement{p})
-	w.replaceTargets([]*workloadv1alpha1.SyncTarget{syncTarget("root", "pc1", true, time.Unix(200, 0))})
+	fill(t, w, []*placementv1alpha1.Placement{p}, []*workloadv1alpha1.SyncTarget{syncTarget("root", "pc1", true, time.Unix(200, 0))})
 	s := w.scope("root:org")
 
 	withStatus := p.DeepCopy()

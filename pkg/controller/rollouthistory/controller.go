@@ -9,20 +9,19 @@ import (
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
-	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
-	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/ptr"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
+	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/shard"
 )
 
 const (
@@ -41,6 +40,10 @@ type Config struct {
 	StatefulSets        *genericregistry.Store
 	DaemonSets          *genericregistry.Store
 	ControllerRevisions *genericregistry.Store
+	// Informers has the shared informers of all of these.
+	Informers *informer.Factory
+	// Ownership says which logical clusters' records this replica keeps.
+	Ownership shard.Ownership
 }
 
 // key names one Deployment, StatefulSet or DaemonSet, by its kind.
@@ -54,57 +57,62 @@ type key struct {
 // revisions, and the ControllerRevisions recording each StatefulSet's and
 // DaemonSet's.
 type Controller struct {
-	cfg   Config
-	queue workqueue.TypedDelayingInterface[key]
+	cfg  Config
+	loop clusterwide.Loop[key]
+	// The informers of cfg's stores, which reads go to.
+	deployments, replicaSets, statefulSets, daemonSets, revisions *informer.Informer
 }
 
-// New returns the controller.
-func New(cfg Config) *Controller { return &Controller{cfg: cfg} }
-
-// Run works until ctx ends: it watches the workloads, and the records
-// of their revisions, across every logical cluster.
-func (c *Controller) Run(ctx context.Context) {
-	c.queue = workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[key]{Name: name})
-	defer c.queue.ShutDown()
-	clusterwide.Work(ctx, name, c.queue, workers, c.process)
-	for _, s := range []*genericregistry.Store{c.cfg.ReplicaSets, c.cfg.StatefulSets, c.cfg.DaemonSets, c.cfg.ControllerRevisions} {
-		go clusterwide.Watch(ctx, name+"-"+s.DefaultQualifiedResource.Resource, s, s.NewListFunc, c.listed, c.changed)
+// New returns the controller, which watches the workloads, and the
+// records of their revisions, across every logical cluster.
+func New(cfg Config) *Controller {
+	f := cfg.Informers
+	c := &Controller{
+		cfg:          cfg,
+		deployments:  f.For(cfg.Deployments),
+		replicaSets:  f.For(cfg.ReplicaSets),
+		statefulSets: f.For(cfg.StatefulSets),
+		daemonSets:   f.For(cfg.DaemonSets),
+		revisions:    f.For(cfg.ControllerRevisions),
 	}
-	clusterwide.Watch(ctx, name, c.cfg.Deployments, c.cfg.Deployments.NewListFunc, c.listed, c.changed)
-}
-
-func (c *Controller) listed(objs []runtime.Object) {
-	for _, obj := range objs {
-		c.changed(obj, false)
+	c.loop = clusterwide.Loop[key]{
+		Name:      name,
+		Workers:   workers,
+		Cluster:   func(k key) logicalcluster.Name { return k.cluster },
+		Ownership: cfg.Ownership,
+		Process:   c.process,
 	}
+	for _, i := range []*informer.Informer{c.deployments, c.replicaSets, c.statefulSets, c.daemonSets, c.revisions} {
+		c.loop.Watch(i, keys)
+	}
+	return c
 }
 
-// changed queues the workload obj is, or the one whose revision obj
-// records.
-func (c *Controller) changed(obj runtime.Object, deleted bool) {
+// Run works until ctx ends.
+func (c *Controller) Run(ctx context.Context) { c.loop.Run(ctx) }
+
+// keys is the workload obj is, or the one whose revision obj records.
+func keys(obj runtime.Object, deleted bool) []key {
 	m, err := meta.Accessor(obj)
 	if err != nil {
-		return
+		return nil
+	}
+	cluster, err := logicalcluster.FromObject(m)
+	if err != nil {
+		klog.ErrorS(err, "A stored object has no logical cluster", "namespace", m.GetNamespace(), "name", m.GetName())
+		return nil
 	}
 	switch obj.(type) {
 	case *appsv1.Deployment, *appsv1.StatefulSet, *appsv1.DaemonSet:
 		if !deleted {
-			c.add(m, kindOf(m), m.GetName())
+			return []key{{kindOf(m), cluster, m.GetNamespace(), m.GetName()}}
 		}
 	case *appsv1.ReplicaSet, *appsv1.ControllerRevision:
 		if ref := metav1.GetControllerOf(m); ref != nil && m.GetLabels()[workloadv1alpha1.RevisionRecordLabel] == "true" {
-			c.add(m, ref.Kind, ref.Name)
+			return []key{{ref.Kind, cluster, m.GetNamespace(), ref.Name}}
 		}
 	}
-}
-
-func (c *Controller) add(m metav1.Object, kind, name string) {
-	cluster, err := logicalcluster.FromObject(m)
-	if err != nil {
-		klog.ErrorS(err, "A stored object has no logical cluster", "namespace", m.GetNamespace(), "name", m.GetName())
-		return
-	}
-	c.queue.Add(key{kind, cluster, m.GetNamespace(), name})
+	return nil
 }
 
 // kindOf is the kind of a workload, as its stored type meta is empty.
@@ -127,34 +135,28 @@ func (c *Controller) process(ctx context.Context, k key) error {
 	case "Deployment":
 		return c.processDeployment(ctx, k)
 	case statefulSet.kind:
-		return c.processRevisions(ctx, c.cfg.StatefulSets, k)
+		return c.processRevisions(ctx, c.statefulSets, k)
 	case daemonSet.kind:
-		return c.processRevisions(ctx, c.cfg.DaemonSets, k)
+		return c.processRevisions(ctx, c.daemonSets, k)
 	}
 	return nil
 }
 
 // processDeployment brings the ReplicaSets recording k's Deployment in
-// line with it, reading both from the watch cache: a write from a stale read
-// conflicts, or finds its ReplicaSet made already, and the watch queues
-// k again.
+// line with it, reading both from the informers: a write from a stale
+// read conflicts, or finds its ReplicaSet made already, and the informer
+// queues k again.
 func (c *Controller) processDeployment(ctx context.Context, k key) error {
-	obj, err := c.cfg.Deployments.Get(ctx, k.name, &metav1.GetOptions{ResourceVersion: "0"})
-	if apierrors.IsNotFound(err) {
+	obj, ok := c.deployments.Get(k.cluster, k.namespace, k.name)
+	if !ok {
 		// The garbage collector deletes what it owned.
 		return nil
 	}
-	if err != nil {
-		return err
-	}
-	d := obj.(*appsv1.Deployment)
-	if d.DeletionTimestamp != nil {
+	d, ok := obj.(*appsv1.Deployment)
+	if !ok || d.DeletionTimestamp != nil {
 		return nil
 	}
-	owned, err := c.owned(ctx, d)
-	if err != nil {
-		return err
-	}
+	owned := c.owned(k, d)
 	for i := 0; i <= collisions; i++ {
 		var count *int32
 		if i > 0 {
@@ -169,23 +171,21 @@ func (c *Controller) processDeployment(ctx context.Context, k key) error {
 		collisions+1, k.namespace, k.name, k.cluster)
 }
 
-// owned are the recording ReplicaSets in d's namespace that d controls.
-func (c *Controller) owned(ctx context.Context, d *appsv1.Deployment) ([]*appsv1.ReplicaSet, error) {
-	list, err := c.cfg.ReplicaSets.List(ctx, &metainternalversion.ListOptions{
-		ResourceVersion: "0",
-		LabelSelector:   labels.SelectorFromSet(labels.Set{workloadv1alpha1.RevisionRecordLabel: "true"}),
-	})
-	if err != nil {
-		return nil, err
-	}
+// owned are the recording ReplicaSets in the namespace of k's Deployment
+// d that d controls.
+func (c *Controller) owned(k key, d *appsv1.Deployment) []*appsv1.ReplicaSet {
 	var out []*appsv1.ReplicaSet
-	for i := range list.(*appsv1.ReplicaSetList).Items {
-		rs := &list.(*appsv1.ReplicaSetList).Items[i]
-		if metav1.IsControlledBy(rs, d) && rs.DeletionTimestamp == nil {
+	for _, obj := range c.replicaSets.InNamespace(k.cluster, k.namespace) {
+		if rs, ok := obj.(*appsv1.ReplicaSet); ok && recording(rs) && metav1.IsControlledBy(rs, d) && rs.DeletionTimestamp == nil {
 			out = append(out, rs)
 		}
 	}
-	return out, nil
+	return out
+}
+
+// recording tells whether m is a record of a revision.
+func recording(m metav1.Object) bool {
+	return m.GetLabels()[workloadv1alpha1.RevisionRecordLabel] == "true"
 }
 
 var errNameTaken = errors.New("the name is taken")
@@ -270,32 +270,21 @@ func (c *Controller) taken(ctx context.Context, store *genericregistry.Store, ow
 }
 
 // processRevisions brings the ControllerRevisions recording k's
-// StatefulSet or DaemonSet, read from store, in line with it, as
+// StatefulSet or DaemonSet, read from workloads, in line with it, as
 // processDeployment does for a Deployment's ReplicaSets.
-func (c *Controller) processRevisions(ctx context.Context, store *genericregistry.Store, k key) error {
-	obj, err := store.Get(ctx, k.name, &metav1.GetOptions{ResourceVersion: "0"})
-	if apierrors.IsNotFound(err) {
+func (c *Controller) processRevisions(ctx context.Context, workloads *informer.Informer, k key) error {
+	obj, ok := workloads.Get(k.cluster, k.namespace, k.name)
+	if !ok {
 		return nil
-	}
-	if err != nil {
-		return err
 	}
 	w, ok := workloadOf(obj)
 	if !ok || w.obj.GetDeletionTimestamp() != nil {
 		return nil
 	}
-	list, err := c.cfg.ControllerRevisions.List(ctx, &metainternalversion.ListOptions{
-		ResourceVersion: "0",
-		LabelSelector:   labels.SelectorFromSet(labels.Set{workloadv1alpha1.RevisionRecordLabel: "true"}),
-	})
-	if err != nil {
-		return err
-	}
 	var owned []*appsv1.ControllerRevision
 	have := map[string]*appsv1.ControllerRevision{}
-	for i := range list.(*appsv1.ControllerRevisionList).Items {
-		cr := &list.(*appsv1.ControllerRevisionList).Items[i]
-		if metav1.IsControlledBy(cr, w.obj) && cr.DeletionTimestamp == nil {
+	for _, obj := range c.revisions.InNamespace(k.cluster, k.namespace) {
+		if cr, ok := obj.(*appsv1.ControllerRevision); ok && recording(cr) && metav1.IsControlledBy(cr, w.obj) && cr.DeletionTimestamp == nil {
 			owned = append(owned, cr)
 			have[cr.Name] = cr
 		}

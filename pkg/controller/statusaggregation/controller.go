@@ -8,7 +8,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -18,8 +17,9 @@ import (
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
+	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
-	"github.com/canopy-dev/canopy/pkg/registry"
+	"github.com/canopy-dev/canopy/pkg/shard"
 )
 
 // workers is how many objects of a resource are aggregated at once.
@@ -52,27 +52,44 @@ type key struct {
 // Controller aggregates the status of the objects of its resources that
 // are assigned to more than one target.
 type Controller struct {
-	syncTargets *genericregistry.Store
-	targets     *targets
-	loops       map[*clusterwide.Loop[key]]Resource
-	client      Patcher
+	// targetsListed tells when targets holds the SyncTargets' first list.
+	targetsListed func() bool
+	targets       *targets
+	loops         map[*clusterwide.Loop[key]]*informer.Informer
+	client        Patcher
 }
 
 // New returns a controller over resources, named by resource name, that
-// reads the SyncTargets from syncTargets and writes with client.
-func New(syncTargets *genericregistry.Store, resources map[string]Resource, client Patcher) *Controller {
-	c := &Controller{syncTargets: syncTargets, targets: newTargets(), loops: map[*clusterwide.Loop[key]]Resource{}, client: client}
+// reads the SyncTargets and the objects from their shared informers, and
+// writes with client the objects of the logical clusters owner says this
+// replica handles.
+func New(syncTargets *genericregistry.Store, resources map[string]Resource, client Patcher, informers *informer.Factory, owner shard.Ownership) *Controller {
+	c := &Controller{targetsListed: func() bool { return false }, targets: newTargets(), loops: map[*clusterwide.Loop[key]]*informer.Informer{}, client: client}
 	for name, r := range resources {
+		i := informers.For(r.Store)
 		l := &clusterwide.Loop[key]{
-			Name:    "status-aggregation-" + name,
-			Store:   r.Store,
-			NewList: r.Store.NewListFunc,
-			Workers: workers,
-			Keys:    keys,
+			Name:      "status-aggregation-" + name,
+			Workers:   workers,
+			Cluster:   func(k key) logicalcluster.Name { return k.cluster },
+			Ownership: owner,
+			Process:   func(ctx context.Context, k key) error { return c.process(ctx, r, i, k) },
 		}
-		l.Process = func(ctx context.Context, k key) error { return c.process(ctx, r, k) }
-		c.loops[l] = r
+		l.Watch(i, keys)
+		c.loops[l] = i
 	}
+	reg, err := informers.For(syncTargets).AddHandler(func(obj runtime.Object, _ logicalcluster.Name, deleted bool) {
+		changed := c.targets.set(obj, deleted)
+		// Before the SyncTargets are listed, no object is aggregated,
+		// and every one is queued as its own informer lists it.
+		if c.targetsListed() {
+			c.aggregateAgain(changed)
+		}
+	})
+	if err != nil {
+		klog.ErrorS(err, "Watching the SyncTargets for status aggregation")
+		return c
+	}
+	c.targetsListed = reg.HasSynced
 	return c
 }
 
@@ -81,42 +98,34 @@ func (c *Controller) Run(ctx context.Context) {
 	for l := range c.loops {
 		go l.Run(ctx)
 	}
-	clusterwide.Watch(ctx, "status-aggregation-synctargets", c.syncTargets,
-		func() runtime.Object { return &workloadv1alpha1.SyncTargetList{} },
-		func(objs []runtime.Object) { c.aggregateAgain(ctx, c.targets.replace(objs)) },
-		func(obj runtime.Object, deleted bool) { c.aggregateAgain(ctx, c.targets.set(obj, deleted)) })
+	<-ctx.Done()
 }
 
 // aggregateAgain queues the objects assigned to the targets of keys,
-// whose readiness changed, read from the watch cache.
-func (c *Controller) aggregateAgain(ctx context.Context, keys []string) {
-	if len(keys) == 0 {
+// whose readiness changed.
+func (c *Controller) aggregateAgain(targetKeys []string) {
+	if len(targetKeys) == 0 {
 		return
 	}
-	for l, r := range c.loops {
-		list := r.Store.NewListFunc()
-		if err := registry.ListAllClusters(ctx, r.Store, list); err != nil {
-			klog.ErrorS(err, "Listing the objects of SyncTargets whose readiness changed", "loop", l.Name)
-			continue
-		}
-		_ = meta.EachListItem(list, func(obj runtime.Object) error {
+	for l, i := range c.loops {
+		for _, obj := range i.All() {
 			m, err := meta.Accessor(obj)
 			if err != nil {
-				return nil
+				continue
 			}
-			for _, k := range keys {
-				if m.GetLabels()[workloadv1alpha1.StateLabel(k)] == workloadv1alpha1.StateSync {
-					for _, lk := range l.Keys(obj, false) {
-						l.AddAfter(lk, 0)
+			for _, t := range targetKeys {
+				if m.GetLabels()[workloadv1alpha1.StateLabel(t)] == workloadv1alpha1.StateSync {
+					for _, lk := range keys(obj, false) {
+						l.Add(lk)
 					}
 					break
 				}
 			}
-			return nil
-		})
+		}
 	}
 }
 
+// keys is the object obj is, if it is assigned to several targets.
 func keys(obj runtime.Object, deleted bool) []key {
 	m, err := meta.Accessor(obj)
 	if err != nil || deleted || len(workloadv1alpha1.Targets(m.GetLabels())) < 2 {
@@ -131,19 +140,16 @@ func keys(obj runtime.Object, deleted bool) []key {
 }
 
 // process writes the aggregated status of k's object, read from the
-// watch cache, which the event that queued k is already in, unless it
-// has it.
-func (c *Controller) process(ctx context.Context, r Resource, k key) error {
-	if !c.targets.listed() {
+// informer, which the event that queued k is already in, unless it has
+// it.
+func (c *Controller) process(ctx context.Context, r Resource, i *informer.Informer, k key) error {
+	if !c.targetsListed() {
 		return clusterwide.ErrWaiting
 	}
 	ctx = logicalcluster.WithCluster(genericapirequest.WithNamespace(ctx, k.namespace), k.cluster)
-	obj, err := r.Store.Get(ctx, k.name, &metav1.GetOptions{ResourceVersion: "0"})
-	if apierrors.IsNotFound(err) {
+	obj, ok := i.Get(k.cluster, k.namespace, k.name)
+	if !ok {
 		return nil
-	}
-	if err != nil {
-		return err
 	}
 	m, err := meta.Accessor(obj)
 	if err != nil {

@@ -22,12 +22,11 @@ type targetState struct {
 	since metav1.Time
 }
 
-// targets holds the SyncTargets of every logical cluster by key, as last
-// listed and watched.
+// targets holds the state of the SyncTargets of every logical cluster by
+// key, as the informer last told.
 type targets struct {
-	mu      sync.RWMutex
-	byKey   map[string]targetState
-	isReady bool
+	mu    sync.RWMutex
+	byKey map[string]targetState
 }
 
 func newTargets() *targets { return &targets{byKey: map[string]targetState{}} }
@@ -56,34 +55,6 @@ func stateOf(st *workloadv1alpha1.SyncTarget) (string, targetState, bool) {
 	return workloadv1alpha1.TargetKey(string(cluster), st.Name), s, true
 }
 
-// replace replaces what t holds with a complete list, and returns the
-// keys whose state changed.
-func (t *targets) replace(objs []runtime.Object) []string {
-	byKey := map[string]targetState{}
-	for _, obj := range objs {
-		if st, ok := obj.(*workloadv1alpha1.SyncTarget); ok {
-			if key, s, ok := stateOf(st); ok {
-				byKey[key] = s
-			}
-		}
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	var changed []string
-	for key, s := range byKey {
-		if was, ok := t.byKey[key]; !ok || was.down != s.down {
-			changed = append(changed, key)
-		}
-	}
-	for key := range t.byKey {
-		if _, ok := byKey[key]; !ok {
-			changed = append(changed, key)
-		}
-	}
-	t.byKey, t.isReady = byKey, true
-	return changed
-}
-
 // set records a change of a SyncTarget, and returns its key if its state
 // changed.
 func (t *targets) set(obj runtime.Object, deleted bool) []string {
@@ -107,12 +78,6 @@ func (t *targets) set(obj runtime.Object, deleted bool) []string {
 		return nil
 	}
 	return []string{key}
-}
-
-func (t *targets) listed() bool {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	return t.isReady
 }
 
 // of are the targets of keys, for an object with annotations.

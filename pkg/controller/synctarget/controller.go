@@ -16,7 +16,9 @@ import (
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
+	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/shard"
 )
 
 const (
@@ -38,26 +40,27 @@ type key struct {
 // not reported for timeout False, and their Evicted condition True once
 // they have not been Ready for evictAfter.
 type Controller struct {
-	targets    *genericregistry.Store
+	informer   *informer.Informer
 	status     rest.Updater
 	timeout    time.Duration
 	evictAfter time.Duration
 	loop       clusterwide.Loop[key]
 }
 
-// New returns a controller over the SyncTargets' store and its status
-// subresource, which marks a target whose heartbeat is older than timeout
-// not Ready, and one not Ready for evictAfter evicted.
-func New(targets *genericregistry.Store, status rest.Updater, timeout, evictAfter time.Duration) *Controller {
-	c := &Controller{targets: targets, status: status, timeout: timeout, evictAfter: evictAfter}
+// New returns a controller over the SyncTargets' shared informer and
+// their status subresource, which marks a target whose heartbeat is
+// older than timeout not Ready, and one not Ready for evictAfter
+// evicted, in the logical clusters owner says this replica handles.
+func New(targets *genericregistry.Store, status rest.Updater, timeout, evictAfter time.Duration, informers *informer.Factory, owner shard.Ownership) *Controller {
+	c := &Controller{informer: informers.For(targets), status: status, timeout: timeout, evictAfter: evictAfter}
 	c.loop = clusterwide.Loop[key]{
-		Name:    "synctarget-heartbeat",
-		Store:   targets,
-		NewList: func() runtime.Object { return &workloadv1alpha1.SyncTargetList{} },
-		Workers: workers,
-		Keys:    keys,
-		Process: c.process,
+		Name:      "synctarget-heartbeat",
+		Workers:   workers,
+		Cluster:   func(k key) logicalcluster.Name { return k.cluster },
+		Ownership: owner,
+		Process:   c.process,
 	}
+	c.loop.Watch(c.informer, keys)
 	return c
 }
 
@@ -82,18 +85,18 @@ func keys(obj runtime.Object, deleted bool) []key {
 }
 
 // process writes the conditions the SyncTarget of k calls for now, and
-// looks at it again when they will change. It reads the watch cache,
-// which the event that queued k is already in.
+// looks at it again when they will change. It reads the informer, which
+// the event that queued k is already in.
 func (c *Controller) process(ctx context.Context, k key) error {
 	ctx = logicalcluster.WithCluster(genericapirequest.WithNamespace(ctx, ""), k.cluster)
-	obj, err := c.targets.Get(ctx, k.name, &metav1.GetOptions{ResourceVersion: "0"})
-	if apierrors.IsNotFound(err) {
+	obj, ok := c.informer.Get(k.cluster, "", k.name)
+	if !ok {
 		return nil
 	}
-	if err != nil {
-		return err
+	st, ok := obj.(*workloadv1alpha1.SyncTarget)
+	if !ok {
+		return nil
 	}
-	st := obj.(*workloadv1alpha1.SyncTarget)
 	now := time.Now()
 	updated := st.DeepCopy()
 	changed, recheck := reconcile(updated, now, c.timeout, c.evictAfter)
@@ -105,7 +108,7 @@ func (c *Controller) process(ctx context.Context, k key) error {
 	}
 	// The stored resourceVersion is a precondition: a heartbeat that came
 	// in meanwhile conflicts, and the next look finds it fresh.
-	_, _, err = c.status.Update(ctx, st.Name, rest.DefaultUpdatedObjectInfo(updated),
+	_, _, err := c.status.Update(ctx, st.Name, rest.DefaultUpdatedObjectInfo(updated),
 		rest.ValidateAllObjectFunc, rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{})
 	if apierrors.IsConflict(err) {
 		c.loop.AddAfter(k, 0)
