@@ -61,17 +61,17 @@ type Config struct {
 	// lease is canopy-member-<Identity>.
 	Identity string
 	// LeaseDuration is how long another replica waits, from seeing a
-	// lease change, before taking it over unchanged. Whole seconds.
-	// Default DefaultLeaseDuration.
+	// member lease change, before taking the member's shards if it is
+	// still unchanged. Whole seconds. Default DefaultLeaseDuration.
 	LeaseDuration time.Duration
-	// RenewDeadline is how long after the start of its last successful
-	// renewal this replica still owns a shard. Shorter than
-	// LeaseDuration, by more than clocks may drift apart in rate and the
-	// process may stall. Default DefaultRenewDeadline.
+	// RenewDeadline is how long after the start of its member lease's
+	// last renewal answered in time this replica still owns its shards.
+	// Shorter than LeaseDuration, by more than clocks may drift apart in
+	// rate and the process may stall. Default DefaultRenewDeadline.
 	RenewDeadline time.Duration
-	// RetryPeriod is how often leases are read and renewed. Shorter than
-	// RenewDeadline, to have several tries before it. Default
-	// DefaultRetryPeriod.
+	// RetryPeriod is how often the leases are read and the member lease
+	// renewed. Shorter than RenewDeadline, to have several tries before
+	// it. Default DefaultRetryPeriod.
 	RetryPeriod time.Duration
 }
 
@@ -86,7 +86,8 @@ type Manager struct {
 	// clock so that a change of the wall clock moves no deadline.
 	start time.Time
 	// ownedUntil is, for each shard, until when since start this replica
-	// owns it, in nanoseconds; 0 when it does not hold it.
+	// owns it, in nanoseconds: memberUntil while it holds the shard and
+	// has confirmed it since its member lease last lapsed; 0 otherwise.
 	ownedUntil [Count]atomic.Int64
 
 	mu     sync.Mutex
@@ -98,6 +99,16 @@ type Manager struct {
 	held   [Count]*coordinationv1.Lease // as last written, while held
 	member *coordinationv1.Lease        // as last written
 	seen   map[string]observation       // by lease name
+	// memberUntil is, in nanoseconds since start, the renew deadline
+	// after the start of the last renewal of the member lease that
+	// succeeded without the one before having lapsed; confirmed tells
+	// which held shards this replica has written the lease of since
+	// then, and so owns until memberUntil.
+	memberUntil int64
+	confirmed   [Count]bool
+	// listedAt is when the round's list began, which the expiry of the
+	// leases it shows is judged at.
+	listedAt time.Time
 }
 
 // observation is a lease's resourceVersion and when this replica first
@@ -176,7 +187,8 @@ func NewIdentity() string {
 func (m *Manager) Identity() string { return m.id }
 
 // Owns reports whether this replica owns the shard of cluster: it holds
-// the shard's lease and renewed it less than the renew deadline ago.
+// the shard's lease, has written it since its member lease last lapsed,
+// and renewed its member lease in time less than the renew deadline ago.
 func (m *Manager) Owns(cluster logicalcluster.Name) bool {
 	return m.since() < m.ownedUntil[Of(cluster)].Load()
 }
@@ -256,33 +268,63 @@ func quiet(ctx context.Context, o outcome, err error) result {
 func (m *Manager) round(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(leaseContext(ctx), m.renewDeadline)
 	defer cancel()
+	began := time.Now()
 	leases, err := m.list(ctx)
 	listed := err == nil
 	if listed {
+		m.listedAt = began
 		m.observe(leases, time.Now())
 	} else if ctx.Err() == nil {
-		klog.ErrorS(err, "Reading the shard leases; renewing the shards held", "member", m.id)
+		klog.ErrorS(err, "Reading the shard leases; renewing the member lease", "member", m.id)
 	}
 	m.renewMember(ctx, leases[m.memberLeaseName()])
+	var results [Count]result
 	var owners [Count]string
 	if listed {
 		owners = assign(m.live(leases))
 		m.forgetDeparted(ctx, leases)
+		for s := range Count {
+			results[s] = m.reconcile(s, leases[shardLeaseName(s)])
+		}
 	}
-	var results [Count]result
+	current := m.since() < m.memberUntil
 	var wg sync.WaitGroup
 	for s := range Count {
+		cur := leases[shardLeaseName(s)]
+		mine := cur != nil && holderOf(cur) == m.id
 		switch {
 		case m.held[s] != nil && listed && owners[s] != m.id:
-			wg.Go(func() { results[s] = m.release(ctx, s) })
-		case m.held[s] != nil:
-			wg.Go(func() { results[s] = m.renew(ctx, s) })
-		case listed && owners[s] == m.id:
-			wg.Go(func() { results[s] = m.acquire(ctx, s, leases[shardLeaseName(s)]) })
+			wg.Go(func() { results[s] = m.release(ctx, s, m.held[s]) })
+		case m.held[s] != nil && !m.confirmed[s] && current:
+			wg.Go(func() { results[s] = m.confirm(ctx, s) })
+		case m.held[s] == nil && mine && owners[s] != m.id:
+			// Written by an acquisition whose answer was lost: no one
+			// else may take it while this replica lives, so give it up.
+			wg.Go(func() { results[s] = m.release(ctx, s, cur) })
+		case m.held[s] == nil && listed && owners[s] == m.id && current:
+			wg.Go(func() { results[s] = m.acquire(ctx, s, cur, leases) })
 		}
 	}
 	wg.Wait()
 	m.report(results)
+}
+
+// reconcile compares shard s's lease as listed, cur, with what this
+// replica holds. A lease that names another replica, or is gone, was
+// taken, which another may do only once this replica's member lease has
+// lapsed, and so its hold on the shard: it is lost. A lease that names
+// this replica at another version was written by a confirmation whose
+// answer was lost, and is the version to write over next.
+func (m *Manager) reconcile(s int, cur *coordinationv1.Lease) result {
+	switch {
+	case m.held[s] == nil:
+	case cur == nil || holderOf(cur) != m.id:
+		m.drop(s)
+		return result{outcome: lost}
+	case cur.ResourceVersion != m.held[s].ResourceVersion:
+		m.held[s] = cur
+	}
+	return result{}
 }
 
 // list returns the Leases of the namespace, by name.
@@ -323,14 +365,17 @@ func (m *Manager) observe(leases map[string]*coordinationv1.Lease, now time.Time
 	}
 }
 
-// expired tells whether l has been seen unchanged for its duration.
+// expired tells whether l has been seen unchanged for its duration by
+// the time the round's list began: a list that begins that late shows any
+// renewal that its holder had an answer to while it still owned its
+// shards.
 func (m *Manager) expired(l *coordinationv1.Lease) bool {
 	d := m.leaseDuration
 	if s := l.Spec.LeaseDurationSeconds; s != nil {
 		d = time.Duration(*s) * time.Second
 	}
 	o, ok := m.seen[l.Name]
-	return ok && time.Since(o.at) >= d
+	return ok && m.listedAt.Sub(o.at) >= d
 }
 
 func holderOf(l *coordinationv1.Lease) string {
@@ -351,7 +396,12 @@ func (m *Manager) live(leases map[string]*coordinationv1.Lease) []string {
 }
 
 // renewMember renews this replica's member lease, creating it if need
-// be from listed, its lease as last read.
+// be from listed, its lease as last read. A renewal answered before the
+// renew deadline of the last one extends the hold on every confirmed
+// shard to the renew deadline after it began. One answered later, or a
+// new lease, follows a lapse during which others may have taken the
+// shards, their holder's member lease having expired: this replica owns
+// none until it confirms each by writing its lease.
 func (m *Manager) renewMember(ctx context.Context, listed *coordinationv1.Lease) {
 	if m.member == nil && listed != nil {
 		m.member = listed
@@ -370,10 +420,21 @@ func (m *Manager) renewMember(ctx context.Context, listed *coordinationv1.Lease)
 	if m.member == nil {
 		write = m.create
 	}
+	start := time.Now()
 	out, err := write(ctx, l)
 	switch {
 	case err == nil:
+		continuing := m.member != nil && m.since() < m.memberUntil
 		m.member = out
+		m.memberUntil = int64(start.Sub(m.start) + m.renewDeadline)
+		for s := range Count {
+			if !continuing {
+				m.confirmed[s] = false
+				m.ownedUntil[s].Store(0)
+			} else if m.confirmed[s] {
+				m.ownedUntil[s].Store(m.memberUntil)
+			}
+		}
 	case apierrors.IsConflict(err) || apierrors.IsNotFound(err):
 		// Deleted by another replica that judged this one departed, or
 		// written by a renewal whose answer was lost: start again from
@@ -405,11 +466,11 @@ func (m *Manager) forgetDeparted(ctx context.Context, leases map[string]*coordin
 
 // acquire takes shard s, whose lease is cur (nil when there is none yet)
 // for this replica, which the assignment prefers for it, if it is free:
-// released, expired, or held by this replica already, as after a renewal
+// released; held by a replica whose member lease, in leases, is gone or
+// expired; or held by this replica already, as after an acquisition
 // whose answer was lost.
-func (m *Manager) acquire(ctx context.Context, s int, cur *coordinationv1.Lease) result {
+func (m *Manager) acquire(ctx context.Context, s int, cur *coordinationv1.Lease, leases map[string]*coordinationv1.Lease) result {
 	now := metav1.NowMicro()
-	start := time.Now()
 	if cur == nil {
 		l := &coordinationv1.Lease{
 			ObjectMeta: metav1.ObjectMeta{Name: shardLeaseName(s), Namespace: LeaseNamespace},
@@ -423,15 +484,19 @@ func (m *Manager) acquire(ctx context.Context, s int, cur *coordinationv1.Lease)
 		if err != nil {
 			return quiet(ctx, unchanged, fmt.Errorf("creating the lease: %w", err))
 		}
-		return m.hold(s, out, start)
+		return m.hold(s, out)
 	}
 	holder, previous := holderOf(cur), ""
+	since := m.seen[cur.Name].at
+	member := leases[memberLeasePrefix+holder]
 	switch {
 	case holder == "":
 		previous = previousReleased
 	case holder == m.id:
-	case m.expired(cur):
+	case member == nil || holderOf(member) == "":
 		previous = previousExpired
+	case m.expired(member):
+		previous, since = previousExpired, m.seen[member.Name].at
 	default:
 		return result{}
 	}
@@ -451,68 +516,72 @@ func (m *Manager) acquire(ctx context.Context, s int, cur *coordinationv1.Lease)
 		return quiet(ctx, unchanged, fmt.Errorf("acquiring the lease: %w", err))
 	}
 	if previous != "" {
-		takeoverLatency.WithLabelValues(previous).Observe(time.Since(m.seen[cur.Name].at).Seconds())
+		takeoverLatency.WithLabelValues(previous).Observe(time.Since(since).Seconds())
 	}
-	return m.hold(s, out, start)
+	return m.hold(s, out)
 }
 
-// hold records that this replica holds shard s by l, written by a write
-// that started at start.
-func (m *Manager) hold(s int, l *coordinationv1.Lease, start time.Time) result {
+// hold records that this replica holds shard s by l, which it has just
+// written after its member lease's last renewal.
+func (m *Manager) hold(s int, l *coordinationv1.Lease) result {
 	m.held[s] = l
 	ownedShards.Inc()
-	m.extend(s, start)
+	m.own(s)
 	return result{outcome: gained}
 }
 
-// extend makes this replica own shard s until the renew deadline after
-// start: the start of the write that renewed its lease, no later than
-// any other replica can see the renewal.
-func (m *Manager) extend(s int, start time.Time) {
-	m.ownedUntil[s].Store(int64(start.Sub(m.start) + m.renewDeadline))
+// own makes this replica own shard s, whose lease it has written since
+// the last renewal of its member lease, until that renewal's deadline.
+// Another replica takes the shard only by writing its lease, after
+// judging this replica's member lease expired from a list that began
+// later than any renewal answered in time: if it wrote first, this
+// replica's write failed; if this replica did, the other's fails.
+func (m *Manager) own(s int) {
+	m.confirmed[s] = true
+	m.ownedUntil[s].Store(m.memberUntil)
 }
 
-// renew renews the lease of shard s. A conflict means another replica
-// took it, which it may only once this replica's hold has lapsed; a shard
-// whose hold lapsed and is renewed is gained anew, since its controllers
-// skipped work meanwhile.
-func (m *Manager) renew(ctx context.Context, s int) result {
+// confirm writes the lease of shard s, held since before the member
+// lease lapsed, to own it again. A conflict means another replica took
+// it meanwhile. The shard's controllers skipped its work during the
+// lapse, so it is gained anew.
+func (m *Manager) confirm(ctx context.Context, s int) result {
 	l := m.held[s].DeepCopy()
 	l.Spec.RenewTime = ptr.To(metav1.NowMicro())
 	l.Spec.LeaseDurationSeconds = ptr.To(m.leaseSeconds())
-	start := time.Now()
 	out, err := m.update(ctx, l)
 	switch {
 	case apierrors.IsConflict(err) || apierrors.IsNotFound(err):
 		m.drop(s)
 		return result{outcome: lost}
 	case err != nil:
-		return quiet(ctx, unchanged, fmt.Errorf("renewing the lease: %w", err))
+		return quiet(ctx, unchanged, fmt.Errorf("confirming the lease: %w", err))
 	}
-	lapsed := m.since() >= m.ownedUntil[s].Load()
 	m.held[s] = out
-	m.extend(s, start)
-	if lapsed {
-		return result{outcome: gained}
-	}
-	return result{}
+	m.own(s)
+	return result{outcome: gained}
 }
 
 // drop forgets shard s, which this replica no longer holds.
 func (m *Manager) drop(s int) {
 	m.ownedUntil[s].Store(0)
+	m.confirmed[s] = false
 	m.held[s] = nil
 	ownedShards.Dec()
 }
 
-// release gives shard s up for another replica to take at once: it stops
-// owning it before the write that lets others take it.
-func (m *Manager) release(ctx context.Context, s int) result {
-	l := m.held[s].DeepCopy()
-	m.drop(s)
+// release gives shard s, whose lease naming this replica is cur, up for
+// another replica to take at once: it stops owning it before the write
+// that lets others take it.
+func (m *Manager) release(ctx context.Context, s int, cur *coordinationv1.Lease) result {
+	if m.held[s] != nil {
+		m.drop(s)
+	}
+	l := cur.DeepCopy()
 	l.Spec.HolderIdentity = nil
 	if _, err := m.update(ctx, l); err != nil && !apierrors.IsConflict(err) && !apierrors.IsNotFound(err) {
-		// The others take it once it expires.
+		// Tried again next round; the others take it anyway once this
+		// replica's member lease is gone or expired.
 		return result{released, fmt.Errorf("releasing the lease: %w", err)}
 	}
 	return result{outcome: released}
@@ -531,7 +600,7 @@ func (m *Manager) releaseAll(parent context.Context) {
 	var wg sync.WaitGroup
 	for s := range Count {
 		if m.held[s] != nil {
-			wg.Go(func() { results[s] = m.release(ctx, s) })
+			wg.Go(func() { results[s] = m.release(ctx, s, m.held[s]) })
 		}
 	}
 	wg.Wait()

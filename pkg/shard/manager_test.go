@@ -87,10 +87,12 @@ func leaseStore(tb testing.TB, url string) Leases {
 var errCut = errors.New("cut off from the database")
 
 // severable is a replica's Lease store, which the test can cut off as a
-// kill -9 or a network partition cuts off a replica.
+// kill -9 or a network partition cuts off a replica, and which counts the
+// writes the replica asks of it.
 type severable struct {
 	Leases
-	cut atomic.Bool
+	cut    atomic.Bool
+	writes atomic.Int64
 }
 
 func (s *severable) List(ctx context.Context, o *metainternalversion.ListOptions) (runtime.Object, error) {
@@ -104,6 +106,7 @@ func (s *severable) Create(ctx context.Context, obj runtime.Object, v rest.Valid
 	if s.cut.Load() {
 		return nil, errCut
 	}
+	s.writes.Add(1)
 	return s.Leases.Create(ctx, obj, v, o)
 }
 
@@ -113,6 +116,7 @@ func (s *severable) Update(ctx context.Context, name string, info rest.UpdatedOb
 	if s.cut.Load() {
 		return nil, false, errCut
 	}
+	s.writes.Add(1)
 	return s.Leases.Update(ctx, name, info, cv, uv, force, o)
 }
 
@@ -120,6 +124,7 @@ func (s *severable) Delete(ctx context.Context, name string, v rest.ValidateObje
 	if s.cut.Load() {
 		return nil, false, errCut
 	}
+	s.writes.Add(1)
 	return s.Leases.Delete(ctx, name, v, o)
 }
 
@@ -342,6 +347,40 @@ func TestShardsSpreadAndMove(t *testing.T) {
 	})
 }
 
+// TestHoldLapses cuts a replica off from the database for less than the
+// lease duration, longer than the renew deadline, so that it stops
+// owning its shards though no one takes them, and then for longer, so
+// that the others take them: each time it comes back it owns its fair
+// share again, told of it anew, and never a shard that another owns.
+func TestHoldLapses(t *testing.T) {
+	eachDatastore(t, func(t *testing.T, open func() Leases) {
+		var g group
+		watchExclusive(t, g.list)
+		for range 3 {
+			g.add(start(t, open(), fast))
+		}
+		settle := func(what string) {
+			t.Helper()
+			eventually(t, 30*time.Second, what, func() (bool, string) { return balanced(g.list()) })
+		}
+		settle("balanced over 3 replicas")
+		back := g.list()[0]
+		for _, away := range []time.Duration{(fast.RenewDeadline + fast.LeaseDuration) / 2, 2 * fast.LeaseDuration} {
+			// balanced asks that it be told anew of what it owns.
+			back.mu.Lock()
+			clear(back.gained)
+			back.mu.Unlock()
+			back.cut()
+			eventually(t, 30*time.Second, "the cut off replica owning nothing", func() (bool, string) {
+				return len(back.owned()) == 0, fmt.Sprintf("it owns %v", back.owned())
+			})
+			time.Sleep(away - fast.RenewDeadline)
+			back.store.cut.Store(false)
+			settle(fmt.Sprintf("balanced over 3 replicas after one was cut off for %s", away))
+		}
+	})
+}
+
 // TestTakeoverAfterKill kills one of three replicas with the default
 // timings, and waits for the other two to own every shard within the
 // bound doc.go documents, with room for a loaded machine.
@@ -379,4 +418,36 @@ func BenchmarkTakeover(b *testing.B) {
 	}
 	b.ReportMetric(total.Seconds()/float64(b.N), "s/takeover")
 	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkIdleWrites reports how many Lease writes a second 1 and 3
+// replicas sharing one SQLite database make between them once the
+// shards are spread and nothing changes, with the default timings.
+func BenchmarkIdleWrites(b *testing.B) {
+	for _, n := range []int{1, 3} {
+		b.Run(fmt.Sprintf("replicas=%d", n), func(b *testing.B) {
+			open := datastores[0].open(b)
+			var rs []*replica
+			for range n {
+				rs = append(rs, start(b, open(), Config{}))
+			}
+			eventually(b, time.Minute, fmt.Sprintf("balanced over %d replicas", n), func() (bool, string) { return balanced(rs) })
+			writes := func() (total int64) {
+				for _, r := range rs {
+					total += r.store.writes.Load()
+				}
+				return total
+			}
+			// Let the writes of the spreading settle before counting.
+			time.Sleep(2 * DefaultRetryPeriod)
+			before, began := writes(), time.Now()
+			b.ResetTimer()
+			for range b.N {
+				time.Sleep(5 * DefaultRetryPeriod)
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(writes()-before)/time.Since(began).Seconds(), "writes/s")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
 }

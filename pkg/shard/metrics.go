@@ -35,7 +35,7 @@ var (
 		Namespace: "canopy",
 		Subsystem: "shard",
 		Name:      "ownership_changes_total",
-		Help: "Shards this replica gained (acquired, or renewed after its hold lapsed), lost (another replica took the lease " +
+		Help: "Shards this replica gained (acquired, or confirmed after its hold lapsed), lost (another replica took the lease " +
 			"or the lease went away) or released (for another live replica, or on shutdown).",
 		StabilityLevel: metrics.ALPHA,
 	}, []string{"change"})
@@ -43,8 +43,8 @@ var (
 		Namespace: "canopy",
 		Subsystem: "shard",
 		Name:      "takeover_latency_seconds",
-		Help: "Seconds from this replica first seeing a shard's lease as it last was to acquiring it: for previous=expired, " +
-			"from the previous holder's last renewal, about the lease duration plus a retry period; for previous=released, " +
+		Help: "Seconds from this replica first seeing the lease it waited on as it last was to acquiring the shard: for previous=expired, " +
+			"from the previous holder's last member lease renewal (or the shard's lease, when that member lease was gone), about the lease duration plus a retry period; for previous=released, " +
 			"from seeing it released.",
 		Buckets:        []float64{0.1, 0.25, 0.5, 1, 2, 4, 8, 10, 12, 14, 16, 20, 30, 60},
 		StabilityLevel: metrics.ALPHA,
