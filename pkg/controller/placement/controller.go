@@ -3,7 +3,6 @@ package placement
 import (
 	"context"
 	"fmt"
-	"maps"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -128,9 +127,9 @@ type Controller struct {
 	regions  clusterwide.Loop[region]
 
 	mu sync.Mutex
-	// records are, for each object placed, by which placement and on
-	// which targets with how many replicas; counts sum them per
-	// placement and target.
+	// records are, for each object a placement selects, which one and
+	// on which targets it put the object, with how many replicas, as the
+	// object says (counts.go); counts sum them per placement and target.
 	records map[objectRef]record
 	counts  map[placementID]map[string]*count
 	// unplaceable holds, for each object placed nowhere, the signature
@@ -140,13 +139,6 @@ type Controller struct {
 	// (refused.go).
 	refusals workqueue.TypedRateLimiter[objectRef]
 }
-
-type record struct {
-	placement placementID
-	placed    map[string]int32
-}
-
-type count struct{ objects, replicas int32 }
 
 // New returns a controller over cfg.
 func New(cfg Config) *Controller {
@@ -305,7 +297,10 @@ func (c *Controller) namespaceChanged(obj runtime.Object, _ bool) []region {
 
 // objectChanged is the object to place that obj is, once objects are
 // placed: one that a placement may place, or that one did, or one
-// placement is moving.
+// placement is moving. It runs on every replica, for the objects of
+// every logical cluster, and records where obj was put for the counts of
+// the Placements' status; only the objects of the logical clusters this
+// replica owns are placed.
 func (c *Controller) objectChanged(gr workloadv1alpha1.GroupResource, obj runtime.Object, deleted bool) []objectRef {
 	m, err := meta.Accessor(obj)
 	if err != nil {
@@ -318,18 +313,22 @@ func (c *Controller) objectChanged(gr workloadv1alpha1.GroupResource, obj runtim
 	}
 	ref := objectRef{gr, cluster, m.GetNamespace(), m.GetName()}
 	if deleted {
-		c.record(ref, nil)
 		c.setReported(ref, "")
+	}
+	if !c.started.Load() {
 		return nil
 	}
-	if c.started.Load() && (c.world.applies(cluster) || c.recorded(ref) || moving(m)) {
+	// An object a placement selected is placed again when none does any
+	// more, so that what placement reported on it goes.
+	recorded := c.record(ref)
+	if !deleted && (c.world.applies(cluster) || recorded || moving(m)) {
 		return []objectRef{ref}
 	}
 	return nil
 }
 
 // placeRegion queues every object of r to place, as the informers hold
-// them.
+// them, and records again which placement selects each.
 func (c *Controller) placeRegion(_ context.Context, r region) error {
 	for gr, i := range c.resources {
 		var objs []runtime.Object
@@ -351,68 +350,4 @@ func (c *Controller) placeRegion(_ context.Context, r region) error {
 		}
 	}
 	return nil
-}
-
-// record records where placement put the object of ref, nil for
-// nowhere, and queues the status of the placements whose counts change.
-func (c *Controller) record(ref objectRef, r *record) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	was, had := c.records[ref]
-	if had && r != nil && was.placement == r.placement && maps.Equal(was.placed, r.placed) {
-		return
-	}
-	if had {
-		c.add(was, -1)
-		delete(c.records, ref)
-		c.statuses.AddAfter(was.placement, statusDelay)
-	}
-	if r != nil {
-		c.records[ref] = *r
-		c.add(*r, 1)
-		c.statuses.AddAfter(r.placement, statusDelay)
-	}
-}
-
-// add adds r's targets to the counts, sign 1, or takes them away, -1;
-// c.mu is held.
-func (c *Controller) add(r record, sign int32) {
-	counts := c.counts[r.placement]
-	if counts == nil {
-		counts = map[string]*count{}
-		c.counts[r.placement] = counts
-	}
-	for key, replicas := range r.placed {
-		n := counts[key]
-		if n == nil {
-			n = &count{}
-			counts[key] = n
-		}
-		n.objects += sign
-		n.replicas += sign * replicas
-		if n.objects == 0 {
-			delete(counts, key)
-		}
-	}
-	if len(counts) == 0 {
-		delete(c.counts, r.placement)
-	}
-}
-
-func (c *Controller) recorded(ref objectRef) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	_, ok := c.records[ref]
-	return ok
-}
-
-// countsOf are the objects and replicas placement id put on each target.
-func (c *Controller) countsOf(id placementID) map[string]count {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	out := map[string]count{}
-	for key, n := range c.counts[id] {
-		out[key] = *n
-	}
-	return out
 }

@@ -33,23 +33,34 @@ import (
 	"github.com/canopy-dev/canopy/pkg/registry/core"
 	placementregistry "github.com/canopy-dev/canopy/pkg/registry/placement"
 	"github.com/canopy-dev/canopy/pkg/registry/workload"
+	"github.com/canopy-dev/canopy/pkg/shard"
 )
 
 // testHub is the stores placement reads and writes, over a real SQLite
-// datastore, with a running controller; everything is in logical
-// cluster root.
+// datastore, with the controllers running on them: one, owning every
+// logical cluster, unless a test starts several, as replicas sharing the
+// shards. Tests write in logical cluster root unless they say otherwise.
 type testHub struct {
 	t                                                *testing.T
 	ctx                                              context.Context
 	scheme                                           *runtime.Scheme
 	placements, syncTargets, namespaces, deployments *genericregistry.Store
-	configMaps, events                               *genericregistry.Store
-	syncTargetStatus                                 rest.Updater
+	configMaps, events, constraints                  *genericregistry.Store
+	syncTargetStatus, placementStatus                rest.Updater
+	resources                                        map[workloadv1alpha1.GroupResource]Resource
 	// refusing has the controller's patches refused (storePatcher).
 	refusing atomic.Bool
 }
 
+// startController is a hub with one controller owning every logical
+// cluster.
 func startController(t *testing.T) *testHub {
+	h := newTestHub(t)
+	h.run(shard.All{})
+	return h
+}
+
+func newTestHub(t *testing.T) *testHub {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	scheme := runtime.NewScheme()
@@ -83,36 +94,44 @@ func startController(t *testing.T) *testHub {
 	h := &testHub{
 		t: t, ctx: ctx, scheme: scheme,
 		placements: stores["placements"], syncTargets: stores["synctargets"], namespaces: stores["namespaces"], deployments: stores["deployments"],
-		configMaps: stores["configmaps"], events: stores["events"],
+		configMaps: stores["configmaps"], events: stores["events"], constraints: stores["placementconstraints"],
 		syncTargetStatus: groups[2].Storage["synctargets/status"].(rest.Updater),
+		placementStatus:  groups[3].Storage["placements/status"].(rest.Updater),
 	}
-	informers := informer.NewFactory()
-	resources := map[workloadv1alpha1.GroupResource]Resource{
+	h.resources = map[workloadv1alpha1.GroupResource]Resource{
 		{Group: "apps", Resource: "deployments"}: {Store: h.deployments, Version: "v1", Status: groups[1].Storage["deployments/status"].(rest.Updater)},
 		{Resource: "configmaps"}:                 {Store: h.configMaps, Version: "v1"},
 	}
+	return h
+}
+
+// run runs a controller, with informers of its own, as a hub replica
+// owning what ownership says does.
+func (h *testHub) run(ownership shard.Ownership) {
+	informers := informer.NewFactory()
 	c := New(Config{
 		Informers:       informers,
 		Placements:      h.placements,
-		PlacementStatus: groups[3].Storage["placements/status"].(rest.Updater),
-		Constraints:     stores["placementconstraints"],
+		PlacementStatus: h.placementStatus,
+		Constraints:     h.constraints,
 		SyncTargets:     h.syncTargets,
 		Namespaces:      h.namespaces,
 		Events:          h.events,
-		Resources:       resources,
-		Client:          storePatcher{resources: resources, refusing: &h.refusing},
+		Resources:       h.resources,
+		Client:          storePatcher{resources: h.resources, refusing: &h.refusing},
+		Ownership:       ownership,
 	})
+	ctx, cancel := context.WithCancel(h.ctx)
 	informers.Start(ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		c.Run(ctx)
 	}()
-	t.Cleanup(func() {
+	h.t.Cleanup(func() {
 		cancel()
 		<-done
 	})
-	return h
 }
 
 // storePatcher applies placement's merge patches to the stores of its
@@ -154,32 +173,50 @@ func euPlacement(resources ...workloadv1alpha1.GroupResource) *placementv1alpha1
 }
 
 func (h *testHub) in(namespace string) context.Context {
-	return logicalcluster.WithCluster(genericapirequest.WithNamespace(h.ctx, namespace), logicalcluster.Root)
+	return h.at(logicalcluster.Root, namespace)
 }
 
-// create creates obj, with the defaults the API would give it.
+func (h *testHub) at(cluster logicalcluster.Name, namespace string) context.Context {
+	return logicalcluster.WithCluster(genericapirequest.WithNamespace(h.ctx, namespace), cluster)
+}
+
+// create creates obj in root, with the defaults the API would give it.
 func (h *testHub) create(store *genericregistry.Store, namespace string, obj runtime.Object) {
 	h.t.Helper()
+	h.createAt(logicalcluster.Root, store, namespace, obj)
+}
+
+// createAt creates obj in cluster, with the defaults the API would give
+// it.
+func (h *testHub) createAt(cluster logicalcluster.Name, store *genericregistry.Store, namespace string, obj runtime.Object) {
+	h.t.Helper()
 	h.scheme.Default(obj)
-	if _, err := store.Create(h.in(namespace), obj, rest.ValidateAllObjectFunc, &metav1.CreateOptions{}); err != nil {
+	if _, err := store.Create(h.at(cluster, namespace), obj, rest.ValidateAllObjectFunc, &metav1.CreateOptions{}); err != nil {
 		h.t.Fatal(err)
 	}
 }
 
-// syncTarget registers target name in region eu, ready or not ready for
-// an hour.
+// syncTarget registers target name of root in region eu, ready or not
+// ready for an hour.
 func (h *testHub) syncTarget(name string, ready bool) {
 	h.t.Helper()
+	h.syncTargetAt(logicalcluster.Root, name, ready)
+}
+
+// syncTargetAt registers target name of cluster in region eu, ready or
+// not ready for an hour.
+func (h *testHub) syncTargetAt(cluster logicalcluster.Name, name string, ready bool) {
+	h.t.Helper()
 	st := &workloadv1alpha1.SyncTarget{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"region": "eu"}}}
-	if _, err := h.syncTargets.Get(h.in(""), name, &metav1.GetOptions{}); apierrors.IsNotFound(err) {
-		h.create(h.syncTargets, "", st)
+	if _, err := h.syncTargets.Get(h.at(cluster, ""), name, &metav1.GetOptions{}); apierrors.IsNotFound(err) {
+		h.createAt(cluster, h.syncTargets, "", st)
 	}
 	status := metav1.ConditionFalse
 	if ready {
 		status = metav1.ConditionTrue
 	}
 	h.retry("SyncTarget "+name, func() error {
-		obj, err := h.syncTargets.Get(h.in(""), name, &metav1.GetOptions{})
+		obj, err := h.syncTargets.Get(h.at(cluster, ""), name, &metav1.GetOptions{})
 		if err != nil {
 			return err
 		}
@@ -187,7 +224,7 @@ func (h *testHub) syncTarget(name string, ready bool) {
 		st.Status.LastHeartbeatTime = metav1.Now()
 		st.Status.Conditions = []metav1.Condition{{Type: workloadv1alpha1.ConditionReady, Status: status, Reason: "Test",
 			LastTransitionTime: metav1.NewTime(time.Now().Add(-time.Hour))}}
-		_, _, err = h.syncTargetStatus.Update(h.in(""), name, rest.DefaultUpdatedObjectInfo(st), rest.ValidateAllObjectFunc,
+		_, _, err = h.syncTargetStatus.Update(h.at(cluster, ""), name, rest.DefaultUpdatedObjectInfo(st), rest.ValidateAllObjectFunc,
 			rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{})
 		return err
 	})
@@ -205,10 +242,18 @@ func (h *testHub) retry(what string, update func() error) {
 	h.t.Fatalf("updating %s: %v", what, err)
 }
 
-// createDeployment creates Deployment name of replicas in namespace app.
+// createDeployment creates Deployment name of replicas in namespace app
+// of root.
 func (h *testHub) createDeployment(name string, replicas int32) {
 	h.t.Helper()
-	h.create(h.deployments, "app", &appsv1.Deployment{
+	h.createDeploymentAt(logicalcluster.Root, name, replicas)
+}
+
+// createDeploymentAt creates Deployment name of replicas in namespace app
+// of cluster.
+func (h *testHub) createDeploymentAt(cluster logicalcluster.Name, name string, replicas int32) {
+	h.t.Helper()
+	h.createAt(cluster, h.deployments, "app", &appsv1.Deployment{
 		ObjectMeta: metav1.ObjectMeta{Name: name},
 		Spec: appsv1.DeploymentSpec{
 			Replicas: &replicas,

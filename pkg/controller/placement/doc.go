@@ -121,8 +121,14 @@
 //
 // Each Placement's status lists the candidate targets of its own logical
 // cluster with the engine's explanation (Eligible, or why not), the
-// number of objects and replicas it put on each, from what it last wrote
-// (an inherited placement counts those of its descendants too, on these
-// targets), and the Schedulable condition. It is written a moment after a change,
-// so that a burst of objects costs one write, and only when it differs.
+// number of objects and replicas it put on each (an inherited placement
+// counts those of its descendants too, on these targets), and the
+// Schedulable condition. It is written a moment after a change, so that
+// a burst of objects costs one write, and only when it differs, by the
+// replica owning the placement's logical cluster. The objects of its
+// descendants may be other replicas' to place, so the counts are not
+// made of what this replica wrote: every replica records, for each
+// object of every logical cluster its informers hold, the placement that
+// selects it and the targets its labels and annotations say placement
+// put it on (counts.go).
 package placement

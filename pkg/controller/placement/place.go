@@ -8,7 +8,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -31,7 +30,6 @@ func (c *Controller) place(ctx context.Context, ref objectRef) error {
 	ctx = logicalcluster.WithCluster(genericapirequest.WithNamespace(ctx, ref.namespace), ref.cluster)
 	obj, err := res.Store.Get(ctx, ref.name, &metav1.GetOptions{ResourceVersion: "0"})
 	if apierrors.IsNotFound(err) {
-		c.record(ref, nil)
 		c.refusals.Forget(ref)
 		return nil
 	}
@@ -42,10 +40,7 @@ func (c *Controller) place(ctx context.Context, ref objectRef) error {
 	if err != nil {
 		return err
 	}
-	// An object being deleted stays where it is until its syncers let
-	// it go. A Deployment's revision record at the hub runs nowhere.
-	if m.GetDeletionTimestamp() != nil || m.GetLabels()[workloadv1alpha1.RevisionRecordLabel] != "" {
-		c.record(ref, nil)
+	if !placeable(m) {
 		return nil
 	}
 	if !c.world.applies(ref.cluster) {
@@ -54,7 +49,6 @@ func (c *Controller) place(ctx context.Context, ref objectRef) error {
 	nsObj, err := c.cfg.Namespaces.Get(logicalcluster.WithCluster(genericapirequest.WithNamespace(ctx, ""), ref.cluster), ref.namespace,
 		&metav1.GetOptions{ResourceVersion: "0"})
 	if apierrors.IsNotFound(err) {
-		c.record(ref, nil)
 		return nil
 	}
 	if err != nil {
@@ -64,8 +58,7 @@ func (c *Controller) place(ctx context.Context, ref objectRef) error {
 	if err != nil {
 		return err
 	}
-	s := c.world.scope(ref.cluster)
-	policy := engine.Choose(s.Policies, labels.Set(ns.GetLabels()), ref.resource)
+	s, policy := c.choose(ref, ns)
 	if policy == nil {
 		return c.unplaced(ctx, ref, obj, m)
 	}
@@ -93,7 +86,6 @@ func (c *Controller) place(ctx context.Context, ref objectRef) error {
 		klog.V(2).InfoS("Placed", "resource", ref.resource, "cluster", ref.cluster, "namespace", ref.namespace, "name", ref.name,
 			"placement", s.id(policy).name, "targets", out.placed, "leaving", out.leaving, "message", d.Message)
 	}
-	c.record(ref, &record{placement: s.id(policy), placed: out.placed})
 	return c.report(ctx, ref, obj, len(workloadv1alpha1.Targets(out.labels)) > 0, unplaceable(s.id(policy), d))
 }
 
@@ -101,7 +93,6 @@ func (c *Controller) place(ctx context.Context, ref objectRef) error {
 // what is left of a move in flight (finish), and otherwise leaves it
 // alone.
 func (c *Controller) unplaced(ctx context.Context, ref objectRef, obj runtime.Object, m metav1.Object) error {
-	c.record(ref, nil)
 	if !moving(m) {
 		// A Placed condition from a placement that selected it goes.
 		c.setReported(ref, "")
