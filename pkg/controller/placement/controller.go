@@ -332,9 +332,12 @@ func (c *Controller) objectChanged(gr workloadv1alpha1.GroupResource, obj runtim
 func (c *Controller) placeRegion(_ context.Context, r region) error {
 	for gr, i := range c.resources {
 		var objs []runtime.Object
-		if r.descendants {
+		switch {
+		case r.descendants:
 			objs = i.All()
-		} else {
+		case r.namespace == "":
+			objs = i.InCluster(r.cluster)
+		default:
 			objs = i.InNamespace(r.cluster, r.namespace)
 		}
 		for _, obj := range objs {

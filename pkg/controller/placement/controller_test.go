@@ -471,3 +471,18 @@ func TestRefusedAssignmentSaysSo(t *testing.T) {
 	h.refusing.Store(false)
 	h.waitShares("web", map[string]string{a: ""}, "")
 }
+
+// A placement made after the objects it selects places them: its change
+// places again every object of its logical cluster, in every namespace.
+func TestPlacementAfterItsObjects(t *testing.T) {
+	h := startController(t)
+	a, b := workloadv1alpha1.TargetKey("root", "a"), workloadv1alpha1.TargetKey("root", "b")
+	h.syncTarget("a", true)
+	h.syncTarget("b", true)
+	h.create(h.namespaces, "", &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "app"}})
+	h.createDeployment("web", 6)
+	eu := euPlacement(workloadv1alpha1.GroupResource{Group: "apps", Resource: "deployments"})
+	eu.Spec.Strategy = placementv1alpha1.Strategy{Type: placementv1alpha1.StrategyDivide}
+	h.create(h.placements, "", eu)
+	h.waitShares("web", map[string]string{a: "3", b: "3"}, "")
+}
