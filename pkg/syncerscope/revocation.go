@@ -10,7 +10,9 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/endpoints/handlers/responsewriters"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/klog/v2"
@@ -58,18 +60,39 @@ func credentialsNotBefore(st *workloadv1alpha1.SyncTarget) time.Time {
 	return st.Status.CredentialNotBefore.Time
 }
 
-// syncTarget is t's SyncTarget from the watch cache, nil if there is none.
+// latestGetter reads the datastore's latest version of an object.
+type latestGetter interface {
+	GetLatest(ctx context.Context, resource schema.GroupResource, namespace, name string) (*unstructured.Unstructured, error)
+}
+
+// syncTarget is t's SyncTarget, nil if there is none: as the watch cache
+// holds it, or, when that would revoke t's credential, as the datastore
+// does. A replica's cache may not hold yet a SyncTarget created, or made
+// again, through another replica a moment ago, and a syncer that starts
+// then must not be told its new credential is revoked. Only a credential
+// the cache would refuse costs a read of the datastore.
 func syncTarget(ctx context.Context, objects Objects, t target) (*workloadv1alpha1.SyncTarget, error) {
-	u, err := objects.Get(logicalcluster.WithCluster(ctx, t.cluster), syncTargets, "", t.name)
+	ctx = logicalcluster.WithCluster(ctx, t.cluster)
+	st, err := readSyncTarget(objects.Get(ctx, syncTargets, "", t.name))
+	if err != nil || t.revoked(st) == "" {
+		return st, err
+	}
+	if latest, ok := objects.(latestGetter); ok {
+		return readSyncTarget(latest.GetLatest(ctx, syncTargets, "", t.name))
+	}
+	return st, nil
+}
+
+func readSyncTarget(u *unstructured.Unstructured, err error) (*workloadv1alpha1.SyncTarget, error) {
 	if apierrors.IsNotFound(err) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading SyncTarget %s: %w", t, err)
+		return nil, fmt.Errorf("reading SyncTarget: %w", err)
 	}
 	st := &workloadv1alpha1.SyncTarget{}
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, st); err != nil {
-		return nil, fmt.Errorf("reading SyncTarget %s: %w", t, err)
+		return nil, fmt.Errorf("reading SyncTarget %s: %w", u.GetName(), err)
 	}
 	return st, nil
 }

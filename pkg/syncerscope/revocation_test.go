@@ -250,3 +250,57 @@ func (f fakeObjects) List(ctx context.Context, gr schema.GroupResource, namespac
 }
 
 var appsDeployments = schema.GroupResource{Group: "apps", Resource: "deployments"}
+
+// laggingCache is a watch cache that holds cached of SyncTarget root:pc1
+// (nil for none), while the datastore holds latest.
+type laggingCache struct {
+	fakeObjects
+	cached, latest *workloadv1alpha1.SyncTarget
+}
+
+func (l laggingCache) Get(_ context.Context, gr schema.GroupResource, _, name string) (*unstructured.Unstructured, error) {
+	return stored(gr, name, l.cached)
+}
+
+func (l laggingCache) GetLatest(_ context.Context, gr schema.GroupResource, _, name string) (*unstructured.Unstructured, error) {
+	return stored(gr, name, l.latest)
+}
+
+func stored(gr schema.GroupResource, name string, st *workloadv1alpha1.SyncTarget) (*unstructured.Unstructured, error) {
+	if st == nil {
+		return nil, apierrors.NewNotFound(gr, name)
+	}
+	return toUnstructured(st)
+}
+
+// TestSyncTargetPastTheCache checks that a credential the watch cache
+// would revoke is judged on the datastore's SyncTarget, as a replica's
+// cache may not hold yet one created or made again through another
+// replica; and that one the datastore revokes stays revoked.
+func TestSyncTargetPastTheCache(t *testing.T) {
+	t0 := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	var zero time.Time
+	tgt, _, err := targetOf(syncer("u2", t0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name           string
+		cached, latest *workloadv1alpha1.SyncTarget
+		revoked        bool
+	}{
+		{"created a moment ago", nil, pc1("u2", zero, zero), false},
+		{"made again a moment ago", pc1("u1", zero, zero), pc1("u2", zero, zero), false},
+		{"deleted", nil, nil, true},
+		{"deleted a moment ago", pc1("u2", zero, zero), nil, false},
+		{"revoked", pc1("u2", t0.Add(time.Second), zero), pc1("u2", t0.Add(time.Second), zero), true},
+	} {
+		st, err := syncTarget(context.Background(), laggingCache{cached: tc.cached, latest: tc.latest}, tgt)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if reason := tgt.revoked(st); (reason != "") != tc.revoked {
+			t.Errorf("%s: revoked %q, want revoked %v", tc.name, reason, tc.revoked)
+		}
+	}
+}

@@ -105,6 +105,20 @@ func (s Stores) Get(ctx context.Context, resource schema.GroupResource, namespac
 	return toUnstructured(obj)
 }
 
+// GetLatest reads the datastore's latest version of an object, past the
+// watch cache.
+func (s Stores) GetLatest(ctx context.Context, resource schema.GroupResource, namespace, name string) (*unstructured.Unstructured, error) {
+	g, ok := s[resource].(rest.Getter)
+	if !ok {
+		return nil, fmt.Errorf("%s cannot be read", resource)
+	}
+	obj, err := g.Get(genericapirequest.WithNamespace(ctx, namespace), name, &metav1.GetOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return toUnstructured(obj)
+}
+
 func (s Stores) List(ctx context.Context, resource schema.GroupResource, namespace string, selector labels.Selector) ([]*unstructured.Unstructured, error) {
 	l, ok := s[resource].(rest.Lister)
 	if !ok {
