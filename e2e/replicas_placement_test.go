@@ -42,9 +42,13 @@ func TestReplicasPlacementTakeover(t *testing.T) {
 	r.addContext(admin, "moving", p)
 
 	clusters := startClusters(t, "pc1", "pc2")
+	// The syncers connect first to the replica their SyncTargets are
+	// created through: another may not have seen a SyncTarget yet just
+	// after, and refuse its new credential as revoked.
+	servers := r.servers()
 	var hubURLs []string
-	for _, u := range r.servers()[:len(r.hubs)] {
-		hubURLs = append(hubURLs, "--hub-url", u)
+	for _, i := range []int{1, 0, 2} {
+		hubURLs = append(hubURLs, "--hub-url", servers[i])
 	}
 	keys := map[string]string{}
 	for name, side := range map[string]string{"pc1": "a", "pc2": "b"} {
