@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"sync/atomic"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -105,4 +106,24 @@ func (r *replicas) addContext(k kubectl, name string, path logicalcluster.Name) 
 	k.must("config", "set-cluster", name, "--server", "https://"+r.lb.Addr()+"/clusters/"+path.String(),
 		"--certificate-authority", filepath.Join(r.hubs[0].dataDir, "pki", "ca.crt"), "--embed-certs")
 	k.must("config", "set-context", name, "--cluster", name, "--user", "admin")
+}
+
+// takeover polls, through replica via, often and until ctx ends, the
+// Lease of the shard of cluster, which member held when it was killed
+// at killed; what it returns is how long after the kill a running
+// replica other than member was first seen holding it, 0 until then.
+func (r *replicas) takeover(ctx context.Context, via int, cluster logicalcluster.Name, member string, killed time.Time) func() time.Duration {
+	leases := r.leases(via)
+	var took atomic.Int64
+	go func() {
+		for ctx.Err() == nil {
+			holder, err := leaseHolder(ctx, leases, shardLease(cluster))
+			if err == nil && holder != member && r.indexOf(holder) >= 0 {
+				took.Store(int64(time.Since(killed)))
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}()
+	return func() time.Duration { return time.Duration(took.Load()) }
 }

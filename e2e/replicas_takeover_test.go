@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -28,7 +27,7 @@ import (
 // the kill that replica held the Lease and each piece of work was done.
 //
 // A placement move is not among them: it needs physical clusters and
-// syncers, minutes of start-up that TestPlacement already pays for.
+// syncers, which TestReplicasPlacementTakeover starts for it alone.
 func TestReplicasControllerTakeover(t *testing.T) {
 	t.Parallel()
 	datastore := pgtest.Shared(t).NewDatabase(t)
@@ -103,19 +102,9 @@ func TestReplicasControllerTakeover(t *testing.T) {
 	// waits on another.
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var takeover atomic.Int64 // since the kill, once seen
+	takeover := func() time.Duration { return 0 }
 	if leases {
-		survivorLeases := r.leases(survivor)
-		go func() {
-			for ctx.Err() == nil {
-				holder, err := leaseHolder(ctx, survivorLeases, shardLease(p))
-				if err == nil && holder != member && r.indexOf(holder) >= 0 {
-					takeover.Store(int64(time.Since(killed)))
-					return
-				}
-				time.Sleep(50 * time.Millisecond)
-			}
-		}()
+		takeover = r.takeover(ctx, survivor, p, member, killed)
 	}
 	absent := func(args ...string) func() bool {
 		return func() bool {
@@ -138,7 +127,7 @@ func TestReplicasControllerTakeover(t *testing.T) {
 	finished := map[string]time.Duration{}
 	waitFor(t, 2*time.Minute, "the work started before the kill finishes", func() (bool, string) {
 		var pending []string
-		if leases && takeover.Load() == 0 {
+		if leases && takeover() == 0 {
 			pending = append(pending, "a running replica holding Lease "+shardLease(p))
 		}
 		for _, c := range checks {
@@ -154,7 +143,7 @@ func TestReplicasControllerTakeover(t *testing.T) {
 		return len(pending) == 0, "not yet: " + strings.Join(pending, "; ")
 	})
 	if leases {
-		t.Logf("a running replica holds Lease %s %v after the kill", shardLease(p), time.Duration(takeover.Load()).Round(10*time.Millisecond))
+		t.Logf("a running replica holds Lease %s %v after the kill", shardLease(p), takeover().Round(10*time.Millisecond))
 	}
 	for _, c := range checks {
 		t.Logf("%s %v after the kill", c.what, finished[c.what].Round(100*time.Millisecond))
@@ -164,7 +153,7 @@ func TestReplicasControllerTakeover(t *testing.T) {
 	// for a read of the Lease that lags behind the new owner's first
 	// writes.
 	if leases {
-		took := time.Duration(takeover.Load())
+		took := takeover()
 		for _, what := range []string{"namespace doomed is deleted", "the foreground owner and its dependents are deleted"} {
 			if finished[what] < took-time.Second {
 				t.Errorf("%s %v after the kill, before another replica held the shard's Lease (%v): a replica that does not own the shard did its work",
