@@ -67,8 +67,28 @@ func New(c Config) *Controller {
 		Ownership: c.Ownership,
 		Process:   ctl.process,
 	}
-	ctl.loop.Watch(c.Informers.For(c.LogicalClusters.LogicalClusters), keys)
+	i := c.Informers.For(c.LogicalClusters.LogicalClusters)
+	ctl.loop.Watch(i, keys)
+	// Every replica ends its own watches into a logical cluster being
+	// deleted, whichever replica owns the deletion's work.
+	if _, err := i.AddHandler(endWatches(c.LogicalClusters)); err != nil {
+		klog.ErrorS(err, "Watching LogicalClusters to end the watches of deleted ones")
+	}
 	return ctl
+}
+
+// endWatches ends the requests that follow a logical cluster (watches) once
+// its deletion begins, on this replica.
+func endWatches(clusters *tenancy.Storage) informer.Handler {
+	return func(obj runtime.Object, _ logicalcluster.Name, deleted bool) {
+		lc, ok := obj.(*tenancyv1alpha1.LogicalCluster)
+		if !ok || (!deleted && lc.DeletionTimestamp == nil) {
+			return
+		}
+		if n, ok := pathOf(lc); ok {
+			clusters.End(n)
+		}
+	}
 }
 
 // Run works until ctx ends.
