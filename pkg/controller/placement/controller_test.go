@@ -321,12 +321,8 @@ func (h *testHub) waitShares(name string, want map[string]string, leaving string
 // replicas.
 func TestMoveOutlivesItsPlacement(t *testing.T) {
 	h := startController(t)
-	a, b := workloadv1alpha1.TargetKey("root", "a"), workloadv1alpha1.TargetKey("root", "b")
-	h.syncTarget("a", true)
-	h.syncTarget("b", true)
-	h.create(h.namespaces, "", &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "app"}})
-	eu := euPlacement(workloadv1alpha1.GroupResource{Group: "apps", Resource: "deployments"})
-	eu.Spec.Strategy = placementv1alpha1.Strategy{Type: placementv1alpha1.StrategyDivide}
+	a, b := h.twoTargets()
+	eu := dividing()
 	eu.Spec.Failover = placementv1alpha1.Failover{GracePeriod: &metav1.Duration{Duration: time.Minute}}
 	h.create(h.placements, "", eu)
 	h.createDeployment("web", 6)
@@ -476,13 +472,25 @@ func TestRefusedAssignmentSaysSo(t *testing.T) {
 // places again every object of its logical cluster, in every namespace.
 func TestPlacementAfterItsObjects(t *testing.T) {
 	h := startController(t)
-	a, b := workloadv1alpha1.TargetKey("root", "a"), workloadv1alpha1.TargetKey("root", "b")
+	a, b := h.twoTargets()
+	h.createDeployment("web", 6)
+	h.create(h.placements, "", dividing())
+	h.waitShares("web", map[string]string{a: "3", b: "3"}, "")
+}
+
+// twoTargets registers SyncTargets a and b in root, both Ready, and
+// namespace app, and returns the targets' keys.
+func (h *testHub) twoTargets() (a, b string) {
 	h.syncTarget("a", true)
 	h.syncTarget("b", true)
 	h.create(h.namespaces, "", &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "app"}})
-	h.createDeployment("web", 6)
+	return workloadv1alpha1.TargetKey("root", "a"), workloadv1alpha1.TargetKey("root", "b")
+}
+
+// dividing is placement eu of Deployments, dividing their replicas among
+// its targets.
+func dividing() *placementv1alpha1.Placement {
 	eu := euPlacement(workloadv1alpha1.GroupResource{Group: "apps", Resource: "deployments"})
 	eu.Spec.Strategy = placementv1alpha1.Strategy{Type: placementv1alpha1.StrategyDivide}
-	h.create(h.placements, "", eu)
-	h.waitShares("web", map[string]string{a: "3", b: "3"}, "")
+	return eu
 }
