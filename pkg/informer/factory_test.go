@@ -9,34 +9,18 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/runtime/serializer"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
 
-	"github.com/canopy-dev/canopy/internal/sqlitetest"
+	"github.com/canopy-dev/canopy/internal/coretest"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
-	"github.com/canopy-dev/canopy/pkg/registry"
-	"github.com/canopy-dev/canopy/pkg/registry/core"
 	"github.com/canopy-dev/canopy/pkg/shard"
 )
 
 // configMaps is the ConfigMaps' store over a real SQLite datastore.
 func configMaps(t testing.TB) *genericregistry.Store {
-	backend := sqlitetest.Open(t)
-	scheme := runtime.NewScheme()
-	if err := core.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	metav1.AddToGroupVersion(scheme, schema.GroupVersion{Version: "v1"})
-	group, err := core.NewStorage(&registry.Factory{Backend: backend, Serializer: serializer.NewCodecFactory(scheme)}, scheme, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range group.Stores {
-		t.Cleanup(s.DestroyFunc)
-	}
+	group, _ := coretest.Open(t)
 	for _, s := range group.Stores {
 		if s.DefaultQualifiedResource.Resource == "configmaps" {
 			return s

@@ -12,17 +12,14 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/types"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
 
-	"github.com/canopy-dev/canopy/internal/sqlitetest"
+	"github.com/canopy-dev/canopy/internal/coretest"
 	"github.com/canopy-dev/canopy/internal/storepatch"
 	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
-	"github.com/canopy-dev/canopy/pkg/registry"
-	"github.com/canopy-dev/canopy/pkg/registry/core"
 )
 
 // hub is the core stores over a real SQLite datastore, with a running
@@ -37,20 +34,8 @@ type hub struct {
 func start(t *testing.T) *hub {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	backend := sqlitetest.Open(t)
-	scheme := runtime.NewScheme()
-	if err := core.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	metav1.AddToGroupVersion(scheme, schema.GroupVersion{Version: "v1"})
-	group, err := core.NewStorage(&registry.Factory{Backend: backend, Serializer: serializer.NewCodecFactory(scheme)}, scheme, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	group, scheme := coretest.Open(t)
 	stores := group.Stores
-	for _, s := range stores {
-		t.Cleanup(s.DestroyFunc)
-	}
 	namespaces := group.Storage["namespaces"].(rest.GracefulDeleter)
 	informers := informer.NewFactory()
 	c, err := New(Config{
