@@ -105,6 +105,8 @@ func testReservedIdentities(t *testing.T, h *hub, admin kubectl) {
 		{"nodes", []string{"--as", "dave", "--as-group", "system:nodes"}, "group system:nodes is reserved to the hub"},
 		{"a node", []string{"--as", "system:node:n1"}, "user system:node:n1 is reserved to the hub: system:node:<name> is a node's"},
 		{"a hub user", []string{"--as", "canopy:anything"}, "user canopy:anything is reserved to the hub"},
+		{"the hub's controllers", []string{"--as", "dave", "--as-group", "system:canopy:controllers"}, "group system:canopy:controllers is reserved to the hub"},
+		{"a controller of the hub", []string{"--as", "system:canopy:controller:placement"}, "user system:canopy:controller:placement is reserved to the hub"},
 		{"a UID", []string{"--as", "erin", "--as-uid", "7d4b1c2e-1111-4000-8000-000000000000"}, `UID "7d4b1c2e-1111-4000-8000-000000000000" is reserved to the hub`},
 	} {
 		args := append(append([]string{}, whoami...), tc.as...)
