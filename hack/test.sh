@@ -61,7 +61,7 @@ fi
 # CI keeps only the end of the output, so failed tests and packages (a panic
 # or a timeout fails a package without a --- FAIL line) are named just above
 # the count.
-grep -E -- '^[[:space:]]*--- FAIL|^FAIL[[:space:]]' "$log" | sed 's/^[[:space:]]*/failed: /' || true
+grep -a -E -- '^[[:space:]]*--- FAIL|^FAIL[[:space:]]' "$log" | sed 's/^[[:space:]]*/failed: /' || true
 # Subtests are indented, so leading whitespace is allowed.
 awk '
 	/^[[:space:]]*--- PASS/ { pass++ }

@@ -361,20 +361,25 @@ func (b *Backend) appendLocked(evs []event) {
 }
 
 // appendCommitted hands the writes this process just committed to its
-// watchers without a round trip to the database. If another process
-// committed in between, the history would have a hole: the poller reads
-// the database instead.
+// watchers without a round trip to the database. Only the run of them that
+// follows lastRev with no gap goes in: if another process committed before
+// or among them, the history would have a hole, so the poller reads the
+// rest from the database. A batch is dense when one transaction commits it,
+// but not when it failed and its writes were retried one by one, since
+// other processes commit between those transactions.
 func (b *Backend) appendCommitted(evs []event) {
-	if len(evs) == 0 {
-		return
-	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if evs[0].rev != b.lastRev+1 {
-		b.kickPoll()
-		return
+	n := 0
+	for n < len(evs) && evs[n].rev == b.lastRev+1+int64(n) {
+		n++
 	}
-	b.appendLocked(evs)
+	if n > 0 {
+		b.appendLocked(evs[:n])
+	}
+	if n < len(evs) {
+		b.kickPoll()
+	}
 }
 
 // dense tells whether evs are exactly the revisions following after: they

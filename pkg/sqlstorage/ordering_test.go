@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/http"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -738,4 +739,54 @@ func TestWatchResumesFromAnyRevision(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestOwnCommitsAroundAnotherProcess: the writes of one batch that failed
+// and was retried one write at a time commit in separate transactions, so
+// another process's write can fall between them. Handing them to this
+// process's watchers as they are would leave that write out of the history
+// for good; only the run that follows the history goes in, and the poller
+// fills in the rest.
+func TestOwnCommitsAroundAnotherProcess(t *testing.T) {
+	ctx := context.Background()
+	url := "sqlite://" + filepath.Join(t.TempDir(), "canopy.db")
+	opts := testOptions
+	// Only a kick polls, so nothing but the code under test fills history.
+	opts.PollInterval, opts.ProgressInterval = time.Hour, time.Hour
+	b, err := Open(ctx, url, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	other := newPodStore(openBackend(t, url))
+
+	start := b.lastSeen()
+	for i := range 3 {
+		pod := &example.Pod{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("pod-%d", i), Namespace: "ns"}}
+		if err := other.Create(ctx, "/pods/ns/"+pod.Name, pod, &example.Pod{}, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	evs, err := b.readEvents(ctx, start, 0, 10)
+	if err != nil || len(evs) != 3 {
+		t.Fatalf("read %d events after revision %d (%v), want 3", len(evs), start, err)
+	}
+	// This process's writes at start+1 and start+3, the other's at start+2.
+	b.appendCommitted([]event{evs[0], evs[2]})
+
+	deadline := time.Now().Add(10 * time.Second)
+	for b.lastSeen() < start+3 {
+		if time.Now().After(deadline) {
+			t.Fatalf("history is at revision %d, want %d", b.lastSeen(), start+3)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	got, _, _, ok := b.eventsAfter(start, 10)
+	var revs []int64
+	for _, e := range got {
+		revs = append(revs, e.rev)
+	}
+	if want := []int64{start + 1, start + 2, start + 3}; !ok || !slices.Equal(revs, want) {
+		t.Errorf("history after revision %d holds %v (in memory: %v), want %v", start, revs, ok, want)
+	}
 }
