@@ -10,17 +10,13 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/runtime/serializer"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
 
-	"github.com/canopy-dev/canopy/internal/sqlitetest"
+	"github.com/canopy-dev/canopy/internal/coretest"
 	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
-	"github.com/canopy-dev/canopy/pkg/registry"
-	"github.com/canopy-dev/canopy/pkg/registry/core"
 	"github.com/canopy-dev/canopy/pkg/shard"
 )
 
@@ -55,23 +51,14 @@ func (o *ownership) gain(c logicalcluster.Name) {
 }
 
 func configMaps(t *testing.T) *genericregistry.Store {
-	scheme := runtime.NewScheme()
-	if err := core.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	metav1.AddToGroupVersion(scheme, schema.GroupVersion{Version: "v1"})
-	group, err := core.NewStorage(&registry.Factory{Backend: sqlitetest.Open(t), Serializer: serializer.NewCodecFactory(scheme)}, scheme, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out *genericregistry.Store
+	group, _ := coretest.Open(t)
 	for _, s := range group.Stores {
-		t.Cleanup(s.DestroyFunc)
 		if s.DefaultQualifiedResource.Resource == "configmaps" {
-			out = s
+			return s
 		}
 	}
-	return out
+	t.Fatal("the core stores have no configmaps")
+	return nil
 }
 
 // TestLoopOwnership shows that a loop works on the logical clusters its
