@@ -125,9 +125,8 @@ func moduleCacheDir(t *testing.T, version string) string {
 	return dir
 }
 
-// files returns the lifted files under dir, LICENSE and the packages' Go
-// files, by their slash-separated paths relative to dir. PACKAGES and
-// anything else that is not lifted are left out.
+// files returns the files under dir but PACKAGES, which is all the lift
+// writes, by their slash-separated paths relative to dir.
 func files(t *testing.T, dir string) map[string][]byte {
 	out := map[string][]byte{}
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
@@ -139,7 +138,7 @@ func files(t *testing.T, dir string) map[string][]byte {
 			return err
 		}
 		rel = filepath.ToSlash(rel)
-		if rel != "LICENSE" && !strings.HasPrefix(rel, "pkg/") {
+		if rel == filepath.Base(packagesFile) {
 			return nil
 		}
 		content, err := os.ReadFile(path)

@@ -57,11 +57,25 @@ func run(printClosure bool) error {
 	if err := lift(src, version, packages, tmp); err != nil {
 		return err
 	}
-	for _, name := range []string{"LICENSE", "pkg"} {
-		if err := os.RemoveAll(filepath.Join(liftedTree, name)); err != nil {
-			return err
+	// Everything in the tree but PACKAGES is lifted: replace it all, so a
+	// package left out of PACKAGES leaves nothing behind.
+	old, err := os.ReadDir(liftedTree)
+	if err != nil {
+		return err
+	}
+	for _, e := range old {
+		if name := e.Name(); name != filepath.Base(packagesFile) && name != filepath.Base(tmp) {
+			if err := os.RemoveAll(filepath.Join(liftedTree, name)); err != nil {
+				return err
+			}
 		}
-		if err := os.Rename(filepath.Join(tmp, name), filepath.Join(liftedTree, name)); err != nil {
+	}
+	lifted, err := os.ReadDir(tmp)
+	if err != nil {
+		return err
+	}
+	for _, e := range lifted {
+		if err := os.Rename(filepath.Join(tmp, e.Name()), filepath.Join(liftedTree, e.Name())); err != nil {
 			return err
 		}
 	}
