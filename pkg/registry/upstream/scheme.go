@@ -9,6 +9,7 @@ import (
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/api/legacyscheme"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/core"
 	k8s_api_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/core/v1"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/capabilities"
 )
 
 // group is an API group as upstream's strategies know it: its internal
@@ -32,6 +33,11 @@ var groups = []group{
 var Scheme = legacyscheme.Scheme
 
 func init() {
+	// The hub runs no pod: whether one may be privileged is for the
+	// physical clusters to say, with their --allow-privileged. The hub
+	// takes what such a cluster takes, as kubeadm, kind and kwok set it up,
+	// and as kube-apiserver does once Setup with it; the harness's does.
+	capabilities.Setup(true, 0)
 	for _, g := range groups {
 		utilruntime.Must(g.addInternal(Scheme))
 		utilruntime.Must(g.addVersion(Scheme))
