@@ -95,8 +95,11 @@ func terminalReason(err error) metav1.StatusReason {
 // object; it is retried, and once granted the write succeeds unchanged.
 func (s *Syncer) rejectionReason(ctx context.Context, w downstreamWrite, err error) (metav1.StatusReason, error) {
 	reason := terminalReason(err)
+	if reason == "" {
+		return "", err
+	}
 	if reason != metav1.StatusReasonForbidden {
-		return reason, err
+		return reason, nil
 	}
 	for _, a := range w.access {
 		review, reviewErr := s.downKube.AuthorizationV1().SelfSubjectAccessReviews().Create(ctx, &authorizationv1.SelfSubjectAccessReview{
@@ -118,9 +121,9 @@ func (s *Syncer) rejectionReason(ctx context.Context, w downstreamWrite, err err
 // returned, for the key to be done rather than retried; any other error
 // is returned.
 func (s *Syncer) failed(ctx context.Context, gvr schema.GroupVersionResource, o origin, obj, desired *unstructured.Unstructured, w downstreamWrite, err error) error {
-	reason, err := s.rejectionReason(ctx, w, err)
+	reason, retried := s.rejectionReason(ctx, w, err)
 	if reason == "" {
-		return err
+		return retried
 	}
 	f := rejection{
 		uid:     obj.GetUID(),
