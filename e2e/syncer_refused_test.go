@@ -24,6 +24,7 @@ import (
 const (
 	forbiddenMessage = "Deployments labelled forbidden=true are not allowed in this cluster"
 	invalidMessage   = "Deployments labelled invalid=true are not valid in this cluster"
+	closedMessage    = "namespaces for the hub's namespace closed are not allowed in this cluster"
 )
 
 // refusedHubResync is the hub resync period of the syncer of
@@ -38,6 +39,9 @@ const refusedHubResync = 2 * time.Second
 // nothing more for them through several resyncs, as pc1's audit log and
 // the syncer's metrics count; once one is fixed at the hub it runs
 // downstream and its condition goes, the other staying refused, unsent.
+// A Deployment whose downstream namespace pc1 refuses shows it the same
+// way. A restarted syncer sends each refused object once more, and
+// writes nothing at the hub when it is refused as before.
 func TestSyncerRefusedDownstream(t *testing.T) {
 	t.Parallel()
 	admin, pc1, key, syncer := setUpSyncerWith(t, true, "--hub-resync", refusedHubResync.String())
@@ -52,29 +56,43 @@ kind: Namespace
 metadata:
   name: ns1
 ---
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: closed
+---
 %s
 ---
 %s
-`, labelledDeployment(key, "refused", "forbidden"), labelledDeployment(key, "invalid", "invalid")))
+---
+%s
+`, labelledDeployment(key, "ns1", "refused", "forbidden"), labelledDeployment(key, "ns1", "invalid", "invalid"), labelledDeployment(key, "closed", "web", "any")))
 
-	condition := func(name string) string {
-		return admin.must("--context", "a", "get", "deploy", name, "-n", "ns1", "-o",
+	conditionIn := func(namespace, name string) string {
+		return admin.must("--context", "a", "get", "deploy", name, "-n", namespace, "-o",
 			`jsonpath={.status.conditions[?(@.type=="SyncFailed")].status}/{.status.conditions[?(@.type=="SyncFailed")].reason}/{.status.conditions[?(@.type=="SyncFailed")].message}`)
 	}
+	condition := func(name string) string { return conditionIn("ns1", name) }
+	ns := workloadv1alpha1.DownstreamNamespace("root:a", "ns1")
+	closed := workloadv1alpha1.DownstreamNamespace("root:a", "closed")
 	// The acceptance asks for the condition within 5s of the creation.
-	for _, c := range []struct{ name, reason, message string }{
-		{"refused", "Forbidden", forbiddenMessage},
-		{"invalid", "Invalid", invalidMessage},
+	for _, c := range []struct{ namespace, name, reason, message string }{
+		{"ns1", "refused", "Forbidden", forbiddenMessage},
+		{"ns1", "invalid", "Invalid", invalidMessage},
+		{"closed", "web", "Forbidden", "create namespace " + closed + ": "},
 	} {
-		got := condition(c.name)
+		got := conditionIn(c.namespace, c.name)
 		for deadline := start.Add(5 * time.Second); !strings.HasPrefix(got, "True/") && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-			got = condition(c.name)
+			got = conditionIn(c.namespace, c.name)
 		}
 		if !strings.HasPrefix(got, "True/"+c.reason+"/") || !strings.Contains(got, c.message) || !strings.Contains(got, "SyncTarget root:pc1") {
-			t.Fatalf("condition SyncFailed of Deployment %s at the hub within 5s of its creation: %q, want True, reason %s, naming root:pc1 and saying %q",
-				c.name, got, c.reason, c.message)
+			t.Fatalf("condition SyncFailed of Deployment %s/%s at the hub within 5s of its creation: %q, want True, reason %s, naming root:pc1 and saying %q",
+				c.namespace, c.name, got, c.reason, c.message)
 		}
-		t.Logf("Deployment %s: condition SyncFailed seen at the hub %s after its creation: %s", c.name, time.Since(start).Round(time.Millisecond), got)
+		t.Logf("Deployment %s/%s: condition SyncFailed seen at the hub %s after its creation: %s", c.namespace, c.name, time.Since(start).Round(time.Millisecond), got)
+	}
+	if got := conditionIn("closed", "web"); !strings.Contains(got, closedMessage) {
+		t.Errorf("condition SyncFailed of Deployment closed/web %q does not quote pc1's %q", got, closedMessage)
 	}
 
 	events := func() string {
@@ -90,10 +108,13 @@ metadata:
 		t.Errorf("kubectl describe at the hub does not say why the Deployment does not run:\n%s", out)
 	}
 
-	// Nothing more is sent for either, through several resyncs.
-	ns := workloadv1alpha1.DownstreamNamespace("root:a", "ns1")
+	// Nothing more is sent for any, through several resyncs.
 	requests := func() map[string][]string {
-		return syncerRequests(t, pc1, ns, "refused", "invalid")
+		r := syncerRequests(t, pc1, "deployments", ns, "refused", "invalid")
+		for name, verbs := range syncerRequests(t, pc1, "namespaces", "", closed) {
+			r["namespace "+name] = verbs
+		}
+		return r
 	}
 	writes := func() string {
 		_, code, body := send(t, http.DefaultClient, http.MethodGet, "http://"+syncer.metrics+"/metrics", "")
@@ -113,16 +134,45 @@ metadata:
 			t.Errorf("the syncer's requests for Deployment %s in pc1: %v, want one apply", name, before[name])
 		}
 	}
+	if n := strings.Count(strings.Join(before["namespace "+closed], " "), "create"); n != 1 {
+		t.Errorf("the syncer's requests for namespace %s in pc1: %v, want one create", closed, before["namespace "+closed])
+	}
 	if want := "success=0 forbidden=1 invalid=1"; writesBefore != want {
 		t.Errorf("canopy_syncer_downstream_writes_total of deployments.apps applies: %s, want %s", writesBefore, want)
 	}
 	time.Sleep(3*refusedHubResync + time.Second)
 	after, writesAfter := requests(), writes()
 	if fmt.Sprint(after) != fmt.Sprint(before) || writesAfter != writesBefore {
-		t.Fatalf("the syncer sent more for the refused Deployments over %d resyncs: requests %v, then %v; applies %s, then %s",
-			3, before, after, writesBefore, writesAfter)
+		t.Fatalf("the syncer sent more for the refused objects over 3 resyncs: requests %v, then %v; applies %s, then %s",
+			before, after, writesBefore, writesAfter)
 	}
-	t.Logf("the syncer's requests for the refused Deployments in pc1, unchanged through 3 resyncs: %v", after)
+	t.Logf("the syncer's requests for the refused objects in pc1, unchanged through 3 resyncs: %v", after)
+
+	// Restarted, the syncer sends each refused object once more, and
+	// finds at the hub the condition it would write: neither it nor an
+	// Event is written again.
+	version := admin.must("--context", "a", "get", "deploy", "invalid", "-n", "ns1", "-o", "jsonpath={.metadata.resourceVersion}")
+	eventsBefore := strings.Count(events(), "invalid/Warning/SyncFailed/")
+	syncer.kill()
+	syncer.start()
+	syncer.waitReady(60 * time.Second)
+	var restarted map[string][]string
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		if restarted = requests(); len(restarted["invalid"]) > len(before["invalid"]) {
+			break
+		}
+	}
+	time.Sleep(3 * refusedHubResync)
+	if again := requests(); fmt.Sprint(again["invalid"]) != fmt.Sprint(append(before["invalid"], before["invalid"]...)) {
+		t.Errorf("the restarted syncer's requests for Deployment invalid: %v, want those before the restart once more: %v", again["invalid"], before["invalid"])
+	}
+	if v := admin.must("--context", "a", "get", "deploy", "invalid", "-n", "ns1", "-o", "jsonpath={.metadata.resourceVersion}"); v != version {
+		t.Errorf("the restarted syncer wrote the refused Deployment at the hub: resourceVersion %s, was %s", v, version)
+	}
+	if n := strings.Count(events(), "invalid/Warning/SyncFailed/"); n != eventsBefore || n != 1 {
+		t.Errorf("%d SyncFailed Events of Deployment invalid after the restart, %d before, want 1", n, eventsBefore)
+	}
+	before = requests()
 
 	// Fixed at the hub, refused runs downstream and its condition goes;
 	// invalid stays refused, and unsent.
@@ -163,14 +213,14 @@ metadata:
 	}
 }
 
-// labelledDeployment is Deployment name in ns1, assigned to the target
-// of key, with label <label>=true.
-func labelledDeployment(key, name, label string) string {
+// labelledDeployment is Deployment name in namespace, assigned to the
+// target of key, with label <label>=true.
+func labelledDeployment(key, namespace, name, label string) string {
 	return fmt.Sprintf(`apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: %[1]s
-  namespace: ns1
+  namespace: %[4]s
   labels: {%[2]s: Sync, %[3]s: "true"}
 spec:
   replicas: 1
@@ -182,46 +232,59 @@ spec:
     spec:
       containers:
       - {name: c, image: "nginx:1.27"}
-`, name, workloadv1alpha1.StateLabel(key), label)
+`, name, workloadv1alpha1.StateLabel(key), label, namespace)
 }
 
-// installRefusingPolicy installs in c a ValidatingAdmissionPolicy and
-// its binding that refuse Deployments labelled forbidden=true with a 403
-// and those labelled invalid=true with a 422, and waits until c
+// installRefusingPolicy installs in c ValidatingAdmissionPolicies, each
+// with its binding, that refuse Deployments labelled forbidden=true with
+// a 403 and those labelled invalid=true with a 422, and with a 403 the
+// namespaces made for the hub's namespace closed; it waits until c
 // enforces them, as a dry run finds.
 func installRefusingPolicy(ctx context.Context, t *testing.T, c *pcluster.Cluster) {
 	t.Helper()
-	unless := func(label string) string {
-		return fmt.Sprintf("!has(object.metadata.labels) || !('%[1]s' in object.metadata.labels) || object.metadata.labels['%[1]s'] != 'true'", label)
+	unless := func(field, key, value string) string {
+		return fmt.Sprintf("!has(object.metadata.%[1]s) || !('%[2]s' in object.metadata.%[1]s) || object.metadata.%[1]s['%[2]s'] != '%[3]s'", field, key, value)
 	}
-	policy := &admissionregistrationv1.ValidatingAdmissionPolicy{
-		ObjectMeta: metav1.ObjectMeta{Name: "refuse-labelled"},
-		Spec: admissionregistrationv1.ValidatingAdmissionPolicySpec{
-			FailurePolicy: ptr.To(admissionregistrationv1.Fail),
-			MatchConstraints: &admissionregistrationv1.MatchResources{ResourceRules: []admissionregistrationv1.NamedRuleWithOperations{{
-				RuleWithOperations: admissionregistrationv1.RuleWithOperations{
-					Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Create, admissionregistrationv1.Update},
-					Rule:       admissionregistrationv1.Rule{APIGroups: []string{"apps"}, APIVersions: []string{"v1"}, Resources: []string{"deployments"}},
-				},
-			}}},
-			Validations: []admissionregistrationv1.Validation{
-				{Expression: unless("forbidden"), Message: forbiddenMessage, Reason: ptr.To(metav1.StatusReasonForbidden)},
-				{Expression: unless("invalid"), Message: invalidMessage},
+	rule := func(group, resource string) admissionregistrationv1.NamedRuleWithOperations {
+		return admissionregistrationv1.NamedRuleWithOperations{RuleWithOperations: admissionregistrationv1.RuleWithOperations{
+			Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Create, admissionregistrationv1.Update},
+			Rule:       admissionregistrationv1.Rule{APIGroups: []string{group}, APIVersions: []string{"v1"}, Resources: []string{resource}},
+		}}
+	}
+	for _, p := range []struct {
+		name        string
+		rule        admissionregistrationv1.NamedRuleWithOperations
+		validations []admissionregistrationv1.Validation
+	}{
+		{"refuse-labelled", rule("apps", "deployments"), []admissionregistrationv1.Validation{
+			{Expression: unless("labels", "forbidden", "true"), Message: forbiddenMessage, Reason: ptr.To(metav1.StatusReasonForbidden)},
+			{Expression: unless("labels", "invalid", "true"), Message: invalidMessage},
+		}},
+		{"refuse-closed", rule("", "namespaces"), []admissionregistrationv1.Validation{
+			{Expression: unless("annotations", workloadv1alpha1.OriginNamespaceAnnotation, "closed"), Message: closedMessage, Reason: ptr.To(metav1.StatusReasonForbidden)},
+		}},
+	} {
+		policy := &admissionregistrationv1.ValidatingAdmissionPolicy{
+			ObjectMeta: metav1.ObjectMeta{Name: p.name},
+			Spec: admissionregistrationv1.ValidatingAdmissionPolicySpec{
+				FailurePolicy:    ptr.To(admissionregistrationv1.Fail),
+				MatchConstraints: &admissionregistrationv1.MatchResources{ResourceRules: []admissionregistrationv1.NamedRuleWithOperations{p.rule}},
+				Validations:      p.validations,
 			},
-		},
-	}
-	if _, err := c.Client.AdmissionregistrationV1().ValidatingAdmissionPolicies().Create(ctx, policy, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	binding := &admissionregistrationv1.ValidatingAdmissionPolicyBinding{
-		ObjectMeta: metav1.ObjectMeta{Name: "refuse-labelled"},
-		Spec: admissionregistrationv1.ValidatingAdmissionPolicyBindingSpec{
-			PolicyName:        policy.Name,
-			ValidationActions: []admissionregistrationv1.ValidationAction{admissionregistrationv1.Deny},
-		},
-	}
-	if _, err := c.Client.AdmissionregistrationV1().ValidatingAdmissionPolicyBindings().Create(ctx, binding, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
+		}
+		if _, err := c.Client.AdmissionregistrationV1().ValidatingAdmissionPolicies().Create(ctx, policy, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		binding := &admissionregistrationv1.ValidatingAdmissionPolicyBinding{
+			ObjectMeta: metav1.ObjectMeta{Name: p.name},
+			Spec: admissionregistrationv1.ValidatingAdmissionPolicyBindingSpec{
+				PolicyName:        p.name,
+				ValidationActions: []admissionregistrationv1.ValidationAction{admissionregistrationv1.Deny},
+			},
+		}
+		if _, err := c.Client.AdmissionregistrationV1().ValidatingAdmissionPolicyBindings().Create(ctx, binding, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	probe := &appsv1.Deployment{
 		ObjectMeta: metav1.ObjectMeta{Name: "probe", Namespace: metav1.NamespaceDefault, Labels: map[string]string{"forbidden": "true"}},
@@ -233,21 +296,25 @@ func installRefusingPolicy(ctx context.Context, t *testing.T, c *pcluster.Cluste
 			},
 		},
 	}
-	var err error
+	namespace := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "probe", Annotations: map[string]string{workloadv1alpha1.OriginNamespaceAnnotation: "closed"}}}
+	var deploymentErr, namespaceErr error
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
-		_, err = c.Client.AppsV1().Deployments(metav1.NamespaceDefault).Create(ctx, probe, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
-		if apierrors.IsForbidden(err) && strings.Contains(err.Error(), forbiddenMessage) {
+		_, deploymentErr = c.Client.AppsV1().Deployments(metav1.NamespaceDefault).Create(ctx, probe, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+		_, namespaceErr = c.Client.CoreV1().Namespaces().Create(ctx, namespace, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+		if apierrors.IsForbidden(deploymentErr) && strings.Contains(deploymentErr.Error(), forbiddenMessage) &&
+			apierrors.IsForbidden(namespaceErr) && strings.Contains(namespaceErr.Error(), closedMessage) {
 			return
 		}
 	}
-	t.Fatalf("pc1 does not enforce the policy within 30s: a dry run of a Deployment labelled forbidden=true answered %v", err)
+	t.Fatalf("pc1 does not enforce the policies within 30s: dry runs of a Deployment labelled forbidden=true and of a namespace for closed answered %v and %v",
+		deploymentErr, namespaceErr)
 }
 
 // syncerRequests are the requests, as verb=code, that c's audit log
-// holds from the syncer for each of the Deployments names in namespace
-// ns. The syncer's client names its binary, syncer, in its user agent,
-// as client-go does by default.
-func syncerRequests(t *testing.T, c *pcluster.Cluster, ns string, names ...string) map[string][]string {
+// holds from the syncer for each of the objects names of resource in
+// namespace ns. The syncer's client names its binary, syncer, in its
+// user agent, as client-go does by default.
+func syncerRequests(t *testing.T, c *pcluster.Cluster, resource, ns string, names ...string) map[string][]string {
 	t.Helper()
 	events, err := c.AuditEvents()
 	if err != nil {
@@ -259,7 +326,7 @@ func syncerRequests(t *testing.T, c *pcluster.Cluster, ns string, names ...strin
 	}
 	for _, e := range events {
 		r := e.ObjectRef
-		if r == nil || r.Resource != "deployments" || r.Namespace != ns || !strings.HasPrefix(e.UserAgent, "syncer/") {
+		if r == nil || r.Resource != resource || r.Namespace != ns || !strings.HasPrefix(e.UserAgent, "syncer/") {
 			continue
 		}
 		if _, ok := out[r.Name]; ok {
