@@ -1,18 +1,25 @@
 package sync
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	kubefake "k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
 )
 
 // A 422, a 400 and a 403 are refused again if sent again, however
@@ -90,5 +97,53 @@ func TestRejectedCondition(t *testing.T) {
 	}
 	if got := transitionTime(down, restarted.since); !got.Equal(&restarted.since) {
 		t.Errorf("transition time of a status without the condition %v, want %v", got, restarted.since)
+	}
+}
+
+// A 403 is the physical cluster's refusal of the object only where the
+// syncer's credential may make the write, as a SelfSubjectAccessReview
+// answers; where it may not, or the review fails, it is the syncer's
+// configuration, and the error is retried, saying so.
+func TestRejectionReasonOfForbidden(t *testing.T) {
+	deployments := appsv1.SchemeGroupVersion.WithResource("deployments")
+	desired := &unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"namespace": "canopy-x", "name": "web"}}}
+	w := applyWrite(deployments, desired)
+	forbidden := apierrors.NewForbidden(deployments.GroupResource(), "web", errors.New("denied"))
+	for _, c := range []struct {
+		name       string
+		allowed    map[string]bool
+		reviewErr  error
+		err        error
+		wantReason metav1.StatusReason
+		wantErr    string
+	}{
+		{"admission", map[string]bool{"patch": true, "create": true}, nil, forbidden, metav1.StatusReasonForbidden, ""},
+		{"no create", map[string]bool{"patch": true}, nil, forbidden, "", "may not create deployments"},
+		{"no patch", map[string]bool{"create": true}, nil, forbidden, "", "may not patch deployments"},
+		{"review fails", nil, errors.New("unreachable"), forbidden, "", "asking the physical cluster whether the syncer may patch deployments"},
+		{"invalid, no review", nil, errors.New("not asked"), apierrors.NewBadRequest("no"), metav1.StatusReasonBadRequest, ""},
+		{"conflict, no review", nil, errors.New("not asked"), apierrors.NewConflict(deployments.GroupResource(), "web", errors.New("x")), "", "x"},
+	} {
+		client := kubefake.NewClientset()
+		var asked []authorizationv1.ResourceAttributes
+		client.PrependReactor("create", "selfsubjectaccessreviews", func(action clienttesting.Action) (bool, runtime.Object, error) {
+			review := action.(clienttesting.CreateAction).GetObject().(*authorizationv1.SelfSubjectAccessReview)
+			asked = append(asked, *review.Spec.ResourceAttributes)
+			if c.reviewErr != nil {
+				return true, nil, c.reviewErr
+			}
+			review.Status.Allowed = c.allowed[review.Spec.ResourceAttributes.Verb]
+			return true, review, nil
+		})
+		s := &Syncer{downKube: client}
+		reason, err := s.rejectionReason(context.Background(), w, c.err)
+		if reason != c.wantReason || (c.wantErr == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), c.wantErr) {
+			t.Errorf("%s: reason %q, error %v; want %q and an error saying %q", c.name, reason, err, c.wantReason, c.wantErr)
+		}
+		for _, a := range asked {
+			if a.Group != "apps" || a.Resource != "deployments" || a.Namespace != "canopy-x" || a.Name != "web" {
+				t.Errorf("%s: asked about %+v, want apps deployments canopy-x/web", c.name, a)
+			}
+		}
 	}
 }
