@@ -211,6 +211,27 @@ metadata:
 	if got := requests()["invalid"]; fmt.Sprint(got) != fmt.Sprint(before["invalid"]) {
 		t.Errorf("the syncer's requests for the Deployment still refused: %v, were %v", got, before["invalid"])
 	}
+
+	// A change that pc1 refuses of a Deployment running there: the
+	// condition says so, and stays beside the status copied up from the
+	// version that runs on, which is not written again and again.
+	admin.must("--context", "a", "label", "deploy", "refused", "-n", "ns1", "forbidden=true")
+	got = condition("refused")
+	for deadline := time.Now().Add(30 * time.Second); !strings.HasPrefix(got, "True/") && time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		got = condition("refused")
+	}
+	if !strings.HasPrefix(got, "True/Forbidden/") || !strings.Contains(got, forbiddenMessage) {
+		t.Fatalf("condition SyncFailed of the Deployment running in pc1 whose change pc1 refuses: %q", got)
+	}
+	version = admin.must("--context", "a", "get", "deploy", "refused", "-n", "ns1", "-o", "jsonpath={.metadata.resourceVersion}")
+	time.Sleep(2 * refusedHubResync)
+	if got := admin.must("--context", "a", "get", "deploy", "refused", "-n", "ns1", "-o",
+		`jsonpath={.metadata.resourceVersion} {.status.availableReplicas} {.status.conditions[?(@.type=="SyncFailed")].status}`); got != version+" 1 True" {
+		t.Errorf("resourceVersion, available replicas and SyncFailed of the Deployment whose change pc1 refuses: %q, want %q", got, version+" 1 True")
+	}
+	if d, err := pc1.Client.AppsV1().Deployments(ns).Get(ctx, "refused", metav1.GetOptions{}); err != nil || d.Labels["forbidden"] != "" {
+		t.Errorf("the Deployment in pc1 changed to what pc1 refuses: %v, labels %v", err, d.Labels)
+	}
 }
 
 // labelledDeployment is Deployment name in namespace, assigned to the
