@@ -19,6 +19,7 @@ import (
 	nscontroller "github.com/canopy-dev/canopy/pkg/controller/namespace"
 	"github.com/canopy-dev/canopy/pkg/controller/namespacedefaults"
 	placementcontroller "github.com/canopy-dev/canopy/pkg/controller/placement"
+	"github.com/canopy-dev/canopy/pkg/controller/resourcequota"
 	"github.com/canopy-dev/canopy/pkg/controller/rollouthistory"
 	"github.com/canopy-dev/canopy/pkg/controller/statusaggregation"
 	"github.com/canopy-dev/canopy/pkg/controller/synctarget"
@@ -40,6 +41,7 @@ func (h *hubServer) installControllers() error {
 		h.installNamespaceController,
 		h.installServiceAccountsController,
 		h.installRootCACertPublisher,
+		h.installResourceQuotaController,
 		h.installClusterRoleAggregationController,
 		h.installGarbageCollector,
 		h.installSyncTargetHeartbeatController,
@@ -108,6 +110,24 @@ func (h *hubServer) installServiceAccountsController() error {
 func (h *hubServer) installRootCACertPublisher() error {
 	return h.addController("root-ca-cert-publisher",
 		namespacedefaults.NewRootCAPublisher(h.namespaceDefaults(h.apis.ConfigMaps, h.clients.rootCACertPublisher), h.pki.caPEM))
+}
+
+// installResourceQuotaController keeps the status of every ResourceQuota:
+// what its namespace uses, of every namespaced built-in resource.
+func (h *hubServer) installResourceQuotaController() error {
+	var counted []*genericregistry.Store
+	for _, s := range h.data {
+		if s.NamespaceScoped() {
+			counted = append(counted, s)
+		}
+	}
+	return h.addController("resourcequota", resourcequota.New(resourcequota.Config{
+		Quotas:    h.apis.ResourceQuotas,
+		Counted:   counted,
+		Informers: h.informers,
+		Ownership: h.shards,
+		Client:    h.clients.resourceQuota,
+	}))
 }
 
 // namespaceDefaults is the config of a controller that keeps an object of

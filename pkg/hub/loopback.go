@@ -19,7 +19,7 @@ import (
 // registries.
 type controllerClients struct {
 	placement, garbageCollector, namespace, statusAggregation *loopback.Client
-	serviceAccounts, rootCACertPublisher                      *loopback.Client
+	serviceAccounts, rootCACertPublisher, resourceQuota       *loopback.Client
 }
 
 // byName is each of c's clients, by its controller's name.
@@ -31,6 +31,7 @@ func (c *controllerClients) byName() map[string]**loopback.Client {
 		"status-aggregation":     &c.statusAggregation,
 		"serviceaccounts":        &c.serviceAccounts,
 		"root-ca-cert-publisher": &c.rootCACertPublisher,
+		"resourcequota":          &c.resourceQuota,
 	}
 }
 

@@ -69,6 +69,7 @@ type apiStorage struct {
 	// namespace (pkg/controller/namespacedefaults).
 	ServiceAccountStore, ConfigMaps *genericregistry.Store
 	Services                        *genericregistry.Store
+	ResourceQuotas                  *genericregistry.Store
 	IPAddresses                     *genericregistry.Store
 	Events                          rest.Creater
 	// Namespaces is the namespaces' store; NamespaceREST serves them,
@@ -190,6 +191,7 @@ func (s *apiStorage) lookUp() error {
 	s.ServiceAccounts = lookUp[rest.Getter](&l, v1, "serviceaccounts")
 	s.ServiceAccountStore = l.store(v1, "serviceaccounts")
 	s.ConfigMaps = l.store(v1, "configmaps")
+	s.ResourceQuotas = l.store(v1, "resourcequotas")
 	s.Services = l.store(v1, "services")
 	s.IPAddresses = l.store(networkingv1.SchemeGroupVersion, "ipaddresses")
 	s.Events = lookUp[rest.Creater](&l, v1, "events")

@@ -8,7 +8,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
@@ -144,11 +143,7 @@ func (e *Ensurer) process(ctx context.Context, k key) error {
 	if !differs {
 		return nil
 	}
-	u, err := toUnstructured(want)
-	if err != nil {
-		return err
-	}
-	_, err = e.client.Resource(e.resource).Namespace(k.namespace).Update(ctx, u, metav1.UpdateOptions{FieldManager: e.client.FieldManager})
+	err := e.client.Update(ctx, e.resource, k.namespace, want)
 	if apierrors.IsNotFound(err) {
 		// Deleted meanwhile: its deletion queues k again.
 		return nil
@@ -163,11 +158,7 @@ func (e *Ensurer) process(ctx context.Context, k key) error {
 // made meanwhile, or a namespace gone or Terminating meanwhile, is no
 // failure.
 func (e *Ensurer) create(ctx context.Context, k key) error {
-	u, err := toUnstructured(e.want())
-	if err != nil {
-		return err
-	}
-	_, err = e.client.Resource(e.resource).Namespace(k.namespace).Create(ctx, u, metav1.CreateOptions{FieldManager: e.client.FieldManager})
+	err := e.client.Create(ctx, e.resource, k.namespace, e.want())
 	switch {
 	case err == nil:
 		klog.V(2).InfoS("Made an object kept in every namespace", "cluster", k.cluster, "namespace", k.namespace, "resource", e.resource.Resource, "name", e.name)
@@ -177,12 +168,4 @@ func (e *Ensurer) create(ctx context.Context, k key) error {
 	default:
 		return fmt.Errorf("creating %s %s/%s in logical cluster %s: %w", e.resource.Resource, k.namespace, e.name, k.cluster, err)
 	}
-}
-
-func toUnstructured(obj runtime.Object) (*unstructured.Unstructured, error) {
-	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
-	if err != nil {
-		return nil, err
-	}
-	return &unstructured.Unstructured{Object: m}, nil
 }
