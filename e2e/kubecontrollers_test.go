@@ -26,8 +26,7 @@ kind: ResourceQuota
 metadata: {name: compute, namespace: quota}
 spec:
   scopes: [NotBestEffort]
-  hard: {pods: "10", requests.cpu: "4", requests.memory: 4Gi, limits.cpu: "8", limits.memory: 8Gi,
-    requests.ephemeral-storage: 10Gi, cpu: "4", memory: 4Gi, requests.example.com/dongle: "3"}
+  hard: {pods: "10", requests.cpu: "4", requests.memory: 4Gi, limits.cpu: "8", limits.memory: 8Gi, cpu: "4", memory: 4Gi}
 ---
 apiVersion: v1
 kind: ResourceQuota
@@ -42,7 +41,8 @@ metadata: {name: objects, namespace: quota}
 spec:
   hard: {pods: "20", count/pods: "20", services: "5", count/services: "5", services.nodeports: "10", services.loadbalancers: "2",
     configmaps: "10", count/configmaps: "10", secrets: "10", count/secrets: "10", resourcequotas: "5", count/resourcequotas: "5",
-    count/cronjobs.batch: "3", count/serviceaccounts: "5", count/roles.rbac.authorization.k8s.io: "4", count/deployments.apps: "2"}
+    count/cronjobs.batch: "3", count/serviceaccounts: "5", count/roles.rbac.authorization.k8s.io: "4", count/deployments.apps: "2",
+    requests.ephemeral-storage: 10Gi, requests.example.com/dongle: "3"}
 `
 
 // quotaCounted are what the quotas of quotaObjects count.
@@ -153,7 +153,7 @@ func TestKubeControllersAgainstKube(t *testing.T) {
 	kube.must("config", "rename-context", strings.TrimSpace(kube.must("config", "current-context")), "a")
 	both := map[string]kubectl{"the hub": hubK, "kube": kube}
 
-	t.Run("quota status", func(t *testing.T) {
+	{ // quota status
 		for _, k := range both {
 			k.must("--context", "a", "create", "namespace", "quota")
 			k.apply("a", quotaObjects)
@@ -182,9 +182,9 @@ func TestKubeControllersAgainstKube(t *testing.T) {
 			k.must("--context", "a", "-n", "quota", "patch", "resourcequota", "objects", "--type=merge", "-p", `{"spec":{"hard":{"count/secrets":null,"secrets":"7"}}}`)
 		}
 		sameQuotaStatus(t, hubK, kube, "once some objects are deleted and a quota changed", "count/pods", "2")
-	})
+	}
 
-	t.Run("namespace status patch", func(t *testing.T) {
+	{ // namespace status patch
 		results := map[string]string{}
 		for name, k := range both {
 			k.must("--context", "a", "create", "namespace", "patched")
@@ -201,9 +201,9 @@ func TestKubeControllersAgainstKube(t *testing.T) {
 		if !strings.Contains(results["kube"], "team:blue") {
 			t.Errorf("kube dropped the label a status patch carries: %s", results["kube"])
 		}
-	})
+	}
 
-	t.Run("kube-root-ca.crt", func(t *testing.T) {
+	{ // kube-root-ca.crt
 		annotations := map[string]string{}
 		for name, k := range both {
 			waitFor(t, 30*time.Second, name+" publishing kube-root-ca.crt in namespace quota", func() (bool, string) {
@@ -225,9 +225,9 @@ func TestKubeControllersAgainstKube(t *testing.T) {
 		if !reflect.DeepEqual(hubAnnotations, kubeAnnotations) {
 			t.Errorf("kube-root-ca.crt is annotated %v at the hub, %v by kube", hubAnnotations, kubeAnnotations)
 		}
-	})
+	}
 
-	t.Run("ordered namespace deletion", func(t *testing.T) {
+	{ // ordered namespace deletion
 		// A finalizer holds the pod: until it goes, nothing else of the
 		// namespace may.
 		for name, k := range both {
@@ -281,7 +281,7 @@ metadata: {name: creds, namespace: ordered}
 		if len(order) == 0 || order[0] != "pods/held" || slices.Index(order, "pods/held") != slices.IndexFunc(order, func(s string) bool { return strings.HasPrefix(s, "pods/") }) {
 			t.Errorf("the namespace controller deleted, in order: %v; want pods/held first", order)
 		}
-	})
+	}
 }
 
 // sameQuotaStatus waits until the hub's quotas of namespace quota have

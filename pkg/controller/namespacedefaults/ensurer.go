@@ -55,6 +55,16 @@ type object struct {
 	repair func(have runtime.Object) (runtime.Object, bool)
 }
 
+// Kept tells whether name, of resource gr, is an object these
+// controllers keep in every namespace. Every namespace of a physical
+// cluster has its own, which kube-controller-manager keeps there, so
+// placement places none of them: a copy synced down would replace the
+// physical cluster's own CA and ServiceAccount.
+func Kept(gr schema.GroupResource, name string) bool {
+	return gr == corev1.Resource("serviceaccounts") && name == DefaultServiceAccount ||
+		gr == corev1.Resource("configmaps") && name == RootCACertConfigMap
+}
+
 // key names one namespace of one logical cluster.
 type key struct {
 	cluster   logicalcluster.Name
