@@ -26,7 +26,9 @@ func list(objs ...runtime.Object) generic.ListFuncByNamespace {
 // TestSyncStatus checks what a quota's status is computed to be from the
 // objects of its namespace, as kube's controller computes it.
 func TestSyncStatus(t *testing.T) {
-	cpu := func(s string) corev1.ResourceList { return corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(s)} }
+	cpu := func(s string) corev1.ResourceList {
+		return corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(s)}
+	}
 	now := time.Now()
 	gone := pod("gone", corev1.PodRunning, cpu("4"), nil)
 	gone.DeletionTimestamp = &metav1.Time{Time: now.Add(-time.Minute)}
