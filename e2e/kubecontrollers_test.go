@@ -195,6 +195,7 @@ func TestKubeControllersAgainstKube(t *testing.T) {
 				`go-template={{.metadata.labels}} {{.metadata.annotations.note}} {{.spec.finalizers}} {{.status.phase}} {{range .status.conditions}}{{.type}}={{.status}}{{end}}`) +
 				fmt.Sprintf("; a Terminating phase: %v", err)
 		}
+		t.Logf("after status patches of a Namespace, the hub has %s", results["the hub"])
 		if results["the hub"] != results["kube"] {
 			t.Errorf("a status patch of a Namespace leaves at the hub:\n%s\nand at kube:\n%s", results["the hub"], results["kube"])
 		}
@@ -320,4 +321,5 @@ func sameQuotaStatus(t *testing.T, hubK, kube kubectl, when string, resource, va
 		got := status(hubK)
 		return reflect.DeepEqual(got, want), fmt.Sprintf("the hub's:\n%v\nkube's:\n%v", got, want)
 	})
+	t.Logf("the quotas' status %s, at the hub as at kube: %v", when, want)
 }
