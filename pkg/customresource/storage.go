@@ -81,6 +81,15 @@ func (w writeAt) Watch(ctx context.Context, key string, opts storage.ListOptions
 	}), nil
 }
 
+func (w writeAt) Delete(ctx context.Context, key string, out runtime.Object, preconditions *storage.Preconditions,
+	validateDeletion storage.ValidateObjectFunc, cachedExistingObject runtime.Object, opts storage.DeleteOptions,
+) error {
+	if err := w.Interface.Delete(ctx, key, out, preconditions, validateDeletion, cachedExistingObject, opts); err != nil {
+		return err
+	}
+	return w.asRead(ctx, out)
+}
+
 func (w writeAt) GuaranteedUpdate(ctx context.Context, key string, destination runtime.Object, ignoreNotFound bool,
 	preconditions *storage.Preconditions, tryUpdate storage.UpdateFunc, cachedExistingObject runtime.Object,
 ) error {
