@@ -82,8 +82,9 @@ func testSecuritySyncerCredential(t *testing.T, h *hub, admin kubectl) {
 			{"a", copyNode("n1", pc2), ""},
 			{"a", copyNode("n2", pc2), "writes only the nodes that the pods it copied up run on"},
 			{"b", copyNode("n1", pc2), "writes only the nodes that the pods it copied up run on"},
-			{"a", copyNode("n1-theirs", pc1), "writes only the pods, nodes and Events labelled"},
-			{"a", "apiVersion: v1\nkind: Node\nmetadata: {name: n1-plain}\n", "writes only the pods, nodes and Events labelled"},
+			// The hub's admission refuses a node not labelled as its.
+			{"a", copyNode("n1-theirs", pc1), "read-only copies of the physical nodes its pods run on"},
+			{"a", "apiVersion: v1\nkind: Node\nmetadata: {name: n1-plain}\n", "read-only copies of the physical nodes its pods run on"},
 		} {
 			requests++
 			out, err := syncer.run("--context", c.context, "create", "-f", writeFile(t, c.manifest))
