@@ -118,6 +118,17 @@ func TestNodes(t *testing.T) {
 		}
 	})
 
+	t.Run("quiet", func(t *testing.T) {
+		// What a quiet logical cluster's node copies cost: the syncer
+		// writes one on each change of its physical node, as kwok
+		// reports it.
+		const quiet = 30 * time.Second
+		stop := hub.k.start("--context", "a", "get", "nodes", "--watch", "-o", "name")
+		time.Sleep(quiet)
+		events := len(strings.Fields(stop())) - len(want)
+		t.Logf("root:a's %d nodes changed %d times in %s", len(want), events, quiet)
+	})
+
 	t.Run("come and go", func(t *testing.T) {
 		stop := hub.k.start("--context", "a", "get", "nodes", "--watch", "-o", "name")
 		hub.must("scale", "deploy/web", "-n", "ns1", "--replicas=0")
