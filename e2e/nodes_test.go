@@ -8,14 +8,16 @@ import (
 	"time"
 
 	"k8s.io/client-go/tools/clientcmd"
+
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 )
 
 // TestNodes runs a Deployment of root:a on a physical cluster of two
 // kwok nodes and checks the nodes root:a sees: those its pods run on,
 // each got by its pods' nodeName, printed, selected and described as
 // the physical cluster's kube-apiserver does, read-only to its users,
-// watched as they come and go, none of them in root:b, and gone once
-// their SyncTarget is.
+// watched as they come and go, and gone once their SyncTarget is; root:b,
+// with a pod on one of them, sees that node only, with its own pods.
 func TestNodes(t *testing.T) {
 	t.Parallel()
 	admin, pc1, key, _ := setUpSyncer(t)
@@ -51,6 +53,38 @@ func TestNodes(t *testing.T) {
 	if got := admin.names("b", "nodes"); len(got) > 0 {
 		t.Errorf("root:b, which runs nothing, lists nodes %v", got)
 	}
+
+	t.Run("isolated", func(t *testing.T) {
+		// root:b runs one pod, on pc1-b.
+		admin.apply("b", fmt.Sprintf(`apiVersion: v1
+kind: Namespace
+metadata: {name: solo}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: solo, namespace: solo, labels: {%s: Sync}}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: solo}}
+  template:
+    metadata: {labels: {app: solo}}
+    spec:
+      nodeSelector: {kubernetes.io/hostname: pc1-b}
+      containers: [{name: c, image: nginx:1.27}]
+`, workloadv1alpha1.StateLabel(key)))
+		waitFor(t, 2*time.Minute, "root:b lists node pc1-b, which its pod runs on, and no other", func() (bool, string) {
+			got := admin.names("b", "nodes")
+			return slices.Equal(got, []string{"pc1-b"}), fmt.Sprint(got)
+		})
+		if _, err := admin.run("--context", "b", "get", "node", "pc1-a"); err == nil || !strings.Contains(err.Error(), "NotFound") {
+			t.Errorf("root:b getting node pc1-a, which runs none of its pods: %v, want NotFound", err)
+		}
+		// kubectl describe shows root:b's pod on the node, not root:a's.
+		out := admin.must("--context", "b", "describe", "node", "pc1-b")
+		if !strings.Contains(out, "solo") || strings.Contains(out, "ns1") {
+			t.Errorf("kubectl describe node pc1-b in root:b shows other pods than its own:\n%s", out)
+		}
+	})
 
 	t.Run("as kube-apiserver", func(t *testing.T) {
 		// The columns of kubectl get, and of -o wide.
