@@ -27,7 +27,7 @@
 // as the cache is shared by definitions whose schemas differ, this is
 // done to a copy as the object leaves the cache, and the hub's
 // controllers, which read every logical cluster at once, are given the
-// objects as stored. Objects are then converted to the version a client
+// objects as stored (BenchmarkListDefaults measures what a read pays). Objects are then converted to the version a client
 // asks for, and pruned by its schema, as they are sent. The cache matches field
 // selectors against the selectable fields of each object's own logical
 // cluster's definition, as they were when the object was written.

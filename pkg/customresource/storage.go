@@ -3,7 +3,9 @@ package customresource
 import (
 	"context"
 
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -23,9 +25,9 @@ type writeAt struct {
 	storage.Interface
 	converter runtime.ObjectConvertor
 	version   schema.GroupVersion
-	// read coerces objects read to the definition's schemas; defaults
-	// are the same schemas, which default them.
-	read coercer
+	// schemas are the definition's, which prune and default the objects
+	// read.
+	schemas schemas
 }
 
 func (w writeAt) Create(ctx context.Context, key string, obj, out runtime.Object, ttl uint64) error {
@@ -149,16 +151,18 @@ func (w writeAt) asRead(ctx context.Context, out runtime.Object) error {
 
 // coerce does to u, in place, what upstream's storage decoder does to an
 // object read from etcd: it prunes it by the schema of its version, and
-// defaults it by that schema, so that a default added to the definition
-// since u was written shows.
+// defaults it by that schema, so that a field removed from the definition
+// since u was written goes, and a default added shows. u's metadata was
+// coerced when it was written, so it is left as it is.
 func (w writeAt) coerce(u *unstructured.Unstructured) error {
 	gvk := u.GroupVersionKind()
-	s := w.read.schemas.byVersion[gvk.Version]
-	if gvk.GroupKind() != w.read.schemas.gk || s == nil {
+	s := w.schemas.byVersion[gvk.Version]
+	if gvk.GroupKind() != w.schemas.gk || s == nil {
 		return nil
 	}
-	if _, err := w.read.apply(u); err != nil {
-		return err
+	if !w.schemas.preserveUnknownFields {
+		structuralpruning.PruneWithOptions(u.Object, s, true, structuralschema.UnknownFieldPathOptions{})
+		structuraldefaulting.PruneNonNullableNullsWithoutDefaults(u.Object, s)
 	}
 	structuraldefaulting.Default(u.Object, s)
 	return nil
