@@ -9,31 +9,24 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/apiserver/pkg/registry/rest"
 
-	rbacauthz "github.com/canopy-dev/canopy/pkg/authorization/rbac"
+	"github.com/canopy-dev/canopy/pkg/authorization/bootstrappolicy"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 )
 
-// bootstrap are the default roles, aggregated, and the ClusterRoles and
-// bindings Kubernetes gives every authenticated user, by the same names,
-// so that anyone let into a logical cluster can discover its APIs and ask
-// kubectl auth can-i there; without them a user granted configmaps could
-// not run kubectl at all.
-// They are the same for every logical cluster, so they are made once.
+// bootstrap are Kubernetes' default ClusterRoles and ClusterRoleBindings
+// (package bootstrappolicy), by the same names, so that anyone let into a
+// logical cluster can discover its APIs and ask kubectl auth can-i there,
+// and tools find the roles they bind, such as view and
+// system:auth-delegator; without them a user granted configmaps could not
+// run kubectl at all. They are the same for every logical cluster, so
+// they are made once.
 var bootstrap = sync.OnceValues(func() ([]runtime.Object, error) {
-	authenticated := []rbacv1.Subject{{Kind: rbacv1.GroupKind, APIGroup: rbacv1.GroupName, Name: user.AllAuthenticated}}
-	binding := func(name string) *rbacv1.ClusterRoleBinding {
-		return &rbacv1.ClusterRoleBinding{
-			ObjectMeta: metav1.ObjectMeta{Name: name},
-			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: name},
-			Subjects:   authenticated,
-		}
-	}
-	defaults := defaultRoles()
-	// The aggregated roles are stored with their rules, so that binding
-	// admin grants at once what it will once the controller has run.
+	defaults := bootstrappolicy.ClusterRoles()
+	// The aggregated roles are stored with the rules the aggregation
+	// controller would give them, so that binding admin grants at once
+	// what it will once the controller has run.
 	aggregated, err := Aggregate(defaults)
 	if err != nil {
 		return nil, err
@@ -45,8 +38,8 @@ var bootstrap = sync.OnceValues(func() ([]runtime.Object, error) {
 		}
 		objs = append(objs, r)
 	}
-	for _, r := range rbacauthz.ForEveryone {
-		objs = append(objs, r.DeepCopy(), binding(r.Name))
+	for _, b := range bootstrappolicy.ClusterRoleBindings() {
+		objs = append(objs, b)
 	}
 	return objs, nil
 })

@@ -1,0 +1,250 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sort"
+	"testing"
+	"time"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/canopy-dev/canopy/e2e/pcluster"
+	"github.com/canopy-dev/canopy/pkg/authorization/bootstrappolicy"
+	rbacregistry "github.com/canopy-dev/canopy/pkg/registry/rbac"
+)
+
+var updateBootstrapPolicy = flag.Bool("update-bootstrap-policy", false,
+	"rewrite pkg/authorization/bootstrappolicy's data file from the physical-cluster harness's kube-apiserver instead of comparing")
+
+// canopyBindings are the ClusterRoleBindings the hub adds of its own, left
+// out of the comparison on purpose; no fresh logical cluster made by
+// system:masters has one, but one made by another user does.
+var canopyBindings = []string{rbacregistry.AdminsBinding}
+
+// bootstrapLabel marks kube's default RBAC objects.
+const bootstrapLabel = "kubernetes.io/bootstrapping=rbac-defaults"
+
+// TestBootstrapPolicy checks that a fresh logical cluster has exactly the
+// default ClusterRoles and ClusterRoleBindings of a real kube-apiserver,
+// rule for rule, aggregated rules included, but for those
+// bootstrappolicy.Excluded names, and nothing else. Each difference is
+// reported by name. With -update-bootstrap-policy it rewrites the hub's
+// data file from that kube-apiserver instead.
+func TestBootstrapPolicy(t *testing.T) {
+	t.Parallel()
+	pc := pcluster.Start(t, "policy", pcluster.Options{})
+	kube := readPolicy(t, pc.Client, true)
+	kube.ClusterRoles = slices.DeleteFunc(kube.ClusterRoles, func(r rbacv1.ClusterRole) bool { return excluded(r.Name) })
+	kube.ClusterRoleBindings = slices.DeleteFunc(kube.ClusterRoleBindings, func(b rbacv1.ClusterRoleBinding) bool { return excluded(b.Name) })
+	if *updateBootstrapPolicy {
+		writePolicy(t, kube)
+		return
+	}
+	if kube.KubernetesVersion != bootstrappolicy.KubernetesVersion {
+		t.Errorf("the harness runs kube-apiserver %s, the data file is of %s: run this test with -update-bootstrap-policy and bump bootstrappolicy.KubernetesVersion",
+			kube.KubernetesVersion, bootstrappolicy.KubernetesVersion)
+	}
+
+	h, admin := startHub(t, buildHub(t), "")
+	admin.addContexts(h, filepath.Join(h.dataDir, "pki"), "admin")
+	admin.createLogicalCluster("root", "a")
+	client, err := kubernetes.NewForConfig(admin.restConfig("a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hub := readPolicy(t, client, false)
+	hub.ClusterRoleBindings = slices.DeleteFunc(hub.ClusterRoleBindings, func(b rbacv1.ClusterRoleBinding) bool {
+		return slices.Contains(canopyBindings, b.Name)
+	})
+	for _, d := range diffRoles(hub.ClusterRoles, kube.ClusterRoles) {
+		t.Error(d)
+	}
+	for _, d := range diffBindings(hub.ClusterRoleBindings, kube.ClusterRoleBindings) {
+		t.Error(d)
+	}
+}
+
+func excluded(name string) bool {
+	_, ok := bootstrappolicy.Excluded(name)
+	return ok
+}
+
+// readPolicy reads every ClusterRole and ClusterRoleBinding of client's
+// cluster, or of kube's bootstrap policy only, keeping what the data file
+// holds. Reading kube, it waits for the aggregation controller to have
+// filled in the aggregated roles.
+func readPolicy(t *testing.T, client kubernetes.Interface, bootstrapOnly bool) bootstrappolicy.Policy {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	opts := metav1.ListOptions{}
+	if bootstrapOnly {
+		opts.LabelSelector = bootstrapLabel
+	}
+	version, err := client.Discovery().ServerVersion()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := bootstrappolicy.Policy{KubernetesVersion: version.GitVersion}
+	for {
+		roles, err := client.RbacV1().ClusterRoles().List(ctx, opts)
+		if err != nil {
+			t.Fatalf("listing ClusterRoles: %v", err)
+		}
+		p.ClusterRoles = nil
+		pending := ""
+		for _, r := range roles.Items {
+			if r.AggregationRule != nil && len(r.Rules) == 0 {
+				pending = r.Name
+			}
+			p.ClusterRoles = append(p.ClusterRoles, rbacv1.ClusterRole{
+				ObjectMeta:      metav1.ObjectMeta{Name: r.Name, Labels: r.Labels, Annotations: r.Annotations},
+				Rules:           r.Rules,
+				AggregationRule: r.AggregationRule,
+			})
+		}
+		if pending == "" {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the aggregated ClusterRole %s got no rules", pending)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	bindings, err := client.RbacV1().ClusterRoleBindings().List(ctx, opts)
+	if err != nil {
+		t.Fatalf("listing ClusterRoleBindings: %v", err)
+	}
+	for _, b := range bindings.Items {
+		p.ClusterRoleBindings = append(p.ClusterRoleBindings, rbacv1.ClusterRoleBinding{
+			ObjectMeta: metav1.ObjectMeta{Name: b.Name, Labels: b.Labels, Annotations: b.Annotations},
+			RoleRef:    b.RoleRef,
+			Subjects:   b.Subjects,
+		})
+	}
+	sort.Slice(p.ClusterRoles, func(i, j int) bool { return p.ClusterRoles[i].Name < p.ClusterRoles[j].Name })
+	sort.Slice(p.ClusterRoleBindings, func(i, j int) bool { return p.ClusterRoleBindings[i].Name < p.ClusterRoleBindings[j].Name })
+	return p
+}
+
+func writePolicy(t *testing.T, p bootstrappolicy.Policy) {
+	t.Helper()
+	out, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join("..", "pkg", "authorization", "bootstrappolicy", bootstrappolicy.File)
+	if err := os.WriteFile(path, append(out, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %d ClusterRoles and %d ClusterRoleBindings of kube-apiserver %s to %s",
+		len(p.ClusterRoles), len(p.ClusterRoleBindings), p.KubernetesVersion, path)
+}
+
+// diffRoles names every difference between the hub's ClusterRoles and
+// kube's.
+func diffRoles(hub, kube []rbacv1.ClusterRole) []string {
+	byName := map[string]rbacv1.ClusterRole{}
+	for _, r := range hub {
+		byName[r.Name] = r
+	}
+	var diffs []string
+	for _, k := range kube {
+		h, ok := byName[k.Name]
+		delete(byName, k.Name)
+		if !ok {
+			diffs = append(diffs, fmt.Sprintf("ClusterRole %s: kube-apiserver has it, the logical cluster does not", k.Name))
+			continue
+		}
+		what := "ClusterRole " + k.Name
+		diffs = append(diffs, diffMeta(what, h.ObjectMeta, k.ObjectMeta)...)
+		if !reflect.DeepEqual(h.AggregationRule, k.AggregationRule) {
+			diffs = append(diffs, fmt.Sprintf("%s: aggregationRule is %s, kube-apiserver's %s", what, toJSON(h.AggregationRule), toJSON(k.AggregationRule)))
+		}
+		diffs = append(diffs, diffRules(what, h.Rules, k.Rules)...)
+	}
+	for name := range byName {
+		diffs = append(diffs, fmt.Sprintf("ClusterRole %s: the logical cluster has it, kube-apiserver does not (or bootstrappolicy excludes it)", name))
+	}
+	sort.Strings(diffs)
+	return diffs
+}
+
+// diffBindings names every difference between the hub's
+// ClusterRoleBindings and kube's.
+func diffBindings(hub, kube []rbacv1.ClusterRoleBinding) []string {
+	byName := map[string]rbacv1.ClusterRoleBinding{}
+	for _, b := range hub {
+		byName[b.Name] = b
+	}
+	var diffs []string
+	for _, k := range kube {
+		h, ok := byName[k.Name]
+		delete(byName, k.Name)
+		if !ok {
+			diffs = append(diffs, fmt.Sprintf("ClusterRoleBinding %s: kube-apiserver has it, the logical cluster does not", k.Name))
+			continue
+		}
+		what := "ClusterRoleBinding " + k.Name
+		diffs = append(diffs, diffMeta(what, h.ObjectMeta, k.ObjectMeta)...)
+		if h.RoleRef != k.RoleRef {
+			diffs = append(diffs, fmt.Sprintf("%s: roleRef is %s, kube-apiserver's %s", what, toJSON(h.RoleRef), toJSON(k.RoleRef)))
+		}
+		if !reflect.DeepEqual(h.Subjects, k.Subjects) {
+			diffs = append(diffs, fmt.Sprintf("%s: subjects are %s, kube-apiserver's %s", what, toJSON(h.Subjects), toJSON(k.Subjects)))
+		}
+	}
+	for name := range byName {
+		diffs = append(diffs, fmt.Sprintf("ClusterRoleBinding %s: the logical cluster has it, kube-apiserver does not (or bootstrappolicy excludes it)", name))
+	}
+	sort.Strings(diffs)
+	return diffs
+}
+
+func diffMeta(what string, hub, kube metav1.ObjectMeta) []string {
+	var diffs []string
+	if !reflect.DeepEqual(hub.Labels, kube.Labels) {
+		diffs = append(diffs, fmt.Sprintf("%s: labels are %s, kube-apiserver's %s", what, toJSON(hub.Labels), toJSON(kube.Labels)))
+	}
+	if !reflect.DeepEqual(hub.Annotations, kube.Annotations) {
+		diffs = append(diffs, fmt.Sprintf("%s: annotations are %s, kube-apiserver's %s", what, toJSON(hub.Annotations), toJSON(kube.Annotations)))
+	}
+	return diffs
+}
+
+// diffRules names the rules only one side has, and a difference in order
+// when both have the same ones.
+func diffRules(what string, hub, kube []rbacv1.PolicyRule) []string {
+	var diffs []string
+	for _, r := range kube {
+		if !slices.ContainsFunc(hub, func(h rbacv1.PolicyRule) bool { return reflect.DeepEqual(h, r) }) {
+			diffs = append(diffs, fmt.Sprintf("%s: lacks kube-apiserver's rule %s", what, toJSON(r)))
+		}
+	}
+	for _, r := range hub {
+		if !slices.ContainsFunc(kube, func(k rbacv1.PolicyRule) bool { return reflect.DeepEqual(k, r) }) {
+			diffs = append(diffs, fmt.Sprintf("%s: has a rule kube-apiserver's does not: %s", what, toJSON(r)))
+		}
+	}
+	if len(diffs) == 0 && !reflect.DeepEqual(hub, kube) {
+		diffs = append(diffs, fmt.Sprintf("%s: the same rules in another order: %s, kube-apiserver's %s", what, toJSON(hub), toJSON(kube)))
+	}
+	return diffs
+}
+
+func toJSON(v any) string {
+	out, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%#v", v)
+	}
+	return string(out)
+}
