@@ -15,15 +15,21 @@ import (
 
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/canopy-dev/canopy/e2e/pcluster"
 	"github.com/canopy-dev/canopy/pkg/authorization/bootstrappolicy"
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	rbacregistry "github.com/canopy-dev/canopy/pkg/registry/rbac"
 )
 
 var updateBootstrapPolicy = flag.Bool("update-bootstrap-policy", false,
 	"rewrite pkg/authorization/bootstrappolicy's data file from the physical-cluster harness's kube-apiserver instead of comparing")
+
+// hubAnnotations are those the hub puts on every object of a logical
+// cluster, left out of the comparison on purpose.
+var hubAnnotations = []string{logicalcluster.Annotation}
 
 // canopyBindings are the ClusterRoleBindings the hub adds of its own, left
 // out of the comparison on purpose; no fresh logical cluster made by
@@ -62,6 +68,12 @@ func TestBootstrapPolicy(t *testing.T) {
 		t.Fatal(err)
 	}
 	hub := readPolicy(t, client, false)
+	for i := range hub.ClusterRoles {
+		dropHubAnnotations(&hub.ClusterRoles[i].ObjectMeta)
+	}
+	for i := range hub.ClusterRoleBindings {
+		dropHubAnnotations(&hub.ClusterRoleBindings[i].ObjectMeta)
+	}
 	hub.ClusterRoleBindings = slices.DeleteFunc(hub.ClusterRoleBindings, func(b rbacv1.ClusterRoleBinding) bool {
 		return slices.Contains(canopyBindings, b.Name)
 	})
@@ -73,6 +85,15 @@ func TestBootstrapPolicy(t *testing.T) {
 	}
 }
 
+func dropHubAnnotations(meta *metav1.ObjectMeta) {
+	for _, a := range hubAnnotations {
+		delete(meta.Annotations, a)
+	}
+	if len(meta.Annotations) == 0 {
+		meta.Annotations = nil
+	}
+}
+
 func excluded(name string) bool {
 	_, ok := bootstrappolicy.Excluded(name)
 	return ok
@@ -80,8 +101,7 @@ func excluded(name string) bool {
 
 // readPolicy reads every ClusterRole and ClusterRoleBinding of client's
 // cluster, or of kube's bootstrap policy only, keeping what the data file
-// holds. Reading kube, it waits for the aggregation controller to have
-// filled in the aggregated roles.
+// holds, once the aggregated roles hold the rules they aggregate.
 func readPolicy(t *testing.T, client kubernetes.Interface, bootstrapOnly bool) bootstrappolicy.Policy {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -101,22 +121,19 @@ func readPolicy(t *testing.T, client kubernetes.Interface, bootstrapOnly bool) b
 			t.Fatalf("listing ClusterRoles: %v", err)
 		}
 		p.ClusterRoles = nil
-		pending := ""
 		for _, r := range roles.Items {
-			if r.AggregationRule != nil && len(r.Rules) == 0 {
-				pending = r.Name
-			}
 			p.ClusterRoles = append(p.ClusterRoles, rbacv1.ClusterRole{
 				ObjectMeta:      metav1.ObjectMeta{Name: r.Name, Labels: r.Labels, Annotations: r.Annotations},
 				Rules:           r.Rules,
 				AggregationRule: r.AggregationRule,
 			})
 		}
+		pending := unaggregated(t, p.ClusterRoles)
 		if pending == "" {
 			break
 		}
 		if ctx.Err() != nil {
-			t.Fatalf("the aggregated ClusterRole %s got no rules", pending)
+			t.Fatalf("the aggregated ClusterRoles did not settle: %s", pending)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -134,6 +151,36 @@ func readPolicy(t *testing.T, client kubernetes.Interface, bootstrapOnly bool) b
 	sort.Slice(p.ClusterRoles, func(i, j int) bool { return p.ClusterRoles[i].Name < p.ClusterRoles[j].Name })
 	sort.Slice(p.ClusterRoleBindings, func(i, j int) bool { return p.ClusterRoleBindings[i].Name < p.ClusterRoleBindings[j].Name })
 	return p
+}
+
+// unaggregated says which aggregated role lacks a rule of a role its
+// selectors pick, or "" once none does: the aggregation controller has
+// settled, each aggregated role holding the rules of the roles it picks,
+// aggregated ones included.
+func unaggregated(t *testing.T, roles []rbacv1.ClusterRole) string {
+	t.Helper()
+	for _, r := range roles {
+		if r.AggregationRule == nil {
+			continue
+		}
+		for _, sel := range r.AggregationRule.ClusterRoleSelectors {
+			selector, err := metav1.LabelSelectorAsSelector(&sel)
+			if err != nil {
+				t.Fatalf("ClusterRole %s: %v", r.Name, err)
+			}
+			for _, picked := range roles {
+				if picked.Name == r.Name || !selector.Matches(labels.Set(picked.Labels)) {
+					continue
+				}
+				for _, rule := range picked.Rules {
+					if !slices.ContainsFunc(r.Rules, func(have rbacv1.PolicyRule) bool { return reflect.DeepEqual(have, rule) }) {
+						return fmt.Sprintf("%s lacks %s's rule %s", r.Name, picked.Name, toJSON(rule))
+					}
+				}
+			}
+		}
+	}
+	return ""
 }
 
 func writePolicy(t *testing.T, p bootstrappolicy.Policy) {

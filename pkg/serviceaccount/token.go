@@ -156,7 +156,9 @@ func NewAuthenticator(key *ecdsa.PublicKey, serviceAccounts rest.Getter) *Authen
 func (a *Authenticator) AuthenticateToken(ctx context.Context, token string) (*authenticator.Response, bool, error) {
 	public, private, ok, err := a.verify(ctx, token)
 	if !ok || err != nil {
-		return nil, ok, err
+		// A refused token authenticates no one: a TokenReview reports
+		// it as not authenticated, with the error.
+		return nil, false, err
 	}
 	cluster := logicalcluster.Name(private.Cluster)
 	k := private.Kubernetes

@@ -149,18 +149,18 @@ func TestAuthenticateToken(t *testing.T) {
 		otherCluster bool
 	}{
 		{name: "valid", token: valid, cluster: "root:a", ok: true},
-		{name: "another cluster", token: valid, cluster: "root:b", ok: true, err: `belongs to another logical cluster: root:a, not root:b`, otherCluster: true},
-		{name: "a child cluster", token: valid, cluster: "root:a:c", ok: true, err: "another logical cluster", otherCluster: true},
-		{name: "expired", token: valid, cluster: "root:a", now: 2 * time.Hour, ok: true, err: "expired"},
-		{name: "not yet valid", token: valid, cluster: "root:a", now: -time.Hour, ok: true, err: "not valid yet"},
-		{name: "another audience", token: issue(signer, "root:a", []string{"vault"}, time.Hour), cluster: "root:a", ok: true, err: `token audiences ["vault"] is invalid for the target audiences ["canopy-hub"]`},
+		{name: "another cluster", token: valid, cluster: "root:b", err: `belongs to another logical cluster: root:a, not root:b`, otherCluster: true},
+		{name: "a child cluster", token: valid, cluster: "root:a:c", err: "another logical cluster", otherCluster: true},
+		{name: "expired", token: valid, cluster: "root:a", now: 2 * time.Hour, err: "expired"},
+		{name: "not yet valid", token: valid, cluster: "root:a", now: -time.Hour, err: "not valid yet"},
+		{name: "another audience", token: issue(signer, "root:a", []string{"vault"}, time.Hour), cluster: "root:a", err: `token audiences ["vault"] is invalid for the target audiences ["canopy-hub"]`},
 		{name: "the audience asked", token: issue(signer, "root:a", []string{"vault", "x"}, time.Hour), cluster: "root:a", audiences: []string{"vault"}, ok: true},
-		{name: "not the audience asked", token: valid, cluster: "root:a", audiences: []string{"vault"}, ok: true, err: `token audiences ["canopy-hub"] is invalid for the target audiences ["vault"]`},
+		{name: "not the audience asked", token: valid, cluster: "root:a", audiences: []string{"vault"}, err: `token audiences ["canopy-hub"] is invalid for the target audiences ["vault"]`},
 		{name: "another replica's", token: issue(replica, "root:a", signer.DefaultAudiences(), time.Hour), cluster: "root:a", ok: true},
 		{name: "an issuer of the hub before", token: legacy(t, key, bot), cluster: "root:a", ok: true},
-		{name: "another key", token: issue(otherSigner, "root:a", signer.DefaultAudiences(), time.Hour), cluster: "root:a", ok: true, err: "invalid service account token"},
-		{name: "service account gone", token: issue(signer, "root:c", signer.DefaultAudiences(), time.Hour), cluster: "root:c", ok: true, err: "no longer exists"},
-		{name: "service account replaced", token: issue(signer, "root:b", signer.DefaultAudiences(), time.Hour), cluster: "root:b", ok: true, err: "was replaced"},
+		{name: "another key", token: issue(otherSigner, "root:a", signer.DefaultAudiences(), time.Hour), cluster: "root:a", err: "invalid service account token"},
+		{name: "service account gone", token: issue(signer, "root:c", signer.DefaultAudiences(), time.Hour), cluster: "root:c", err: "no longer exists"},
+		{name: "service account replaced", token: issue(signer, "root:b", signer.DefaultAudiences(), time.Hour), cluster: "root:b", err: "was replaced"},
 		{name: "not a JWT", token: "abc", cluster: "root:a"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -174,8 +174,8 @@ func TestAuthenticateToken(t *testing.T) {
 				if err != nil || ok != tc.ok {
 					t.Fatalf("got %v, %v; want %v and no error", ok, err, tc.ok)
 				}
-			} else if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Fatalf("got error %v, want one saying %q", err, tc.err)
+			} else if err == nil || !strings.Contains(err.Error(), tc.err) || ok {
+				t.Fatalf("got %v, error %v; want false and an error saying %q", ok, err, tc.err)
 			}
 			if checkErr := a.CheckCluster(ctx, tc.token); errors.Is(checkErr, ErrOtherCluster) != tc.otherCluster {
 				t.Errorf("CheckCluster: %v", checkErr)

@@ -68,3 +68,20 @@ func rulesAllow(attrs authorizer.Attributes, rules []rbacv1.PolicyRule) bool {
 	}
 	return false
 }
+
+// RulesForEveryone returns the rules every logical cluster grants u
+// whatever its bindings say: ForEveryone's to an authenticated user, and
+// PublicInfoViewer's to an authenticated or unauthenticated one.
+func (*Authorizer) RulesForEveryone(u user.Info) []rbacv1.PolicyRule {
+	var rules []rbacv1.PolicyRule
+	groups := u.GetGroups()
+	if slices.Contains(groups, user.AllAuthenticated) {
+		for _, role := range ForEveryone {
+			rules = append(rules, role.Rules...)
+		}
+	}
+	if slices.Contains(groups, user.AllAuthenticated) || slices.Contains(groups, user.AllUnauthenticated) {
+		rules = append(rules, PublicInfoViewer.Rules...)
+	}
+	return rules
+}

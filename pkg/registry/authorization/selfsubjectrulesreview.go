@@ -7,6 +7,7 @@ import (
 
 	authorizationv1 "k8s.io/api/authorization/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -18,9 +19,11 @@ import (
 )
 
 // RuleResolver lists the RBAC rules that apply to a user in a namespace
-// of a logical cluster, with the errors met reading them.
+// of a logical cluster, with the errors met reading them, and those every
+// logical cluster grants a user whatever its bindings say.
 type RuleResolver interface {
 	RulesFor(ctx context.Context, cluster logicalcluster.Name, u user.Info, namespace string) ([]rbacv1.PolicyRule, error)
+	RulesForEveryone(u user.Info) []rbacv1.PolicyRule
 }
 
 // SelfSubjectRulesReviews lists what the requester may do in a namespace
@@ -84,8 +87,17 @@ func (r *SelfSubjectRulesReviews) Create(ctx context.Context, obj runtime.Object
 	if slices.Contains(u.GetGroups(), user.SystemPrivilegedGroup) {
 		rules = append(rules, privilegedRules...)
 	}
+	// What everyone is granted comes first, and the bindings that grant
+	// it add nothing: so a user without a role in the logical cluster is
+	// answered the same whether it exists, and stores those bindings, or
+	// not.
+	rules = append(rules, r.rules.RulesForEveryone(u)...)
 	granted, err := r.rules.RulesFor(ctx, cluster, u, namespace)
-	rules = append(rules, granted...)
+	for _, rule := range granted {
+		if !slices.ContainsFunc(rules, func(have rbacv1.PolicyRule) bool { return equality.Semantic.DeepEqual(have, rule) }) {
+			rules = append(rules, rule)
+		}
+	}
 	out := &authorizationv1.SelfSubjectRulesReview{}
 	for _, rule := range rules {
 		if len(rule.NonResourceURLs) > 0 {
