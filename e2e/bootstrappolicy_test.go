@@ -197,64 +197,58 @@ func writePolicy(t *testing.T, p bootstrappolicy.Policy) {
 		len(p.ClusterRoles), len(p.ClusterRoleBindings), p.KubernetesVersion, path)
 }
 
-// diffRoles names every difference between the hub's ClusterRoles and
-// kube's.
-func diffRoles(hub, kube []rbacv1.ClusterRole) []string {
-	byName := map[string]rbacv1.ClusterRole{}
-	for _, r := range hub {
-		byName[r.Name] = r
+// diffObjects names every difference between the hub's objects of a kind
+// and kube's, by name: those only one side has, and what diff tells of
+// the others.
+func diffObjects[T any](kind string, hub, kube []T, meta func(*T) *metav1.ObjectMeta, diff func(what string, h, k *T) []string) []string {
+	byName := map[string]*T{}
+	for i := range hub {
+		byName[meta(&hub[i]).Name] = &hub[i]
 	}
 	var diffs []string
-	for _, k := range kube {
-		h, ok := byName[k.Name]
-		delete(byName, k.Name)
+	for i := range kube {
+		k := &kube[i]
+		name := meta(k).Name
+		h, ok := byName[name]
+		delete(byName, name)
 		if !ok {
-			diffs = append(diffs, fmt.Sprintf("ClusterRole %s: kube-apiserver has it, the logical cluster does not", k.Name))
+			diffs = append(diffs, fmt.Sprintf("%s %s: kube-apiserver has it, the logical cluster does not", kind, name))
 			continue
 		}
-		what := "ClusterRole " + k.Name
-		diffs = append(diffs, diffMeta(what, h.ObjectMeta, k.ObjectMeta)...)
-		if !reflect.DeepEqual(h.AggregationRule, k.AggregationRule) {
-			diffs = append(diffs, fmt.Sprintf("%s: aggregationRule is %s, kube-apiserver's %s", what, toJSON(h.AggregationRule), toJSON(k.AggregationRule)))
-		}
-		diffs = append(diffs, diffRules(what, h.Rules, k.Rules)...)
+		what := kind + " " + name
+		diffs = append(diffs, diffMeta(what, *meta(h), *meta(k))...)
+		diffs = append(diffs, diff(what, h, k)...)
 	}
 	for name := range byName {
-		diffs = append(diffs, fmt.Sprintf("ClusterRole %s: the logical cluster has it, kube-apiserver does not (or bootstrappolicy excludes it)", name))
+		diffs = append(diffs, fmt.Sprintf("%s %s: the logical cluster has it, kube-apiserver does not (or bootstrappolicy excludes it)", kind, name))
 	}
 	sort.Strings(diffs)
 	return diffs
 }
 
-// diffBindings names every difference between the hub's
-// ClusterRoleBindings and kube's.
+func diffRoles(hub, kube []rbacv1.ClusterRole) []string {
+	return diffObjects("ClusterRole", hub, kube, func(r *rbacv1.ClusterRole) *metav1.ObjectMeta { return &r.ObjectMeta },
+		func(what string, h, k *rbacv1.ClusterRole) []string {
+			var diffs []string
+			if !reflect.DeepEqual(h.AggregationRule, k.AggregationRule) {
+				diffs = append(diffs, fmt.Sprintf("%s: aggregationRule is %s, kube-apiserver's %s", what, toJSON(h.AggregationRule), toJSON(k.AggregationRule)))
+			}
+			return append(diffs, diffRules(what, h.Rules, k.Rules)...)
+		})
+}
+
 func diffBindings(hub, kube []rbacv1.ClusterRoleBinding) []string {
-	byName := map[string]rbacv1.ClusterRoleBinding{}
-	for _, b := range hub {
-		byName[b.Name] = b
-	}
-	var diffs []string
-	for _, k := range kube {
-		h, ok := byName[k.Name]
-		delete(byName, k.Name)
-		if !ok {
-			diffs = append(diffs, fmt.Sprintf("ClusterRoleBinding %s: kube-apiserver has it, the logical cluster does not", k.Name))
-			continue
-		}
-		what := "ClusterRoleBinding " + k.Name
-		diffs = append(diffs, diffMeta(what, h.ObjectMeta, k.ObjectMeta)...)
-		if h.RoleRef != k.RoleRef {
-			diffs = append(diffs, fmt.Sprintf("%s: roleRef is %s, kube-apiserver's %s", what, toJSON(h.RoleRef), toJSON(k.RoleRef)))
-		}
-		if !reflect.DeepEqual(h.Subjects, k.Subjects) {
-			diffs = append(diffs, fmt.Sprintf("%s: subjects are %s, kube-apiserver's %s", what, toJSON(h.Subjects), toJSON(k.Subjects)))
-		}
-	}
-	for name := range byName {
-		diffs = append(diffs, fmt.Sprintf("ClusterRoleBinding %s: the logical cluster has it, kube-apiserver does not (or bootstrappolicy excludes it)", name))
-	}
-	sort.Strings(diffs)
-	return diffs
+	return diffObjects("ClusterRoleBinding", hub, kube, func(b *rbacv1.ClusterRoleBinding) *metav1.ObjectMeta { return &b.ObjectMeta },
+		func(what string, h, k *rbacv1.ClusterRoleBinding) []string {
+			var diffs []string
+			if h.RoleRef != k.RoleRef {
+				diffs = append(diffs, fmt.Sprintf("%s: roleRef is %s, kube-apiserver's %s", what, toJSON(h.RoleRef), toJSON(k.RoleRef)))
+			}
+			if !reflect.DeepEqual(h.Subjects, k.Subjects) {
+				diffs = append(diffs, fmt.Sprintf("%s: subjects are %s, kube-apiserver's %s", what, toJSON(h.Subjects), toJSON(k.Subjects)))
+			}
+			return diffs
+		})
 }
 
 func diffMeta(what string, hub, kube metav1.ObjectMeta) []string {

@@ -45,28 +45,36 @@ func answer(ctx context.Context, a authorizer.Authorizer, attrs authorizer.Attri
 	}
 }
 
-// SelfSubjectAccessReviews answers reviews with an authorizer.
-type SelfSubjectAccessReviews struct {
+// accessReviews is what the access reviews' storages share: the
+// authorizer that answers them, and what the API server asks of a
+// storage beyond Create.
+type accessReviews struct {
 	authorizer authorizer.Authorizer
-}
-
-// NewSelfSubjectAccessReviews answers reviews with a.
-func NewSelfSubjectAccessReviews(a authorizer.Authorizer) *SelfSubjectAccessReviews {
-	return &SelfSubjectAccessReviews{authorizer: a}
+	newReview  func() runtime.Object
+	namespaced bool
+	singular   string
 }
 
 var (
-	_ rest.Creater              = &SelfSubjectAccessReviews{}
-	_ rest.Scoper               = &SelfSubjectAccessReviews{}
-	_ rest.SingularNameProvider = &SelfSubjectAccessReviews{}
+	_ rest.Scoper               = &accessReviews{}
+	_ rest.SingularNameProvider = &accessReviews{}
 )
 
-func (*SelfSubjectAccessReviews) New() runtime.Object {
-	return &authorizationv1.SelfSubjectAccessReview{}
+func (r *accessReviews) New() runtime.Object     { return r.newReview() }
+func (*accessReviews) Destroy()                  {}
+func (r *accessReviews) NamespaceScoped() bool   { return r.namespaced }
+func (r *accessReviews) GetSingularName() string { return r.singular }
+
+// SelfSubjectAccessReviews answers whether the requester may do
+// something.
+type SelfSubjectAccessReviews struct{ accessReviews }
+
+var _ rest.Creater = &SelfSubjectAccessReviews{}
+
+// NewSelfSubjectAccessReviews answers reviews with a.
+func NewSelfSubjectAccessReviews(a authorizer.Authorizer) *SelfSubjectAccessReviews {
+	return &SelfSubjectAccessReviews{accessReviews{a, func() runtime.Object { return &authorizationv1.SelfSubjectAccessReview{} }, false, "selfsubjectaccessreview"}}
 }
-func (*SelfSubjectAccessReviews) Destroy()                {}
-func (*SelfSubjectAccessReviews) NamespaceScoped() bool   { return false }
-func (*SelfSubjectAccessReviews) GetSingularName() string { return "selfsubjectaccessreview" }
 
 // Create answers the review for the requester, as kube's selfsubjectaccessreview
 // REST does (k8s.io/kubernetes@v1.37.1 pkg/registry/authorization/selfsubjectaccessreview/rest.go).

@@ -18,25 +18,14 @@ import (
 // review is posted to, by that logical cluster's RBAC as the hub's
 // authorizer reads it: what a webhook authorizer or an aggregated API
 // server asks of kube-apiserver.
-type SubjectAccessReviews struct {
-	authorizer authorizer.Authorizer
-}
+type SubjectAccessReviews struct{ accessReviews }
+
+var _ rest.Creater = &SubjectAccessReviews{}
 
 // NewSubjectAccessReviews answers reviews with a.
 func NewSubjectAccessReviews(a authorizer.Authorizer) *SubjectAccessReviews {
-	return &SubjectAccessReviews{authorizer: a}
+	return &SubjectAccessReviews{accessReviews{a, func() runtime.Object { return &authorizationv1.SubjectAccessReview{} }, false, "subjectaccessreview"}}
 }
-
-var (
-	_ rest.Creater              = &SubjectAccessReviews{}
-	_ rest.Scoper               = &SubjectAccessReviews{}
-	_ rest.SingularNameProvider = &SubjectAccessReviews{}
-)
-
-func (*SubjectAccessReviews) New() runtime.Object     { return &authorizationv1.SubjectAccessReview{} }
-func (*SubjectAccessReviews) Destroy()                {}
-func (*SubjectAccessReviews) NamespaceScoped() bool   { return false }
-func (*SubjectAccessReviews) GetSingularName() string { return "subjectaccessreview" }
 
 // Create answers the review as kube's subjectaccessreview REST does
 // (k8s.io/kubernetes@v1.37.1 pkg/registry/authorization/subjectaccessreview/rest.go).
@@ -60,27 +49,14 @@ func (r *SubjectAccessReviews) Create(ctx context.Context, obj runtime.Object, c
 
 // LocalSubjectAccessReviews answers SubjectAccessReviews confined to one
 // namespace, which a namespace's admin may be allowed to ask.
-type LocalSubjectAccessReviews struct {
-	authorizer authorizer.Authorizer
-}
+type LocalSubjectAccessReviews struct{ accessReviews }
+
+var _ rest.Creater = &LocalSubjectAccessReviews{}
 
 // NewLocalSubjectAccessReviews answers reviews with a.
 func NewLocalSubjectAccessReviews(a authorizer.Authorizer) *LocalSubjectAccessReviews {
-	return &LocalSubjectAccessReviews{authorizer: a}
+	return &LocalSubjectAccessReviews{accessReviews{a, func() runtime.Object { return &authorizationv1.LocalSubjectAccessReview{} }, true, "localsubjectaccessreview"}}
 }
-
-var (
-	_ rest.Creater              = &LocalSubjectAccessReviews{}
-	_ rest.Scoper               = &LocalSubjectAccessReviews{}
-	_ rest.SingularNameProvider = &LocalSubjectAccessReviews{}
-)
-
-func (*LocalSubjectAccessReviews) New() runtime.Object {
-	return &authorizationv1.LocalSubjectAccessReview{}
-}
-func (*LocalSubjectAccessReviews) Destroy()                {}
-func (*LocalSubjectAccessReviews) NamespaceScoped() bool   { return true }
-func (*LocalSubjectAccessReviews) GetSingularName() string { return "localsubjectaccessreview" }
 
 // Create answers the review as kube's localsubjectaccessreview REST does
 // (k8s.io/kubernetes@v1.37.1 pkg/registry/authorization/localsubjectaccessreview/rest.go).
