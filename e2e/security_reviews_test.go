@@ -214,6 +214,19 @@ func TestReviewsAcrossLogicalClusters(t *testing.T) {
 				}
 			}
 		}
+		// The wildcard, which reads across logical clusters, is no issuer,
+		// and reviews nothing.
+		for _, req := range [][3]string{
+			{http.MethodGet, "/.well-known/openid-configuration", ""},
+			{http.MethodGet, "/openid/v1/jwks", ""},
+			{http.MethodPost, tokenReviews, tokenReviewBody(s.tokens["root:a"])},
+			{http.MethodPost, subjectAccessReviews, `{"apiVersion":"authorization.k8s.io/v1","kind":"SubjectAccessReview","spec":{"user":"alice","resourceAttributes":{"verb":"get","resource":"pods"}}}`},
+		} {
+			if _, code, raw := send(t, s.admin, req[0], s.url("*", req[1]), req[2]); code != http.StatusNotFound && code != http.StatusMethodNotAllowed ||
+				strings.Contains(string(raw), "root:a") || strings.Contains(string(raw), "issuer") {
+				t.Errorf("the admin: %s %s in the wildcard: %d %s; want 404 or 405", req[0], req[1], code, raw)
+			}
+		}
 		// Who may read them is who the logical cluster's RBAC lets: by
 		// default its own ServiceAccounts, not another's, nor a user
 		// without the role.

@@ -107,14 +107,19 @@ func (d *Discovery) ServeKeys(w http.ResponseWriter, req *http.Request) {
 }
 
 // onlyGet answers 405 to any method but GET, as kube-apiserver's routes
-// of these paths do, and reports whether the method was GET.
+// of these paths do, and 404 in the wildcard, which reads across logical
+// clusters and is no issuer; it reports whether to answer.
 func onlyGet(w http.ResponseWriter, req *http.Request) bool {
-	if req.Method == http.MethodGet {
-		return true
+	if req.Method != http.MethodGet {
+		w.Header().Set("Allow", http.MethodGet)
+		http.Error(w, "405: Method Not Allowed", http.StatusMethodNotAllowed)
+		return false
 	}
-	w.Header().Set("Allow", http.MethodGet)
-	http.Error(w, "405: Method Not Allowed", http.StatusMethodNotAllowed)
-	return false
+	if logicalcluster.IsWildcard(req.Context()) {
+		http.NotFound(w, req)
+		return false
+	}
+	return true
 }
 
 func write(w http.ResponseWriter, contentType string, body []byte) {

@@ -45,7 +45,11 @@ func TestDiscovery(t *testing.T) {
 	}
 	get := func(handler http.HandlerFunc, cluster logicalcluster.Name, method string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest(method, "/", nil)
-		req = req.WithContext(logicalcluster.WithCluster(req.Context(), cluster))
+		ctx := logicalcluster.WithCluster(req.Context(), cluster)
+		if cluster == logicalcluster.Wildcard {
+			ctx = logicalcluster.WithWildcard(req.Context())
+		}
+		req = req.WithContext(ctx)
 		w := httptest.NewRecorder()
 		handler(w, req)
 		return w
@@ -75,6 +79,11 @@ func TestDiscovery(t *testing.T) {
 	}
 	if code := get(d.ServeKeys, "root:a", http.MethodPost).Code; code != http.StatusMethodNotAllowed {
 		t.Errorf("POST answered %d", code)
+	}
+	for _, handler := range []http.HandlerFunc{d.ServeConfiguration, d.ServeKeys} {
+		if code := get(handler, logicalcluster.Wildcard, http.MethodGet).Code; code != http.StatusNotFound {
+			t.Errorf("the wildcard answered %d", code)
+		}
 	}
 
 	bot := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "bot", Namespace: "default", UID: "uid-1"}}
