@@ -43,7 +43,8 @@ const bootstrapLabel = "kubernetes.io/bootstrapping=rbac-defaults"
 // default ClusterRoles and ClusterRoleBindings of a real kube-apiserver,
 // rule for rule, aggregated rules included, but for those
 // bootstrappolicy.Excluded names, and nothing else. Each difference is
-// reported by name. With -update-bootstrap-policy it rewrites the hub's
+// reported by name. Default roles a logical cluster lacks come back when
+// the hub starts. With -update-bootstrap-policy it rewrites the hub's
 // data file from that kube-apiserver instead.
 func TestBootstrapPolicy(t *testing.T) {
 	t.Parallel()
@@ -83,6 +84,18 @@ func TestBootstrapPolicy(t *testing.T) {
 	for _, d := range diffBindings(hub.ClusterRoleBindings, kube.ClusterRoleBindings) {
 		t.Error(d)
 	}
+
+	// A logical cluster that lacks default roles, as one made by an
+	// older hub does, has them again once the hub starts, as
+	// kube-apiserver restores its defaults at each start.
+	admin.must("--context", "a", "delete", "clusterrole", "system:auth-delegator")
+	admin.must("--context", "a", "delete", "clusterrolebinding", "system:service-account-issuer-discovery")
+	h.stop(t)
+	h.start(t)
+	waitFor(t, 30*time.Second, "the hub to restore root:a's default roles", func() (bool, string) {
+		out, err := admin.run("--context", "a", "get", "clusterrole/system:auth-delegator", "clusterrolebinding/system:service-account-issuer-discovery", "-o", "name")
+		return err == nil, out
+	})
 }
 
 func dropHubAnnotations(meta *metav1.ObjectMeta) {
