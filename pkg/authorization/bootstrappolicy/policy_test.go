@@ -1,8 +1,29 @@
 package bootstrappolicy
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
 	"testing"
 )
+
+// TestPinnedVersion: the data file is of the kube-apiserver the e2e
+// physical clusters run, which hack/tools/kube pins; moving the pin
+// means reading the policy again.
+func TestPinnedVersion(t *testing.T) {
+	gomod, err := os.ReadFile(filepath.Join("..", "..", "..", "hack", "tools", "kube", "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^\s*k8s\.io/kubernetes (v\S+)`).FindSubmatch(gomod)
+	if m == nil {
+		t.Fatal("hack/tools/kube/go.mod requires no k8s.io/kubernetes")
+	}
+	if string(m[1]) != KubernetesVersion {
+		t.Errorf("hack/tools/kube pins kube-apiserver %s, %s is of %s: run go test ./e2e -run TestBootstrapPolicy -args -update-bootstrap-policy and set KubernetesVersion",
+			m[1], File, KubernetesVersion)
+	}
+}
 
 // TestPolicy checks the data file: the version it was read from, the
 // roles the hub relies on by name, and that it holds nothing Excluded
