@@ -75,6 +75,7 @@ func (h *hubServer) installLogicalClusterController() error {
 		LogicalClusters: h.apis.clusters,
 		Data:            h.allData,
 		SetUp:           h.apis.setUp,
+		SetUpMissing:    h.apis.rbac.SetUpMissing,
 		Admins:          h.apis.rbac.SetAdmins,
 		URL:             func(n logicalcluster.Name) string { return "https://" + h.host + logicalcluster.PathPrefix + string(n) },
 		Informers:       h.informers,
