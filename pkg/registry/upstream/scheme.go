@@ -1,0 +1,46 @@
+package upstream
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/api/legacyscheme"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/core"
+	k8s_api_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/core/v1"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/capabilities"
+)
+
+// group is an API group as upstream's strategies know it: its internal
+// version and the version the hub serves, with their conversions and
+// defaults.
+type group struct {
+	served                  schema.GroupVersion
+	addInternal, addVersion func(*runtime.Scheme) error
+}
+
+// groups are the API groups whose kinds have upstream strategies here. A
+// group's row is what upstream's pkg/apis/<group>/install does, for the
+// served version only.
+var groups = []group{
+	{corev1.SchemeGroupVersion, core.AddToScheme, k8s_api_v1.AddToScheme},
+}
+
+// Scheme is upstream's legacyscheme.Scheme, the one the lifted strategies
+// type, convert and declaratively validate objects with, holding the
+// internal and served versions of groups.
+var Scheme = legacyscheme.Scheme
+
+func init() {
+	// The hub runs no pod: whether one may be privileged is for the
+	// physical clusters to say, with their --allow-privileged. The hub
+	// takes what such a cluster takes, as kubeadm, kind and kwok set it up,
+	// and as kube-apiserver does once Setup with it; the harness's does.
+	capabilities.Setup(true, 0)
+	for _, g := range groups {
+		utilruntime.Must(g.addInternal(Scheme))
+		utilruntime.Must(g.addVersion(Scheme))
+		utilruntime.Must(Scheme.SetVersionPriority(g.served))
+	}
+}
