@@ -26,7 +26,8 @@ type Strategy interface {
 // given only what is particular to T. A kind with a Status field has
 // its status ignored on create and kept on update, so that only the
 // status subresource sets it; a kind with a Spec field gets its
-// metadata.generation bumped on each change of its spec.
+// metadata.generation bumped on each change of its spec, unless its
+// Generation or Ungenerated says otherwise.
 type Kind[T runtime.Object] struct {
 	runtime.ObjectTyper
 	names.NameGenerator
@@ -42,12 +43,21 @@ type Kind[T runtime.Object] struct {
 	Check func(obj T) field.ErrorList
 	// CheckUpdate validates what may not change from old to obj.
 	CheckUpdate func(obj, old T) field.ErrorList
+	// Generation, when set, says whether an update bumps
+	// metadata.generation (1 on create), in place of a change of the
+	// spec: upstream's strategies differ per kind, as a Deployment's
+	// counts its annotations too.
+	Generation func(obj, old T) bool
+	// Ungenerated is true for kinds with a spec whose objects keep
+	// generation 0, as upstream's Leases do.
+	Ungenerated bool
 	// OnCreate and OnUpdate clear or carry over fields the server owns,
-	// after the status handling above.
+	// after the status and generation handling above.
 	OnCreate func(obj T)
 	OnUpdate func(obj, old T)
-	// Warn gives the warnings an object gets on create and update.
-	Warn func(obj T) []string
+	// Warn gives the warnings an object gets on create, where old is
+	// nil, and on update.
+	Warn func(obj, old T) []string
 	// CreateOnUpdate lets an update (PUT) create a missing object.
 	CreateOnUpdate bool
 	// Share, when set, may make parts of an object that equal those of
@@ -75,7 +85,7 @@ func (k Kind[T]) PrepareForCreate(_ context.Context, obj runtime.Object) {
 	if status := field_(o, "Status"); status.IsValid() {
 		status.SetZero()
 	}
-	if field_(o, "Spec").IsValid() {
+	if k.generated() {
 		metaOf(o).SetGeneration(1)
 	}
 	if k.OnCreate != nil {
@@ -88,12 +98,30 @@ func (k Kind[T]) PrepareForUpdate(_ context.Context, obj, old runtime.Object) {
 	if status := field_(o, "Status"); status.IsValid() {
 		status.Set(field_(was, "Status"))
 	}
-	if spec := field_(o, "Spec"); spec.IsValid() && !equality.Semantic.DeepEqual(spec.Interface(), field_(was, "Spec").Interface()) {
+	if k.generated() && k.bumps(o, was) {
 		metaOf(o).SetGeneration(metaOf(was).GetGeneration() + 1)
 	}
 	if k.OnUpdate != nil {
 		k.OnUpdate(o, was)
 	}
+}
+
+// generated tells whether the kind's objects have a generation.
+func (k Kind[T]) generated() bool {
+	return !k.Ungenerated && (k.Generation != nil || field_(zero[T](), "Spec").IsValid())
+}
+
+// bumps tells whether updating was to o changes o's generation.
+func (k Kind[T]) bumps(o, was T) bool {
+	if k.Generation != nil {
+		return k.Generation(o, was)
+	}
+	return SpecChanged(o, was)
+}
+
+// SpecChanged tells whether obj's spec differs from old's.
+func SpecChanged[T runtime.Object](obj, old T) bool {
+	return !equality.Semantic.DeepEqual(field_(obj, "Spec").Interface(), field_(old, "Spec").Interface())
 }
 
 func (k Kind[T]) Validate(_ context.Context, obj runtime.Object) field.ErrorList {
@@ -122,14 +150,15 @@ func (k Kind[T]) WarningsOnCreate(_ context.Context, obj runtime.Object) []strin
 	if k.Warn == nil {
 		return nil
 	}
-	return k.Warn(obj.(T))
+	var none T
+	return k.Warn(obj.(T), none)
 }
 
-func (k Kind[T]) WarningsOnUpdate(_ context.Context, obj, _ runtime.Object) []string {
+func (k Kind[T]) WarningsOnUpdate(_ context.Context, obj, old runtime.Object) []string {
 	if k.Warn == nil {
 		return nil
 	}
-	return k.Warn(obj.(T))
+	return k.Warn(obj.(T), old.(T))
 }
 
 func (Kind[T]) Canonicalize(runtime.Object)                   {}
@@ -147,38 +176,68 @@ func (k Kind[T]) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
 	}
 }
 
-// StatusOf is the strategy of the status subresource of a kind: an update
-// there changes the status and nothing else.
-type StatusOf[T runtime.Object] struct{ Kind[T] }
+// StatusOf is the strategy of the status subresource of a kind. As most
+// of upstream's status strategies do, an update there changes all but
+// the spec: the status, and the metadata a client may change anywhere.
+type StatusOf[T runtime.Object] struct {
+	Kind[T]
+	// StatusOnly makes an update change the status and nothing else,
+	// metadata included, as upstream's Pods and ValidatingAdmissionPolicies
+	// (and the hub's own kinds) do.
+	StatusOnly bool
+	// KeepLabels keeps the labels too, as upstream's Deployments do, whose
+	// labels their controller copies to their ReplicaSets.
+	KeepLabels bool
+	// Keep, when set, carries over from old what else of obj the server
+	// owns.
+	Keep func(obj, old T)
+	// WarnStatus gives the warnings of a status update.
+	WarnStatus func(obj, old T) []string
+}
 
 func (s StatusOf[T]) PrepareForUpdate(_ context.Context, obj, old runtime.Object) {
 	o, was := obj.(T), old.(T)
-	status := field_(o, "Status").Interface()
-	// Everything but the status comes from the stored object, metadata
-	// included but for what clients may change through any subresource.
-	reflect.ValueOf(o).Elem().Set(reflect.ValueOf(was.DeepCopyObject()).Elem())
-	field_(o, "Status").Set(reflect.ValueOf(status))
-	metav1.ResetObjectMetaForStatus(metaOf(o), metaOf(was))
+	if s.StatusOnly {
+		status := field_(o, "Status").Interface()
+		// Everything but the status comes from the stored object, metadata
+		// included but for what clients may change through any subresource.
+		reflect.ValueOf(o).Elem().Set(reflect.ValueOf(was.DeepCopyObject()).Elem())
+		field_(o, "Status").Set(reflect.ValueOf(status))
+		metav1.ResetObjectMetaForStatus(metaOf(o), metaOf(was))
+		return
+	}
+	field_(o, "Spec").Set(field_(was, "Spec"))
+	if s.KeepLabels {
+		metaOf(o).SetLabels(metaOf(was).GetLabels())
+	}
+	if s.Keep != nil {
+		s.Keep(o, was)
+	}
 }
 
 func (s StatusOf[T]) ValidateUpdate(_ context.Context, obj, old runtime.Object) field.ErrorList {
 	return apivalidation.ValidateObjectMetaAccessorUpdate(metaOf(obj.(T)), metaOf(old.(T)), field.NewPath("metadata"))
 }
 
-func (s StatusOf[T]) WarningsOnUpdate(context.Context, runtime.Object, runtime.Object) []string {
-	return nil
+func (s StatusOf[T]) WarningsOnUpdate(_ context.Context, obj, old runtime.Object) []string {
+	if s.WarnStatus == nil {
+		return nil
+	}
+	return s.WarnStatus(obj.(T), old.(T))
 }
 
-// GetResetFields tells server-side apply that the status subresource sets
-// nothing but the status.
+// GetResetFields tells server-side apply what the status subresource
+// does not set: the spec, and the metadata it keeps.
 func (s StatusOf[T]) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
-	return map[fieldpath.APIVersion]*fieldpath.Set{
-		fieldpath.APIVersion(s.APIVersion): fieldpath.NewSet(
-			fieldpath.MakePathOrDie("spec"),
-			fieldpath.MakePathOrDie("metadata", "labels"),
-			fieldpath.MakePathOrDie("metadata", "annotations"),
-		),
+	reset := fieldpath.NewSet(fieldpath.MakePathOrDie("spec"))
+	switch {
+	case s.StatusOnly:
+		reset.Insert(fieldpath.MakePathOrDie("metadata", "labels"))
+		reset.Insert(fieldpath.MakePathOrDie("metadata", "annotations"))
+	case s.KeepLabels:
+		reset.Insert(fieldpath.MakePathOrDie("metadata", "labels"))
 	}
+	return map[fieldpath.APIVersion]*fieldpath.Set{fieldpath.APIVersion(s.APIVersion): reset}
 }
 
 // field_ is the field of obj, a pointer to a struct, by name; invalid when

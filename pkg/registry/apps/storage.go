@@ -22,6 +22,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 	v1 := appsv1.SchemeGroupVersion.String()
 	deployments := registry.Kind[*appsv1.Deployment]{
 		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1,
+		Generation: deploymentGeneration, Warn: registry.PodNameWarnings[*appsv1.Deployment],
 		Check: validateDeployment,
 		CheckUpdate: func(d, old *appsv1.Deployment) field.ErrorList {
 			return validateSelectorUpdate(selectorOf(d), selectorOf(old))
@@ -29,6 +30,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 	}
 	replicaSets := registry.Kind[*appsv1.ReplicaSet]{
 		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1,
+		Warn:  registry.PodNameWarnings[*appsv1.ReplicaSet],
 		Check: validateReplicaSet,
 		CheckUpdate: func(rs, old *appsv1.ReplicaSet) field.ErrorList {
 			return validateSelectorUpdate(selectorOf(rs), selectorOf(old))
@@ -36,10 +38,12 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 	}
 	statefulSets := registry.Kind[*appsv1.StatefulSet]{
 		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1,
+		Warn:  statefulSetWarnings,
 		Check: validateStatefulSet, CheckUpdate: validateStatefulSetUpdate,
 	}
 	daemonSets := registry.Kind[*appsv1.DaemonSet]{
 		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1,
+		OnCreate: createDaemonSet, OnUpdate: updateDaemonSet,
 		Check: validateDaemonSet,
 		CheckUpdate: func(d, old *appsv1.DaemonSet) field.ErrorList {
 			return validateSelectorUpdate(selectorOf(d), selectorOf(old))
@@ -51,7 +55,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 			New:      func() runtime.Object { return &appsv1.Deployment{} },
 			NewList:  func() runtime.Object { return &appsv1.DeploymentList{} },
 			Strategy: deployments,
-			Status:   registry.StatusOf[*appsv1.Deployment]{Kind: deployments},
+			Status:   registry.StatusOf[*appsv1.Deployment]{Kind: deployments, KeepLabels: true},
 			Scale: &registry.Scaled{
 				Replicas: func(o runtime.Object) (int32, int32, string) {
 					d := o.(*appsv1.Deployment)
@@ -137,7 +141,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 			New:      func() runtime.Object { return &appsv1.DaemonSet{} },
 			NewList:  func() runtime.Object { return &appsv1.DaemonSetList{} },
 			Strategy: daemonSets,
-			Status:   registry.StatusOf[*appsv1.DaemonSet]{Kind: daemonSets},
+			Status:   registry.StatusOf[*appsv1.DaemonSet]{Kind: daemonSets, Keep: keepTemplateGeneration},
 			Table: registry.Table{
 				Columns: []metav1.TableColumnDefinition{
 					registry.Column("Desired", "integer", "The total number of nodes that should be running the daemon pod."),

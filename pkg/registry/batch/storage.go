@@ -24,10 +24,12 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 	v1 := batchv1.SchemeGroupVersion.String()
 	jobs := registry.Kind[*batchv1.Job]{
 		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1,
+		Warn:  registry.PodNameWarnings[*batchv1.Job],
 		Check: validateJob, CheckUpdate: validateJobUpdate,
 	}
 	cronJobs := registry.Kind[*batchv1.CronJob]{
 		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1,
+		Warn:  cronJobWarnings,
 		Check: validateCronJob,
 	}
 	return f.Build(batchv1.SchemeGroupVersion,

@@ -28,9 +28,14 @@ func AddToScheme(s *runtime.Scheme) error {
 func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group, error) {
 	return f.Build(coordinationv1.SchemeGroupVersion, registry.Resource{
 		Singular: "lease", Plural: "leases",
-		New:      func() runtime.Object { return &coordinationv1.Lease{} },
-		NewList:  func() runtime.Object { return &coordinationv1.LeaseList{} },
-		Strategy: registry.Kind[*coordinationv1.Lease]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: coordinationv1.SchemeGroupVersion.String(), Check: validateLease},
+		New:     func() runtime.Object { return &coordinationv1.Lease{} },
+		NewList: func() runtime.Object { return &coordinationv1.LeaseList{} },
+		// Upstream's Leases have no generation: their holders renew them
+		// every few seconds, and nothing observes their spec.
+		Strategy: registry.Kind[*coordinationv1.Lease]{
+			ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: coordinationv1.SchemeGroupVersion.String(),
+			Ungenerated: true, Check: validateLease,
+		},
 		Table: registry.Table{
 			Columns: []metav1.TableColumnDefinition{registry.Column("Holder", "string", coordinationv1.LeaseSpec{}.SwaggerDoc()["holderIdentity"])},
 			Cells: func(o runtime.Object) []any {

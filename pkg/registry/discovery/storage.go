@@ -63,6 +63,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 		NewList: func() runtime.Object { return &discoveryv1.EndpointSliceList{} },
 		Strategy: registry.Kind[*discoveryv1.EndpointSlice]{
 			ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: discoveryv1.SchemeGroupVersion.String(),
+			Generation: sliceGeneration, Warn: sliceWarnings,
 			Check: validateEndpointSlice,
 			CheckUpdate: func(s, old *discoveryv1.EndpointSlice) field.ErrorList {
 				return apivalidation.ValidateImmutableField(s.AddressType, old.AddressType, field.NewPath("addressType"))

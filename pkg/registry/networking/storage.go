@@ -22,10 +22,12 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 	return f.Build(networkingv1.SchemeGroupVersion,
 		registry.Resource{
 			Singular: "ingress", Plural: "ingresses", ShortNames: []string{"ing"},
-			New:      func() runtime.Object { return &networkingv1.Ingress{} },
-			NewList:  func() runtime.Object { return &networkingv1.IngressList{} },
-			Strategy: registry.Kind[*networkingv1.Ingress]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Check: validateIngress},
-			Status:   registry.StatusOf[*networkingv1.Ingress]{Kind: registry.Kind[*networkingv1.Ingress]{ObjectTyper: typer, APIVersion: v1}},
+			New:     func() runtime.Object { return &networkingv1.Ingress{} },
+			NewList: func() runtime.Object { return &networkingv1.IngressList{} },
+			Strategy: registry.Kind[*networkingv1.Ingress]{
+				ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Check: validateIngress, Warn: ingressWarnings,
+			},
+			Status: registry.StatusOf[*networkingv1.Ingress]{Kind: registry.Kind[*networkingv1.Ingress]{ObjectTyper: typer, APIVersion: v1}, WarnStatus: ingressStatusWarnings},
 			Table: registry.Table{
 				Columns: []metav1.TableColumnDefinition{
 					registry.Column("Class", "string", "The name of the IngressClass resource that should be used for additional configuration"),
@@ -60,15 +62,17 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 			New:     func() runtime.Object { return &networkingv1.IPAddress{} },
 			NewList: func() runtime.Object { return &networkingv1.IPAddressList{} },
 			Strategy: registry.Kind[*networkingv1.IPAddress]{
-				ObjectTyper: typer, APIVersion: v1, ClusterScoped: true, Check: validateIPAddress,
+				ObjectTyper: typer, APIVersion: v1, ClusterScoped: true, Ungenerated: true, Check: validateIPAddress,
 			},
 			Serve: func(*registry.Served) map[string]rest.Storage { return nil },
 		},
 		registry.Resource{
 			Singular: "networkpolicy", Plural: "networkpolicies", ShortNames: []string{"netpol"},
-			New:      func() runtime.Object { return &networkingv1.NetworkPolicy{} },
-			NewList:  func() runtime.Object { return &networkingv1.NetworkPolicyList{} },
-			Strategy: registry.Kind[*networkingv1.NetworkPolicy]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Check: validateNetworkPolicy},
+			New:     func() runtime.Object { return &networkingv1.NetworkPolicy{} },
+			NewList: func() runtime.Object { return &networkingv1.NetworkPolicyList{} },
+			Strategy: registry.Kind[*networkingv1.NetworkPolicy]{
+				ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Check: validateNetworkPolicy, Warn: networkPolicyWarnings,
+			},
 			Table: registry.Table{
 				Columns: []metav1.TableColumnDefinition{registry.Column("Pod-Selector", "string", networkingv1.NetworkPolicySpec{}.SwaggerDoc()["podSelector"])},
 				Cells: func(o runtime.Object) []any {
