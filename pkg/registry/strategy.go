@@ -26,8 +26,7 @@ type Strategy interface {
 // given only what is particular to T. A kind with a Status field has
 // its status ignored on create and kept on update, so that only the
 // status subresource sets it; a kind with a Spec field gets its
-// metadata.generation bumped on each change of its spec, unless its
-// Generation or Ungenerated says otherwise.
+// metadata.generation bumped on each change of its spec.
 type Kind[T runtime.Object] struct {
 	runtime.ObjectTyper
 	names.NameGenerator
@@ -43,23 +42,19 @@ type Kind[T runtime.Object] struct {
 	Check func(obj T) field.ErrorList
 	// CheckUpdate validates what may not change from old to obj.
 	CheckUpdate func(obj, old T) field.ErrorList
-	// Generation, when set, says whether an update bumps
-	// metadata.generation (1 on create), in place of a change of the
-	// spec: upstream's strategies differ per kind, as a Deployment's
-	// counts its annotations too.
-	Generation func(obj, old T) bool
-	// Ungenerated is true for kinds with a spec whose objects keep
-	// generation 0, as upstream's Leases do.
-	Ungenerated bool
 	// OnCreate and OnUpdate clear or carry over fields the server owns,
-	// after the status and generation handling above.
+	// after the status handling above.
 	OnCreate func(obj T)
 	OnUpdate func(obj, old T)
-	// Warn gives the warnings an object gets on create, where old is
-	// nil, and on update.
-	Warn func(obj, old T) []string
+	// Warn gives the warnings an object gets on create and update.
+	Warn func(obj T) []string
 	// CreateOnUpdate lets an update (PUT) create a missing object.
 	CreateOnUpdate bool
+	// Upstream, when set, is Kubernetes' own strategy of the kind, which
+	// prepares, validates, warns of and canonicalizes objects in place of
+	// the status, generation and metadata handling above; OnCreate,
+	// OnUpdate, Check, CheckUpdate and Warn still add the hub's own.
+	Upstream Upstream
 	// Share, when set, may make parts of an object that equal those of
 	// other objects one copy in memory; it is given only the read-only
 	// objects the watch cache keeps.
@@ -80,57 +75,54 @@ func (k Kind[T]) Sharing() func(runtime.Object) {
 
 func (k Kind[T]) NamespaceScoped() bool { return !k.ClusterScoped }
 
-func (k Kind[T]) PrepareForCreate(_ context.Context, obj runtime.Object) {
+func (k Kind[T]) PrepareForCreate(ctx context.Context, obj runtime.Object) {
 	o := obj.(T)
-	if status := field_(o, "Status"); status.IsValid() {
-		status.SetZero()
-	}
-	if k.generated() {
-		metaOf(o).SetGeneration(1)
+	switch {
+	case k.Upstream != nil:
+		k.Upstream.PrepareForCreate(ctx, o)
+	default:
+		if status := field_(o, "Status"); status.IsValid() {
+			status.SetZero()
+		}
+		if field_(o, "Spec").IsValid() {
+			metaOf(o).SetGeneration(1)
+		}
 	}
 	if k.OnCreate != nil {
 		k.OnCreate(o)
 	}
 }
 
-func (k Kind[T]) PrepareForUpdate(_ context.Context, obj, old runtime.Object) {
+func (k Kind[T]) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
 	o, was := obj.(T), old.(T)
-	if status := field_(o, "Status"); status.IsValid() {
-		status.Set(field_(was, "Status"))
-	}
-	if k.generated() && k.bumps(o, was) {
-		metaOf(o).SetGeneration(metaOf(was).GetGeneration() + 1)
+	switch {
+	case k.Upstream != nil:
+		k.Upstream.PrepareForUpdate(ctx, o, was)
+	default:
+		if status := field_(o, "Status"); status.IsValid() {
+			status.Set(field_(was, "Status"))
+		}
+		if spec := field_(o, "Spec"); spec.IsValid() && !equality.Semantic.DeepEqual(spec.Interface(), field_(was, "Spec").Interface()) {
+			metaOf(o).SetGeneration(metaOf(was).GetGeneration() + 1)
+		}
 	}
 	if k.OnUpdate != nil {
 		k.OnUpdate(o, was)
 	}
 }
 
-// generated tells whether the kind's objects have a generation.
-func (k Kind[T]) generated() bool {
-	return !k.Ungenerated && (k.Generation != nil || field_(zero[T](), "Spec").IsValid())
-}
-
-// bumps tells whether updating was to o changes o's generation.
-func (k Kind[T]) bumps(o, was T) bool {
-	if k.Generation != nil {
-		return k.Generation(o, was)
-	}
-	return SpecChanged(o, was)
-}
-
-// SpecChanged tells whether obj's spec differs from old's.
-func SpecChanged[T runtime.Object](obj, old T) bool {
-	return !equality.Semantic.DeepEqual(field_(obj, "Spec").Interface(), field_(old, "Spec").Interface())
-}
-
-func (k Kind[T]) Validate(_ context.Context, obj runtime.Object) field.ErrorList {
+func (k Kind[T]) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
 	o := obj.(T)
-	validName := k.ValidName
-	if validName == nil {
-		validName = apivalidation.NameIsDNSSubdomain
+	var errs field.ErrorList
+	if k.Upstream != nil {
+		errs = k.Upstream.Validate(ctx, o)
+	} else {
+		validName := k.ValidName
+		if validName == nil {
+			validName = apivalidation.NameIsDNSSubdomain
+		}
+		errs = apivalidation.ValidateObjectMetaAccessor(metaOf(o), !k.ClusterScoped, validName, field.NewPath("metadata"))
 	}
-	errs := apivalidation.ValidateObjectMetaAccessor(metaOf(o), !k.ClusterScoped, validName, field.NewPath("metadata"))
 	if k.Check != nil {
 		errs = append(errs, k.Check(o)...)
 	}
@@ -139,6 +131,17 @@ func (k Kind[T]) Validate(_ context.Context, obj runtime.Object) field.ErrorList
 
 func (k Kind[T]) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
 	o, was := obj.(T), old.(T)
+	if k.Upstream != nil {
+		// Upstream's update validation validates the object whole too.
+		errs := k.Upstream.ValidateUpdate(ctx, o, was)
+		if k.CheckUpdate != nil {
+			errs = append(errs, k.CheckUpdate(o, was)...)
+		}
+		if k.Check != nil {
+			errs = append(errs, k.Check(o)...)
+		}
+		return errs
+	}
 	errs := apivalidation.ValidateObjectMetaAccessorUpdate(metaOf(o), metaOf(was), field.NewPath("metadata"))
 	if k.CheckUpdate != nil {
 		errs = append(errs, k.CheckUpdate(o, was)...)
@@ -146,98 +149,106 @@ func (k Kind[T]) ValidateUpdate(ctx context.Context, obj, old runtime.Object) fi
 	return append(errs, k.Validate(ctx, obj)...)
 }
 
-func (k Kind[T]) WarningsOnCreate(_ context.Context, obj runtime.Object) []string {
-	if k.Warn == nil {
-		return nil
+func (k Kind[T]) WarningsOnCreate(ctx context.Context, obj runtime.Object) []string {
+	var warnings []string
+	if k.Upstream != nil {
+		warnings = k.Upstream.WarningsOnCreate(ctx, obj)
 	}
-	var none T
-	return k.Warn(obj.(T), none)
+	if k.Warn != nil {
+		warnings = append(warnings, k.Warn(obj.(T))...)
+	}
+	return warnings
 }
 
-func (k Kind[T]) WarningsOnUpdate(_ context.Context, obj, old runtime.Object) []string {
-	if k.Warn == nil {
-		return nil
+func (k Kind[T]) WarningsOnUpdate(ctx context.Context, obj, old runtime.Object) []string {
+	var warnings []string
+	if k.Upstream != nil {
+		warnings = k.Upstream.WarningsOnUpdate(ctx, obj, old)
 	}
-	return k.Warn(obj.(T), old.(T))
+	if k.Warn != nil {
+		warnings = append(warnings, k.Warn(obj.(T))...)
+	}
+	return warnings
 }
 
-func (Kind[T]) Canonicalize(runtime.Object)                   {}
-func (k Kind[T]) AllowCreateOnUpdate(context.Context) bool    { return k.CreateOnUpdate }
+func (k Kind[T]) Canonicalize(obj runtime.Object) {
+	if k.Upstream != nil {
+		k.Upstream.Canonicalize(obj)
+	}
+}
+
+func (k Kind[T]) AllowCreateOnUpdate(ctx context.Context) bool {
+	if k.Upstream != nil {
+		return k.Upstream.AllowCreateOnUpdate(ctx)
+	}
+	return k.CreateOnUpdate
+}
+
 func (Kind[T]) AllowUnconditionalUpdate(context.Context) bool { return true }
 
 // GetResetFields tells server-side apply that the status of a kind with
 // a status is not the main resource's to set.
 func (k Kind[T]) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
-	if !field_(zero[T](), "Status").IsValid() {
-		return nil
-	}
-	return map[fieldpath.APIVersion]*fieldpath.Set{
-		fieldpath.APIVersion(k.APIVersion): fieldpath.NewSet(fieldpath.MakePathOrDie("status")),
-	}
+	return upstreamResetFields(k.Upstream, func() map[fieldpath.APIVersion]*fieldpath.Set {
+		if !field_(zero[T](), "Status").IsValid() {
+			return nil
+		}
+		return map[fieldpath.APIVersion]*fieldpath.Set{
+			fieldpath.APIVersion(k.APIVersion): fieldpath.NewSet(fieldpath.MakePathOrDie("status")),
+		}
+	})
 }
 
-// StatusOf is the strategy of the status subresource of a kind. As most
-// of upstream's status strategies do, an update there changes all but
-// the spec: the status, and the metadata a client may change anywhere.
+// StatusOf is the strategy of the status subresource of a kind: an update
+// there changes the status and nothing else.
 type StatusOf[T runtime.Object] struct {
 	Kind[T]
-	// StatusOnly makes an update change the status and nothing else,
-	// metadata included, as upstream's Pods and ValidatingAdmissionPolicies
-	// (and the hub's own kinds) do.
-	StatusOnly bool
-	// KeepLabels keeps the labels too, as upstream's Deployments do, whose
-	// labels their controller copies to their ReplicaSets.
-	KeepLabels bool
-	// Keep, when set, carries over from old what else of obj the server
-	// owns.
-	Keep func(obj, old T)
-	// WarnStatus gives the warnings of a status update.
-	WarnStatus func(obj, old T) []string
+	// Upstream, when set, is Kubernetes' own strategy of the status
+	// subresource, which prepares, validates and warns of updates there in
+	// place of what is described above.
+	Upstream Upstream
 }
 
-func (s StatusOf[T]) PrepareForUpdate(_ context.Context, obj, old runtime.Object) {
-	o, was := obj.(T), old.(T)
-	if s.StatusOnly {
-		status := field_(o, "Status").Interface()
-		// Everything but the status comes from the stored object, metadata
-		// included but for what clients may change through any subresource.
-		reflect.ValueOf(o).Elem().Set(reflect.ValueOf(was.DeepCopyObject()).Elem())
-		field_(o, "Status").Set(reflect.ValueOf(status))
-		metav1.ResetObjectMetaForStatus(metaOf(o), metaOf(was))
+func (s StatusOf[T]) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
+	if s.Upstream != nil {
+		s.Upstream.PrepareForUpdate(ctx, obj, old)
 		return
 	}
-	field_(o, "Spec").Set(field_(was, "Spec"))
-	if s.KeepLabels {
-		metaOf(o).SetLabels(metaOf(was).GetLabels())
-	}
-	if s.Keep != nil {
-		s.Keep(o, was)
-	}
+	o, was := obj.(T), old.(T)
+	status := field_(o, "Status").Interface()
+	// Everything but the status comes from the stored object, metadata
+	// included but for what clients may change through any subresource.
+	reflect.ValueOf(o).Elem().Set(reflect.ValueOf(was.DeepCopyObject()).Elem())
+	field_(o, "Status").Set(reflect.ValueOf(status))
+	metav1.ResetObjectMetaForStatus(metaOf(o), metaOf(was))
 }
 
-func (s StatusOf[T]) ValidateUpdate(_ context.Context, obj, old runtime.Object) field.ErrorList {
+func (s StatusOf[T]) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
+	if s.Upstream != nil {
+		return s.Upstream.ValidateUpdate(ctx, obj, old)
+	}
 	return apivalidation.ValidateObjectMetaAccessorUpdate(metaOf(obj.(T)), metaOf(old.(T)), field.NewPath("metadata"))
 }
 
-func (s StatusOf[T]) WarningsOnUpdate(_ context.Context, obj, old runtime.Object) []string {
-	if s.WarnStatus == nil {
-		return nil
+func (s StatusOf[T]) WarningsOnUpdate(ctx context.Context, obj, old runtime.Object) []string {
+	if s.Upstream != nil {
+		return s.Upstream.WarningsOnUpdate(ctx, obj, old)
 	}
-	return s.WarnStatus(obj.(T), old.(T))
+	return nil
 }
 
-// GetResetFields tells server-side apply what the status subresource
-// does not set: the spec, and the metadata it keeps.
+// GetResetFields tells server-side apply that the status subresource sets
+// nothing but the status.
 func (s StatusOf[T]) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
-	reset := fieldpath.NewSet(fieldpath.MakePathOrDie("spec"))
-	switch {
-	case s.StatusOnly:
-		reset.Insert(fieldpath.MakePathOrDie("metadata", "labels"))
-		reset.Insert(fieldpath.MakePathOrDie("metadata", "annotations"))
-	case s.KeepLabels:
-		reset.Insert(fieldpath.MakePathOrDie("metadata", "labels"))
-	}
-	return map[fieldpath.APIVersion]*fieldpath.Set{fieldpath.APIVersion(s.APIVersion): reset}
+	return upstreamResetFields(s.Upstream, func() map[fieldpath.APIVersion]*fieldpath.Set {
+		return map[fieldpath.APIVersion]*fieldpath.Set{
+			fieldpath.APIVersion(s.APIVersion): fieldpath.NewSet(
+				fieldpath.MakePathOrDie("spec"),
+				fieldpath.MakePathOrDie("metadata", "labels"),
+				fieldpath.MakePathOrDie("metadata", "annotations"),
+			),
+		}
+	})
 }
 
 // field_ is the field of obj, a pointer to a struct, by name; invalid when

@@ -26,7 +26,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 		New:      func() runtime.Object { return &policy{} },
 		NewList:  func() runtime.Object { return &admissionregistrationv1.ValidatingAdmissionPolicyList{} },
 		Strategy: registry.Kind[*policy]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, ClusterScoped: true, Check: validatePolicy},
-		Status:   registry.StatusOf[*policy]{Kind: registry.Kind[*policy]{ObjectTyper: typer, APIVersion: v1, ClusterScoped: true}, StatusOnly: true},
+		Status:   registry.StatusOf[*policy]{Kind: registry.Kind[*policy]{ObjectTyper: typer, APIVersion: v1, ClusterScoped: true}},
 		Table: registry.Table{
 			Columns: []metav1.TableColumnDefinition{
 				registry.Column("Validations", "integer", admissionregistrationv1.ValidatingAdmissionPolicySpec{}.SwaggerDoc()["validations"]),

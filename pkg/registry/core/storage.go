@@ -99,7 +99,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssu
 			NewList:  func() runtime.Object { return &corev1.PodList{} },
 			Fields:   podFields,
 			Strategy: pods,
-			Status:   registry.StatusOf[*corev1.Pod]{Kind: pods, StatusOnly: true},
+			Status:   registry.StatusOf[*corev1.Pod]{Kind: pods},
 			Table:    podTable,
 		},
 		registry.Resource{

@@ -50,7 +50,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 		New:      func() runtime.Object { return &placementv1alpha1.Placement{} },
 		NewList:  func() runtime.Object { return &placementv1alpha1.PlacementList{} },
 		Strategy: placements,
-		Status:   registry.StatusOf[*placementv1alpha1.Placement]{Kind: placements, StatusOnly: true},
+		Status:   registry.StatusOf[*placementv1alpha1.Placement]{Kind: placements},
 		Table: registry.Table{
 			Columns: []metav1.TableColumnDefinition{
 				registry.Column("Strategy", "string", "How objects are shared among the eligible targets"),

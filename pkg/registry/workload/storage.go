@@ -54,7 +54,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 		New:      func() runtime.Object { return &workloadv1alpha1.SyncTarget{} },
 		NewList:  func() runtime.Object { return &workloadv1alpha1.SyncTargetList{} },
 		Strategy: kind,
-		Status:   registry.StatusOf[*workloadv1alpha1.SyncTarget]{Kind: kind, StatusOnly: true},
+		Status:   registry.StatusOf[*workloadv1alpha1.SyncTarget]{Kind: kind},
 		Table: registry.Table{
 			Columns: []metav1.TableColumnDefinition{
 				registry.Column("Key", "string", "The value after "+workloadv1alpha1.StateLabelPrefix+" in the label assigning an object to the target"),
