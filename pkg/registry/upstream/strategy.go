@@ -166,17 +166,20 @@ func internals(obj, old runtime.Object) (in, was runtime.Object, err error) {
 }
 
 // withRequestInfo is ctx, which declarative validation takes the version
-// to validate from, with the served version of obj when no request set
-// one: writes the hub makes to its stores in process.
+// and subresource to validate from, with the served version of obj when
+// the request is for another group or version, or there is no request:
+// writes the hub makes to its stores in process, as the claim of a
+// Service's cluster IP that a Service's create makes.
 func withRequestInfo(ctx context.Context, obj runtime.Object) context.Context {
-	if _, ok := genericapirequest.RequestInfoFrom(ctx); ok {
-		return ctx
-	}
 	gvks, _, err := Scheme.ObjectKinds(obj)
 	if err != nil || len(gvks) == 0 {
 		return ctx
 	}
-	return genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{APIGroup: gvks[0].Group, APIVersion: gvks[0].Version})
+	gv := gvks[0].GroupVersion()
+	if info, ok := genericapirequest.RequestInfoFrom(ctx); ok && info.APIGroup == gv.Group && info.APIVersion == gv.Version {
+		return ctx
+	}
+	return genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{APIGroup: gv.Group, APIVersion: gv.Version})
 }
 
 // internal returns obj, of a served version, converted to upstream's
