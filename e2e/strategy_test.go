@@ -1,17 +1,13 @@
 package e2e
 
 import (
+	"bytes"
 	"encoding/json"
 	"maps"
 	"net/http"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
-
-	"k8s.io/client-go/rest"
-
-	"github.com/canopy-dev/canopy/e2e/pcluster"
 )
 
 // strategyStep is a request of TestStrategyRulesAsKube, and the object to
@@ -29,6 +25,8 @@ type objectRules struct {
 	Generation  int64
 	Labels      map[string]string
 	Annotations map[string]string
+	// Content is the rest of the object but its status, as defaulted.
+	Content map[string]any
 }
 
 // TestStrategyRulesAsKube sends the same requests to a physical cluster's
@@ -37,27 +35,11 @@ type objectRules struct {
 // updates bump metadata.generation (a Deployment's annotations, any change
 // of an EndpointSlice, never a Lease's), what a status update may change
 // (metadata but a Deployment's labels), a DaemonSet's template generation
-// annotation, and the warnings each kind gives.
+// annotation, the warnings each kind gives, the object as defaulted, and
+// what scale subresources take.
 func TestStrategyRulesAsKube(t *testing.T) {
 	t.Parallel()
-	pc := pcluster.Start(t, "strategy", pcluster.Options{})
-	kube, err := rest.HTTPClientFor(pc.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, _, pki := startHubWith(t, "team")
-	hubClient, err := adminClient(pki)
-	if err != nil {
-		t.Fatal(err)
-	}
-	servers := []struct {
-		name   string
-		client *http.Client
-		url    string
-	}{
-		{"kube-apiserver", kube, strings.TrimSuffix(pc.Config.Host, "/")},
-		{"hub", hubClient, "https://127.0.0.1:" + strconv.Itoa(h.port) + "/clusters/root:team"},
-	}
+	servers := kubeAndHub(t, "strategy", "team")
 
 	const (
 		ns          = "/namespaces/default"
@@ -70,6 +52,7 @@ func TestStrategyRulesAsKube(t *testing.T) {
 		policies    = "/apis/networking.k8s.io/v1" + ns + "/networkpolicies"
 		ingresses   = "/apis/networking.k8s.io/v1" + ns + "/ingresses"
 		budgets     = "/apis/policy/v1" + ns + "/poddisruptionbudgets"
+		roles       = "/apis/rbac.authorization.k8s.io/v1/clusterroles"
 		autoscalers = "/apis/autoscaling/v2" + ns + "/horizontalpodautoscalers"
 		merge       = "application/merge-patch+json"
 		// template is the pod template of the workloads, whose pods none
@@ -87,6 +70,8 @@ func TestStrategyRulesAsKube(t *testing.T) {
 		{"annotate a deployment", patch(deployments+"/web", `{"metadata":{"annotations":{"note":"a"}}}`), deployments + "/web"},
 		{"relabel a deployment through its status", patch(deployments+"/web/status", `{"metadata":{"labels":{"tier":"x"},"annotations":{"by":"status"}}}`), deployments + "/web"},
 		{"scale a deployment", patch(deployments+"/web/scale", `{"spec":{"replicas":0}}`), deployments + "/web"},
+		{"scale a deployment below zero", patch(deployments+"/web/scale", `{"spec":{"replicas":-1}}`), deployments + "/web"},
+		{"scale another deployment's UID", patch(deployments+"/web/scale", `{"metadata":{"uid":"00000000-0000-0000-0000-000000000000"},"spec":{"replicas":1}}`), deployments + "/web"},
 		{"create a replicaset whose name is no DNS label", post(replicaSets, `{"apiVersion":"apps/v1","kind":"ReplicaSet","metadata":{"name":"web.v1"},"spec":{"replicas":0,`+template+`}}`), replicaSets + "/web.v1"},
 		{"create a daemonset", post(daemonSets, `{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"name":"agent"},"spec":{`+template+`}}`), daemonSets + "/agent"},
 		{"change a daemonset's template", patch(daemonSets+"/agent", `{"spec":{"template":{"metadata":{"annotations":{"v":"2"}}}}}`), daemonSets + "/agent"},
@@ -102,6 +87,7 @@ func TestStrategyRulesAsKube(t *testing.T) {
 		{"relabel an endpointslice", patch(slices+"/web-1", `{"metadata":{"labels":{"tier":"x"}}}`), slices + "/web-1"},
 		{"annotate an endpointslice", patch(slices+"/web-1", `{"metadata":{"annotations":{"note":"a"}}}`), slices + "/web-1"},
 		{"give an endpointslice an address with leading zeros", patch(slices+"/web-1", `{"endpoints":[{"addresses":["010.0.0.2"]}]}`), slices + "/web-1"},
+		{"create an endpointslice of port 0", post(slices, `{"apiVersion":"discovery.k8s.io/v1","kind":"EndpointSlice","metadata":{"name":"web-0"},"addressType":"IPv4","endpoints":[{"addresses":["10.0.0.1"]}],"ports":[{"port":0}]}`), slices + "/web-0"},
 		{"create an FQDN endpointslice", post(slices, `{"apiVersion":"discovery.k8s.io/v1","kind":"EndpointSlice","metadata":{"name":"web-fqdn"},"addressType":"FQDN","endpoints":[{"addresses":["web.example.com"]}]}`), slices + "/web-fqdn"},
 		{"create a networkpolicy with a CIDR with host bits", post(policies, `{"apiVersion":"networking.k8s.io/v1","kind":"NetworkPolicy","metadata":{"name":"np"},"spec":{"podSelector":{},"ingress":[{"from":[{"ipBlock":{"cidr":"10.0.0.1/8"}}]}]}}`), policies + "/np"},
 		{"create a networkpolicy", post(policies, `{"apiVersion":"networking.k8s.io/v1","kind":"NetworkPolicy","metadata":{"name":"np"},"spec":{"podSelector":{},"ingress":[{"from":[{"ipBlock":{"cidr":"10.0.0.0/8"}}]}]}}`), policies + "/np"},
@@ -110,6 +96,7 @@ func TestStrategyRulesAsKube(t *testing.T) {
 		{"give an ingress a load balancer IP with leading zeros", patch(ingresses+"/web/status", `{"metadata":{"labels":{"tier":"x"}},"status":{"loadBalancer":{"ingress":[{"ip":"010.1.1.1"}]}}}`), ingresses + "/web"},
 		{"create a poddisruptionbudget", post(budgets, `{"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{"name":"web"},"spec":{"minAvailable":1,"selector":{"matchLabels":{"app":"web"}}}}`), budgets + "/web"},
 		{"annotate a poddisruptionbudget through its status", patch(budgets+"/web/status", `{"metadata":{"annotations":{"by":"status"}}}`), budgets + "/web"},
+		{"create a clusterrole of a relative URL", post(roles, `{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRole","metadata":{"name":"strategy-relative"},"rules":[{"nonResourceURLs":["healthz"],"verbs":["get"]}]}`), roles + "/strategy-relative"},
 		{"create a horizontalpodautoscaler", post(autoscalers, `{"apiVersion":"autoscaling/v2","kind":"HorizontalPodAutoscaler","metadata":{"name":"web"},"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"},"maxReplicas":3}}`), autoscalers + "/web"},
 		{"change a horizontalpodautoscaler", patch(autoscalers+"/web", `{"spec":{"maxReplicas":4}}`), autoscalers + "/web"},
 	}
@@ -138,8 +125,8 @@ func TestStrategyRulesAsKube(t *testing.T) {
 }
 
 // rulesOf is what a strategy decided of the object body holds, with its
-// UID, which a Job's labels carry, as "<uid>", and without the hub's own
-// record of its logical cluster.
+// UID, which a Job's labels and selector carry, as "<uid>", and without
+// the hub's own record of its logical cluster.
 func rulesOf(t *testing.T, body []byte) objectRules {
 	var obj struct {
 		Metadata struct {
@@ -151,6 +138,11 @@ func rulesOf(t *testing.T, body []byte) objectRules {
 		t.Fatalf("%v: %s", err, body)
 	}
 	rules := obj.Metadata.objectRules
+	if err := json.Unmarshal(bytes.ReplaceAll(body, []byte(obj.Metadata.UID), []byte("<uid>")), &rules.Content); err != nil {
+		t.Fatal(err)
+	}
+	delete(rules.Content, "metadata")
+	delete(rules.Content, "status")
 	for k, v := range rules.Labels {
 		rules.Labels[k] = strings.ReplaceAll(v, obj.Metadata.UID, "<uid>")
 	}
