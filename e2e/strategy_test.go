@@ -122,6 +122,23 @@ func TestStrategyRulesAsKube(t *testing.T) {
 		}
 		t.Logf("%s: %d %.300s, %+v, warnings %q", step.name, kubeAnswer.code, kubeAnswer.status.Message, rules[0], kubeAnswer.header.Values("Warning"))
 	}
+
+	// A batch/v1 Job deleted without a propagation policy orphans its
+	// pods: it is kept, with the orphan finalizer, until the garbage
+	// collector has done so.
+	var finalizers [2][]string
+	for i, s := range servers {
+		a := do(t, s.client, s.url, request{method: http.MethodDelete, path: jobs + "/once"})
+		var job struct{ Metadata struct{ Finalizers []string } }
+		if err := json.Unmarshal(a.body, &job); err != nil || a.code != http.StatusOK {
+			t.Fatalf("%s: deleting a job: %d %s", s.name, a.code, a.body)
+		}
+		finalizers[i] = job.Metadata.Finalizers
+	}
+	if !reflect.DeepEqual(finalizers[0], finalizers[1]) {
+		t.Errorf("deleting a job: kube-apiserver leaves finalizers %q, the hub %q", finalizers[0], finalizers[1])
+	}
+	t.Logf("deleting a job leaves finalizers %q", finalizers[0])
 }
 
 // rulesOf is what a strategy decided of the object body holds, with its
