@@ -75,6 +75,7 @@ func (h *hubServer) installLogicalClusterController() error {
 		LogicalClusters: h.apis.clusters,
 		Data:            h.allData,
 		SetUp:           h.apis.setUp,
+		SetUpMissing:    h.apis.rbac.SetUpMissing,
 		Admins:          h.apis.rbac.SetAdmins,
 		URL:             func(n logicalcluster.Name) string { return "https://" + h.host + logicalcluster.PathPrefix + string(n) },
 		Informers:       h.informers,
@@ -173,7 +174,8 @@ func (h *hubServer) installLostTargetController() error {
 }
 
 // lostTargetConfig is what the lost targets' controller releases: the
-// objects placement places, and the pods and Events syncers copy up.
+// objects placement places, and the pods, nodes and Events syncers copy
+// up.
 func lostTargetConfig(syncTargets *genericregistry.Store, data []*genericregistry.Store,
 	placeable map[workloadv1alpha1.GroupResource]placementcontroller.Resource, informers *informer.Factory, owner shard.Ownership,
 ) losttarget.Config {
@@ -182,7 +184,7 @@ func lostTargetConfig(syncTargets *genericregistry.Store, data []*genericregistr
 		cfg.Objects = append(cfg.Objects, r.Store)
 	}
 	for _, s := range data {
-		if gr := s.DefaultQualifiedResource; gr == corev1.Resource("pods") || gr == corev1.Resource("events") {
+		if gr := s.DefaultQualifiedResource; gr == corev1.Resource("pods") || gr == corev1.Resource("events") || gr == corev1.Resource("nodes") {
 			cfg.Upsynced = append(cfg.Upsynced, s)
 		}
 	}

@@ -93,6 +93,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssu
 				Cells:   func(o runtime.Object) []any { return []any{registry.Count(len(o.(*corev1.ServiceAccount).Secrets))} },
 			},
 		},
+		nodeResource(typer),
 		registry.Resource{
 			Singular: "pod", Plural: "pods", ShortNames: []string{"po"}, Categories: []string{"all"},
 			New:      func() runtime.Object { return &corev1.Pod{} },
