@@ -45,6 +45,11 @@ const validationPod = `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": 
   "activeDeadlineSeconds": 600,
   "containers": [{"name": "app", "image": "busybox", "ports": [{"name": "http", "containerPort": 80}]}]}}`
 
+// validationTemplate is the selector and pod template of the workloads,
+// whose pods nothing runs: they have no replicas, or no node to run on.
+const validationTemplate = `"selector": {"matchLabels": {"app": "uv"}}, "template": {"metadata": {"labels": {"app": "uv"}},
+	"spec": {"containers": [{"name": "app", "image": "busybox"}]}}`
+
 // validationKinds are the cases: what the hub's hand-written validation
 // let through before it ran upstream's (affinity, security contexts,
 // tolerations, topology spread, volume sources, probe ports, resource
@@ -146,6 +151,154 @@ var validationKinds = []validationKind{
 		invalid: map[string]string{
 			"elsewhere":            `{"involvedObject": {"namespace": "other"}}`,
 			"new without reporter": `{"eventTime": "2026-01-01T00:00:00.000000Z", "action": "Check", "type": "Normal"}`,
+		},
+	},
+	// The kinds of the other groups, wired to upstream's strategies
+	// after core: what their hand-written validation let through, or
+	// answered otherwise.
+	{
+		resource: schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"},
+		valid:    `{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "uv", "namespace": "default"}, "spec": {"paused": true, "replicas": 0, ` + validationTemplate + `}}`,
+		invalid: map[string]string{
+			"template toleration effect": `{"spec": {"template": {"spec": {"tolerations": [{"key": "k", "operator": "Equal", "value": "v", "effect": "Sometimes"}]}}}}`,
+			"template anti-affinity without topology key": `{"spec": {"template": {"spec": {"affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+				{"labelSelector": {"matchLabels": {"app": "uv"}}, "topologyKey": ""}]}}}}}}`,
+			"progress deadline within minReadySeconds": `{"spec": {"minReadySeconds": 10, "progressDeadlineSeconds": 5}}`,
+		},
+		updates: map[string]string{
+			"selector": `{"spec": {"selector": {"matchLabels": {"app": "uv", "tier": "x"}}, "template": {"metadata": {"labels": {"app": "uv", "tier": "x"}}}}}`,
+		},
+	},
+	{
+		resource: schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "replicasets"},
+		valid:    `{"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "uv", "namespace": "default"}, "spec": {"replicas": 0, ` + validationTemplate + `}}`,
+		invalid: map[string]string{
+			"template runAsUser": `{"spec": {"template": {"spec": {"securityContext": {"runAsUser": -1}}}}}`,
+		},
+	},
+	{
+		resource: schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "statefulsets"},
+		valid:    `{"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "uv", "namespace": "default"}, "spec": {"replicas": 0, "serviceName": "uv", ` + validationTemplate + `}}`,
+		invalid: map[string]string{
+			"claim template without storage": `{"spec": {"volumeClaimTemplates": [{"metadata": {"name": "data"}, "spec": {"accessModes": ["ReadWriteOnce"]}}]}}`,
+		},
+		updates: map[string]string{
+			"service name": `{"spec": {"serviceName": "other"}}`,
+		},
+	},
+	{
+		resource: schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "daemonsets"},
+		valid:    `{"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "uv", "namespace": "default"}, "spec": {` + validationTemplate + `}}`,
+		invalid: map[string]string{
+			"template ephemeral containers": `{"spec": {"template": {"spec": {"ephemeralContainers": [{"name": "debug", "image": "busybox"}]}}}}`,
+		},
+	},
+	{
+		resource: schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "controllerrevisions"},
+		valid:    `{"apiVersion": "apps/v1", "kind": "ControllerRevision", "metadata": {"name": "uv", "namespace": "default"}, "revision": 1, "data": {"a": 1}}`,
+		invalid: map[string]string{
+			"negative revision": `{"revision": -1}`,
+		},
+		updates: map[string]string{
+			"data": `{"data": {"a": 2}}`,
+		},
+	},
+	{
+		resource: schema.GroupVersionResource{Group: "batch", Version: "v1", Resource: "jobs"},
+		valid: `{"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "uv", "namespace": "default"}, "spec": {"suspend": true,
+			"template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "app", "image": "busybox"}]}}}}`,
+		invalid: map[string]string{
+			"backoff limit per index, not indexed": `{"spec": {"backoffLimitPerIndex": 1}}`,
+			"pod failure policy action":            `{"spec": {"podFailurePolicy": {"rules": [{"action": "Explode", "onExitCodes": {"operator": "In", "values": [1]}}]}}}`,
+		},
+		updates: map[string]string{
+			"completion mode": `{"spec": {"completionMode": "Indexed", "completions": 1}}`,
+		},
+	},
+	{
+		resource: schema.GroupVersionResource{Group: "batch", Version: "v1", Resource: "cronjobs"},
+		valid: `{"apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "uv", "namespace": "default"}, "spec": {"schedule": "0 * * * *", "suspend": true,
+			"jobTemplate": {"spec": {"template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "app", "image": "busybox"}]}}}}}}`,
+		invalid: map[string]string{
+			"schedule out of range":   `{"spec": {"schedule": "0 25 * * *"}}`,
+			"job template toleration": `{"spec": {"jobTemplate": {"spec": {"template": {"spec": {"tolerations": [{"key": "k", "operator": "Exists", "value": "v"}]}}}}}}`,
+		},
+	},
+	{
+		resource: schema.GroupVersionResource{Group: "networking.k8s.io", Version: "v1", Resource: "networkpolicies"},
+		valid: `{"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy", "metadata": {"name": "uv", "namespace": "default"},
+			"spec": {"podSelector": {}, "ingress": [{"from": [{"ipBlock": {"cidr": "10.0.0.0/8"}}]}]}}`,
+		invalid: map[string]string{
+			"CIDR with host bits":     `{"spec": {"ingress": [{"from": [{"ipBlock": {"cidr": "10.0.0.1/8"}}]}]}}`,
+			"except outside its CIDR": `{"spec": {"ingress": [{"from": [{"ipBlock": {"cidr": "10.0.0.0/8", "except": ["11.0.0.0/16"]}}]}]}}`,
+		},
+	},
+	{
+		resource: schema.GroupVersionResource{Group: "networking.k8s.io", Version: "v1", Resource: "ingresses"},
+		valid: `{"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": {"name": "uv", "namespace": "default"},
+			"spec": {"defaultBackend": {"service": {"name": "uv", "port": {"number": 80}}}}}`,
+		invalid: map[string]string{
+			"TLS host with an inner wildcard": `{"spec": {"tls": [{"hosts": ["a.*.example.com"]}]}}`,
+			"backend port name":               `{"spec": {"defaultBackend": {"service": {"name": "uv", "port": {"name": "Not_A_Port"}}}}}`,
+		},
+	},
+	{
+		resource: schema.GroupVersionResource{Group: "policy", Version: "v1", Resource: "poddisruptionbudgets"},
+		valid:    `{"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": "uv", "namespace": "default"}, "spec": {"minAvailable": 1}}`,
+		invalid: map[string]string{
+			"over 100%":       `{"spec": {"minAvailable": null, "maxUnavailable": "150%"}}`,
+			"both":            `{"spec": {"maxUnavailable": 1}}`,
+			"eviction policy": `{"spec": {"unhealthyPodEvictionPolicy": "Never"}}`,
+		},
+	},
+	{
+		resource: schema.GroupVersionResource{Group: "autoscaling", Version: "v2", Resource: "horizontalpodautoscalers"},
+		valid: `{"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler", "metadata": {"name": "uv", "namespace": "default"},
+			"spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "uv"}, "maxReplicas": 3}}`,
+		invalid: map[string]string{
+			"utilization without a value":   `{"spec": {"metrics": [{"type": "Resource", "resource": {"name": "cpu", "target": {"type": "Utilization"}}}]}}`,
+			"policy period over 30 minutes": `{"spec": {"behavior": {"scaleUp": {"policies": [{"type": "Pods", "value": 1, "periodSeconds": 3600}]}}}}`,
+		},
+	},
+	{
+		resource: schema.GroupVersionResource{Group: "coordination.k8s.io", Version: "v1", Resource: "leases"},
+		valid:    `{"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": {"name": "uv", "namespace": "default"}, "spec": {"holderIdentity": "a", "leaseDurationSeconds": 10}}`,
+		invalid: map[string]string{
+			"duration 0":           `{"spec": {"leaseDurationSeconds": 0}}`,
+			"negative transitions": `{"spec": {"leaseTransitions": -1}}`,
+		},
+	},
+	{
+		resource: schema.GroupVersionResource{Group: "discovery.k8s.io", Version: "v1", Resource: "endpointslices"},
+		valid: `{"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice", "metadata": {"name": "uv", "namespace": "default"},
+			"addressType": "IPv4", "endpoints": [{"addresses": ["10.0.0.1"]}], "ports": [{"name": "http", "port": 80}]}`,
+		invalid: map[string]string{
+			"address with leading zeros": `{"endpoints": [{"addresses": ["010.0.0.1"]}]}`,
+			"IPv6 address":               `{"endpoints": [{"addresses": ["fd00::1"]}]}`,
+		},
+		updates: map[string]string{
+			"address type": `{"addressType": "IPv6", "endpoints": [{"addresses": ["fd00::1"]}]}`,
+		},
+	},
+	{
+		resource: schema.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "roles"},
+		valid: `{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role", "metadata": {"name": "uv", "namespace": "default"},
+			"rules": [{"apiGroups": [""], "resources": ["pods"], "verbs": ["get"]}]}`,
+		invalid: map[string]string{
+			"non-resource URL": `{"rules": [{"nonResourceURLs": ["/healthz"], "verbs": ["get"]}]}`,
+			"no verbs":         `{"rules": [{"apiGroups": [""], "resources": ["pods"], "verbs": []}]}`,
+		},
+	},
+	{
+		resource: schema.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "rolebindings"},
+		valid: `{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding", "metadata": {"name": "uv", "namespace": "default"},
+			"roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "uv"}, "subjects": [{"kind": "User", "name": "alice"}]}`,
+		invalid: map[string]string{
+			"subject kind": `{"subjects": [{"kind": "Robot", "name": "x"}]}`,
+			"role kind":    `{"roleRef": {"kind": "Pod"}}`,
+		},
+		updates: map[string]string{
+			"role": `{"roleRef": {"name": "other"}}`,
 		},
 	},
 }

@@ -27,6 +27,18 @@ type Upstream interface {
 	AllowCreateOnUpdate(ctx context.Context) bool
 	rest.ResetFieldsStrategy
 	rest.DeclarativeValidationStrategy
+	rest.GarbageCollectionDeleteStrategy
+}
+
+// DefaultGarbageCollectionPolicy is the kind's Upstream's, as batch/v1
+// Jobs orphaning their pods unless a delete says otherwise; without one,
+// dependents are deleted, as the store does for a strategy that says
+// nothing.
+func (k Kind[T]) DefaultGarbageCollectionPolicy(ctx context.Context) rest.GarbageCollectionPolicy {
+	if k.Upstream == nil {
+		return rest.DeleteDependents
+	}
+	return k.Upstream.DefaultGarbageCollectionPolicy(ctx)
 }
 
 // ValidateDeclaratively runs the declarative validation of the kind's

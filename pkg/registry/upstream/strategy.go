@@ -119,6 +119,16 @@ func (s Strategy) AllowUnconditionalUpdate(ctx context.Context) bool {
 	return s.upstream.AllowUnconditionalUpdate(ctx)
 }
 
+// DefaultGarbageCollectionPolicy is upstream's where it has one, which may
+// depend on the version the request is for; otherwise dependents are
+// deleted, as genericregistry does for strategies that say nothing.
+func (s Strategy) DefaultGarbageCollectionPolicy(ctx context.Context) rest.GarbageCollectionPolicy {
+	if gc, ok := s.upstream.(rest.GarbageCollectionDeleteStrategy); ok {
+		return gc.DefaultGarbageCollectionPolicy(ctx)
+	}
+	return rest.DeleteDependents
+}
+
 // GetResetFields is upstream's: the fields server-side apply leaves to
 // another subresource, by served version.
 func (s Strategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
