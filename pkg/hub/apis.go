@@ -21,6 +21,7 @@ import (
 
 	"github.com/canopy-dev/canopy/pkg/admission/admissionpolicy"
 	"github.com/canopy-dev/canopy/pkg/admission/assignment"
+	certificatesadmission "github.com/canopy-dev/canopy/pkg/admission/certificates"
 	"github.com/canopy-dev/canopy/pkg/admission/definitioncleanup"
 	"github.com/canopy-dev/canopy/pkg/admission/logicalclusterlifecycle"
 	"github.com/canopy-dev/canopy/pkg/admission/namespacelifecycle"
@@ -142,6 +143,7 @@ func (h *hubServer) installAdmission(cfg *genericapiserver.Config, authz authori
 		namespacelifecycle.New(h.apis.NamespaceREST),
 		upsynced.New(h.apis.ReplicaSets),
 		syncerscope.NewAdmission(syncerObjects),
+		certificatesadmission.New(authz),
 		h.assignments,
 		h.policies,
 	)

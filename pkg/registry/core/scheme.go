@@ -26,6 +26,7 @@ var served = []runtime.Object{
 	&corev1.Event{}, &corev1.EventList{},
 	&corev1.LimitRange{}, &corev1.LimitRangeList{},
 	&corev1.ResourceQuota{}, &corev1.ResourceQuotaList{},
+	&corev1.ReplicationController{}, &corev1.ReplicationControllerList{},
 }
 
 // authenticationInternalVersion is the internal version of
@@ -47,6 +48,7 @@ func AddToScheme(s *runtime.Scheme) error {
 	s.AddTypeDefaultingFunc(&corev1.Service{}, defaultService)
 	s.AddTypeDefaultingFunc(&corev1.Endpoints{}, defaultEndpoints)
 	s.AddTypeDefaultingFunc(&corev1.LimitRange{}, defaultLimitRange)
+	s.AddTypeDefaultingFunc(&corev1.ReplicationController{}, defaultReplicationController)
 	if err := addFieldLabelConversions(s); err != nil {
 		return err
 	}

@@ -171,5 +171,6 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssu
 			Status:   registry.StatusOf[*corev1.ResourceQuota]{Kind: registry.Kind[*corev1.ResourceQuota]{ObjectTyper: typer, APIVersion: v1}},
 			Table:    quotaTable,
 		},
+		replicationControllers(typer),
 	)
 }
