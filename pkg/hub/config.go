@@ -207,7 +207,8 @@ func (c *config) genericConfig(clusters *tenancy.Storage, authz authorizer.Autho
 	if err := cfg.Authentication.ApplyClientCert(clientCA, cfg.SecureServing); err != nil {
 		return nil, err
 	}
-	// Client certificates are valid in every logical cluster; ServiceAccount
+	// Client certificates are valid in every logical cluster, but those
+	// signed for a CertificateSigningRequest, in its own only; ServiceAccount
 	// tokens only in their own, which the token authenticator checks
 	// against the cluster the routing filter put in the context.
 	// Static tokens, like client certificates, name a user in every
@@ -221,7 +222,7 @@ func (c *config) genericConfig(clusters *tenancy.Storage, authz authorizer.Autho
 		bearer = tokenunion.New(tokens, static)
 	}
 	cfg.Authentication.Authenticator = group.NewAuthenticatedGroupAdder(withPublicInfo(unionauth.New(
-		newCachedCertUsers(x509request.NewDynamic(clientCA.VerifyOptions, certUser)),
+		clusterBoundCerts{newCachedCertUsers(x509request.NewDynamic(clientCA.VerifyOptions, certUser))},
 		bearertoken.New(bearer),
 	)))
 	cfg.Authorization.Authorizer = authz

@@ -18,7 +18,7 @@ import (
 // (pkg/loopback). The others write only what the hub owns, through the
 // registries.
 type controllerClients struct {
-	placement, garbageCollector, namespace, statusAggregation *loopback.Client
+	placement, garbageCollector, namespace, statusAggregation, csrSigning *loopback.Client
 }
 
 // byName is each of c's clients, by its controller's name.
@@ -28,6 +28,7 @@ func (c *controllerClients) byName() map[string]**loopback.Client {
 		"garbage-collector":  &c.garbageCollector,
 		"namespace":          &c.namespace,
 		"status-aggregation": &c.statusAggregation,
+		"csr-signing":        &c.csrSigning,
 	}
 }
 

@@ -104,6 +104,10 @@ type apiStorage struct {
 
 	Definitions      *genericregistry.Store
 	DefinitionStatus rest.Updater
+
+	// CertificateSigningRequests are signed by the hub's CA for its own
+	// client certificates (pkg/controller/csrsigning).
+	CertificateSigningRequests *genericregistry.Store
 }
 
 // namespaceStorage is what the namespaces are served by.
@@ -220,6 +224,7 @@ func (s *apiStorage) lookUp() error {
 	s.MutatingPolicyBindings = l.store(policies, "mutatingadmissionpolicybindings")
 	s.Definitions = l.store(apiextensionsv1.SchemeGroupVersion, apiextensionsregistry.Resource.Resource)
 	s.DefinitionStatus = lookUp[rest.Updater](&l, apiextensionsv1.SchemeGroupVersion, apiextensionsregistry.Resource.Resource+"/status")
+	s.CertificateSigningRequests = l.store(certificatesv1.SchemeGroupVersion, "certificatesigningrequests")
 	return errors.Join(l.errs...)
 }
 
