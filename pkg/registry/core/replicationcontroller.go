@@ -1,6 +1,8 @@
 package core
 
 import (
+	"context"
+
 	corev1 "k8s.io/api/core/v1"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -8,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/apiserver/pkg/storage/names"
 	"k8s.io/utils/ptr"
 
@@ -31,7 +34,7 @@ func replicationControllers(typer runtime.ObjectTyper) registry.Resource {
 		New:      func() runtime.Object { return &replicationController{} },
 		NewList:  func() runtime.Object { return &corev1.ReplicationControllerList{} },
 		Fields:   replicationControllerFields,
-		Strategy: rcs,
+		Strategy: rcStrategy{rcs},
 		Status:   registry.StatusOf[*replicationController]{Kind: rcs},
 		Scale: &registry.Scaled{
 			Replicas: func(o runtime.Object) (int32, int32, string) {
@@ -67,6 +70,19 @@ func replicationControllers(typer runtime.ObjectTyper) registry.Resource {
 			},
 		},
 	}
+}
+
+// rcStrategy deletes a ReplicationController as kube-apiserver does for
+// core/v1 requests, by default orphaning its pods rather than deleting
+// them with it, as clients of that version have always relied on
+// (k8s.io/kubernetes@v1.37.1 pkg/registry/core/replicationcontroller
+// strategy.go DefaultGarbageCollectionPolicy).
+type rcStrategy struct {
+	registry.Kind[*replicationController]
+}
+
+func (rcStrategy) DefaultGarbageCollectionPolicy(context.Context) rest.GarbageCollectionPolicy {
+	return rest.OrphanDependents
 }
 
 // defaultReplicationController is Kubernetes' defaulting of a v1
