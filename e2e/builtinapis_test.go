@@ -279,16 +279,22 @@ func (c builtinAPICase) run(t *testing.T, s apiServer) []apiAnswer {
 		t.Fatal(err)
 	}
 	ask("update without resourceVersion", http.MethodPut, obj, "application/json", string(unconditional))
-	read = do(t, s.client, "", request{method: http.MethodGet, path: obj})
-	code, raw = read.code, read.body
-	if code != http.StatusOK {
-		t.Fatalf("%s: get %s: %d %s", s.name, obj, code, raw)
+	// kube's controllers may write the object between the read and the
+	// update, which then conflicts: read again, as a client would.
+	for attempt := 0; ; attempt++ {
+		read = do(t, s.client, "", request{method: http.MethodGet, path: obj})
+		if read.code != http.StatusOK {
+			t.Fatalf("%s: get %s: %d %s", s.name, obj, read.code, read.body)
+		}
+		current, err = jsonpatch.MergePatch(read.body, []byte(c.update))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := do(t, s.client, "", request{method: http.MethodPut, path: obj, contentType: "application/json", body: string(current)}); a.code != http.StatusConflict || attempt == 5 {
+			out = append(out, c.answer("update", a.code, a.body))
+			break
+		}
 	}
-	current, err = jsonpatch.MergePatch(raw, []byte(c.update))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ask("update", http.MethodPut, obj, "application/json", string(current))
 	ask("merge patch", http.MethodPatch, obj, "application/merge-patch+json", c.patch)
 	for _, sub := range c.subresources {
 		ask(sub.method+" "+sub.name, sub.method, obj+"/"+sub.name, "application/merge-patch+json", sub.body)
@@ -348,7 +354,7 @@ func (c builtinAPICase) answer(what string, code int, raw []byte) apiAnswer {
 // the fields c calls volatile, and who requested it.
 func (c builtinAPICase) normalize(obj map[string]any) map[string]any {
 	if meta, ok := obj["metadata"].(map[string]any); ok {
-		for _, k := range []string{"uid", "resourceVersion", "creationTimestamp", "managedFields", "selfLink"} {
+		for _, k := range []string{"uid", "resourceVersion", "creationTimestamp", "deletionTimestamp", "managedFields", "selfLink"} {
 			delete(meta, k)
 		}
 		if annotations, ok := meta["annotations"].(map[string]any); ok {
