@@ -43,9 +43,8 @@ func replicationControllers(typer runtime.ObjectTyper) registry.Resource {
 			},
 			SetReplicas: func(o runtime.Object, n int32) { o.(*replicationController).Spec.Replicas = &n },
 		},
-		// kubectl get's table: k8s.io/kubernetes@v1.37.1
-		// pkg/printers/internalversion/printers.go
-		// printReplicationController.
+		// kubectl get's table, printReplicationController in
+		// k8s.io/kubernetes@v1.37.1 pkg/printers/internalversion/printers.go.
 		Table: registry.Table{
 			Columns: []metav1.TableColumnDefinition{
 				registry.Column("Desired", "integer", corev1.ReplicationControllerSpec{}.SwaggerDoc()["replicas"]),
@@ -75,8 +74,8 @@ func replicationControllers(typer runtime.ObjectTyper) registry.Resource {
 // rcStrategy deletes a ReplicationController as kube-apiserver does for
 // core/v1 requests, by default orphaning its pods rather than deleting
 // them with it, as clients of that version have always relied on
-// (k8s.io/kubernetes@v1.37.1 pkg/registry/core/replicationcontroller
-// strategy.go DefaultGarbageCollectionPolicy).
+// (DefaultGarbageCollectionPolicy in
+// k8s.io/kubernetes@v1.37.1 pkg/registry/core/replicationcontroller/strategy.go).
 type rcStrategy struct {
 	registry.Kind[*replicationController]
 }

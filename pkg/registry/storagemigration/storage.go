@@ -39,9 +39,8 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 		NewList:  func() runtime.Object { return &storagemigrationv1.StorageVersionMigrationList{} },
 		Strategy: migrationStrategy{kind},
 		Status:   migrationStatusStrategy{registry.StatusOf[*migration]{Kind: kind}},
-		// kubectl get's table: k8s.io/kubernetes@v1.37.1
-		// pkg/printers/internalversion/printers.go
-		// printStorageVersionMigration, which has no age.
+		// kubectl get's table, which has no age: printStorageVersionMigration in
+		// k8s.io/kubernetes@v1.37.1 pkg/printers/internalversion/printers.go.
 		Table: registry.Table{
 			Columns: []metav1.TableColumnDefinition{
 				registry.Column("Resource", "string", "GroupResource to migrate"),
