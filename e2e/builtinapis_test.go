@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
+	"net/url"
 	"reflect"
 	"sort"
 	"strconv"
@@ -59,6 +60,9 @@ type builtinAPICase struct {
 	// requester are the fields that name who made the object, which are
 	// the servers' admins, who differ.
 	requester []string
+	// selectors are field selectors to list the objects by, supported or
+	// not.
+	selectors []string
 }
 
 type subresourceRequest struct {
@@ -88,7 +92,8 @@ func builtinAPICases(t *testing.T) []builtinAPICase {
 			`{"apiVersion":"v1","kind":"ReplicationController","metadata":{"name":%q},"spec":{"replicas":-1,` +
 				`"template":{"metadata":{"labels":{"app":"rc"}},"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"busybox"}]}}}}`,
 		},
-		volatile: []string{"status"},
+		volatile:  []string{"status"},
+		selectors: []string{"status.replicas=0", "spec.replicas=0"},
 	}, {
 		kind:       "FlowSchema",
 		collection: "/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas",
@@ -105,7 +110,8 @@ func builtinAPICases(t *testing.T) []builtinAPICase {
 			`{"apiVersion":"flowcontrol.apiserver.k8s.io/v1","kind":"FlowSchema","metadata":{"name":%q},"spec":{"priorityLevelConfiguration":{"name":"x"},"rules":[{"subjects":[]}]}}`,
 		},
 		// kube-apiserver's configuration controller sets Dangling.
-		volatile: []string{"status"},
+		volatile:  []string{"status"},
+		selectors: []string{"spec.priorityLevelConfiguration.name=global-default"},
 	}, {
 		kind:       "PriorityLevelConfiguration",
 		collection: "/apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations",
@@ -143,6 +149,7 @@ func builtinAPICases(t *testing.T) []builtinAPICase {
 			`{"apiVersion":"certificates.k8s.io/v1","kind":"CertificateSigningRequest","metadata":{"name":%q},"spec":{"request":"` + csr + `","signerName":"kubernetes.io/legacy-unknown","usages":[]}}`,
 		},
 		requester: []string{"username", "uid", "groups", "extra"},
+		selectors: []string{"spec.signerName=example.com/e2e", "spec.signerName=example.com/other", "spec.username=x"},
 	}, {
 		kind:       "ClusterTrustBundle",
 		collection: "/apis/certificates.k8s.io/v1/clustertrustbundles",
@@ -153,6 +160,7 @@ func builtinAPICases(t *testing.T) []builtinAPICase {
 			`{"apiVersion":"certificates.k8s.io/v1","kind":"ClusterTrustBundle","metadata":{"name":%q},"spec":{"trustBundle":"junk"}}`,
 			`{"apiVersion":"certificates.k8s.io/v1","kind":"ClusterTrustBundle","metadata":{"name":%q},"spec":{"signerName":"example.com/e2e","trustBundle":` + strconv.Quote(mustBase64Decode(t, bundle)) + `}}`,
 		},
+		selectors: []string{"spec.signerName=", "spec.signerName=example.com/e2e", "spec.trustBundle=x"},
 	}, {
 		kind:       "StorageVersionMigration",
 		collection: "/apis/storagemigration.k8s.io/v1/storageversionmigrations",
@@ -166,7 +174,8 @@ func builtinAPICases(t *testing.T) []builtinAPICase {
 			`{"apiVersion":"storagemigration.k8s.io/v1","kind":"StorageVersionMigration","metadata":{"name":%q},"spec":{"resource":{"group":"Not Valid","resource":""}}}`,
 		},
 		// kube-controller-manager's migrator runs the migration.
-		volatile: []string{"status"},
+		volatile:  []string{"status"},
+		selectors: []string{"spec.resource.resource=configmaps"},
 	}}
 }
 
@@ -192,7 +201,7 @@ func TestBuiltinAPIsAsKube(t *testing.T) {
 		{name: "kube-apiserver", base: strings.TrimSuffix(pc.Config.Host, "/"), client: kubeClient},
 		{name: "the hub", base: "https://127.0.0.1:" + strconv.Itoa(h.port) + "/clusters/root:a", client: admin.httpClient("a")},
 	}
-	compared := 0
+	compared := compareDiscovery(t, servers)
 	for _, c := range builtinAPICases(t) {
 		t.Run(c.kind, func(t *testing.T) {
 			answers := make([][]apiAnswer, len(servers))
@@ -209,6 +218,43 @@ func TestBuiltinAPIsAsKube(t *testing.T) {
 		})
 	}
 	t.Logf("compared %d answers", compared)
+}
+
+// compareDiscovery compares the discovery of the resources of
+// builtinAPICases, and returns how many it compared. kube-apiserver
+// serves PodCertificateRequests too, which the hub does not, on purpose.
+func compareDiscovery(t *testing.T, servers []apiServer) int {
+	t.Helper()
+	compared := 0
+	for path, only := range map[string]string{
+		"/api/v1": "replicationcontrollers", "/apis/certificates.k8s.io/v1": "",
+		"/apis/flowcontrol.apiserver.k8s.io/v1": "", "/apis/storagemigration.k8s.io/v1": "",
+	} {
+		var lists [2][]string
+		for i, s := range servers {
+			a := do(t, s.client, s.base, request{method: http.MethodGet, path: path})
+			var l metav1.APIResourceList
+			if a.code != http.StatusOK || json.Unmarshal(a.body, &l) != nil {
+				t.Fatalf("%s: discovery of %s: %d %s", s.name, path, a.code, a.body)
+			}
+			for _, r := range l.APIResources {
+				main, _, _ := strings.Cut(r.Name, "/")
+				if only != "" && main != only || main == "podcertificaterequests" {
+					continue
+				}
+				sort.Strings(r.Verbs)
+				r.StorageVersionHash = ""
+				b, _ := json.Marshal(r)
+				lists[i] = append(lists[i], string(b))
+			}
+			sort.Strings(lists[i])
+		}
+		compared++
+		if !reflect.DeepEqual(lists[0], lists[1]) {
+			t.Errorf("discovery of %s:\nkube-apiserver: %s\nthe hub:        %s", path, lists[0], lists[1])
+		}
+	}
+	return compared
 }
 
 // apiAnswer is what a server answered to one request, normalized: the
@@ -261,6 +307,9 @@ func (c builtinAPICase) run(t *testing.T, s apiServer) []apiAnswer {
 		t.Fatalf("%s: the %s created cannot be read: %s", s.name, c.kind, out[len(out)-1])
 	}
 	ask("list", http.MethodGet, coll+"?fieldSelector=metadata.name%3D"+name, "", "")
+	for _, selector := range c.selectors {
+		ask("list by "+selector, http.MethodGet, coll+"?fieldSelector="+url.QueryEscape(selector+",metadata.name="+name), "", "")
+	}
 	ask("table", http.MethodGet, coll+"?fieldSelector=metadata.name%3D"+name, "application/json;as=Table;v=v1;g=meta.k8s.io", "")
 
 	// An update without a resourceVersion, which some kinds refuse, then
