@@ -16,33 +16,6 @@ const (
 // DefaultTemplate fills in what Kubernetes defaults in a pod template.
 func DefaultTemplate(t *corev1.PodTemplateSpec) { Default(&t.Spec) }
 
-// DefaultPod fills in what Kubernetes defaults in a pod: its spec's
-// defaults and the few that only pods get, since templates are filled in
-// again when their pods are made.
-func DefaultPod(pod *corev1.Pod) {
-	Default(&pod.Spec)
-	if pod.Spec.EnableServiceLinks == nil {
-		enable := corev1.DefaultEnableServiceLinks
-		pod.Spec.EnableServiceLinks = &enable
-	}
-	// A container that sets a limit but no request for a resource
-	// requests its limit.
-	for _, cs := range [][]corev1.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
-		for i := range cs {
-			r := &cs[i].Resources
-			for name, limit := range r.Limits {
-				if _, ok := r.Requests[name]; ok {
-					continue
-				}
-				if r.Requests == nil {
-					r.Requests = corev1.ResourceList{}
-				}
-				r.Requests[name] = limit.DeepCopy()
-			}
-		}
-	}
-}
-
 // Default fills in what Kubernetes defaults in a pod spec.
 func Default(s *corev1.PodSpec) {
 	if s.DNSPolicy == "" {

@@ -3,10 +3,8 @@ package podspec
 import (
 	"fmt"
 	"reflect"
-	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
@@ -22,23 +20,6 @@ func ValidateTemplate(t *corev1.PodTemplateSpec, path *field.Path) field.ErrorLi
 	errs := metav1validation.ValidateLabels(t.Labels, meta.Child("labels"))
 	errs = append(errs, apivalidation.ValidateAnnotations(t.Annotations, meta.Child("annotations"))...)
 	return append(errs, Validate(&t.Spec, path.Child("spec"))...)
-}
-
-// ValidatePod checks the spec of a defaulted pod, which a kubelet would
-// run as it is: images are then taken literally.
-func ValidatePod(s *corev1.PodSpec, path *field.Path) field.ErrorList {
-	errs := Validate(s, path)
-	for _, cs := range []struct {
-		name       string
-		containers []corev1.Container
-	}{{"initContainers", s.InitContainers}, {"containers", s.Containers}} {
-		for i, c := range cs.containers {
-			if c.Image != strings.TrimSpace(c.Image) {
-				errs = append(errs, field.Invalid(path.Child(cs.name).Index(i).Child("image"), c.Image, "must not have leading or trailing whitespace"))
-			}
-		}
-	}
-	return errs
 }
 
 var (
@@ -268,54 +249,6 @@ func oneHandler(path *field.Path, set ...bool) field.ErrorList {
 		return field.ErrorList{field.Forbidden(path, "may not specify more than 1 handler type")}
 	}
 	return nil
-}
-
-// ValidateUpdate checks what a pod's spec may change once the pod
-// exists, which is what a running pod can take: new images, a shorter
-// deadline, more tolerations.
-func ValidateUpdate(s, old *corev1.PodSpec, path *field.Path) field.ErrorList {
-	var errs field.ErrorList
-	if old.ActiveDeadlineSeconds != nil {
-		switch {
-		case s.ActiveDeadlineSeconds == nil:
-			errs = append(errs, field.Invalid(path.Child("activeDeadlineSeconds"), s.ActiveDeadlineSeconds, "must not update from a positive integer to nil value"))
-		case *s.ActiveDeadlineSeconds > *old.ActiveDeadlineSeconds:
-			errs = append(errs, field.Invalid(path.Child("activeDeadlineSeconds"), *s.ActiveDeadlineSeconds, "must be less than or equal to previous value"))
-		}
-	}
-	for i, t := range old.Tolerations {
-		if !hasToleration(s.Tolerations, t) {
-			errs = append(errs, field.Forbidden(path.Child("tolerations").Index(i), "existing toleration can not be modified except its tolerationSeconds"))
-		}
-	}
-	// What may change, taken from the update; the rest must be the same.
-	mutable := old.DeepCopy()
-	mutable.ActiveDeadlineSeconds = s.ActiveDeadlineSeconds
-	mutable.Tolerations = s.Tolerations
-	if len(s.Containers) == len(old.Containers) && len(s.InitContainers) == len(old.InitContainers) {
-		for i := range mutable.Containers {
-			mutable.Containers[i].Image = s.Containers[i].Image
-		}
-		for i := range mutable.InitContainers {
-			mutable.InitContainers[i].Image = s.InitContainers[i].Image
-		}
-	}
-	if !equality.Semantic.DeepEqual(mutable, s) {
-		errs = append(errs, field.Forbidden(path, "pod updates may not change fields other than `spec.containers[*].image`, "+
-			"`spec.initContainers[*].image`, `spec.activeDeadlineSeconds`, `spec.tolerations` (only additions to existing tolerations)"))
-	}
-	return errs
-}
-
-// hasToleration tells whether ts has t, but for the tolerationSeconds
-// that may change.
-func hasToleration(ts []corev1.Toleration, t corev1.Toleration) bool {
-	for _, n := range ts {
-		if n.Key == t.Key && n.Operator == t.Operator && n.Value == t.Value && n.Effect == t.Effect {
-			return true
-		}
-	}
-	return false
 }
 
 // ValidateSelector checks the selector of a workload of kind, as

@@ -12,16 +12,18 @@ import (
 	certcsr "k8s.io/client-go/util/certificate/csr"
 
 	"github.com/canopy-dev/canopy/pkg/registry"
+	"github.com/canopy-dev/canopy/pkg/registry/upstream"
+	csrstrategy "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/certificates/certificates"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/certificates/clustertrustbundle"
 )
 
 // NewStorage returns the certificates.k8s.io/v1 resources.
 func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group, error) {
 	v1 := certificatesv1.SchemeGroupVersion.String()
-	csrs := csrStrategy{registry.Kind[*certificatesv1.CertificateSigningRequest]{
+	csrs := registry.Kind[*certificatesv1.CertificateSigningRequest]{
 		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, ClusterScoped: true,
-		// Kubernetes does not care what certificate requests are called.
-		ValidName: func(string, bool) []string { return nil },
-	}}
+		Upstream: upstream.For(csrstrategy.Strategy),
+	}
 	return f.Build(certificatesv1.SchemeGroupVersion,
 		registry.Resource{
 			Singular: "certificatesigningrequest", Plural: "certificatesigningrequests", ShortNames: []string{"csr"},
@@ -30,10 +32,13 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 			Fields:   csrFields,
 			Strategy: csrs,
 			Serve: func(main *registry.Served) map[string]rest.Storage {
+				status := func(s registry.Upstream) *registry.Status {
+					return registry.NewStatus(main.Store, registry.StatusOf[*certificatesv1.CertificateSigningRequest]{Kind: csrs, Upstream: s})
+				}
 				return map[string]rest.Storage{
 					"certificatesigningrequests":          main,
-					"certificatesigningrequests/status":   registry.NewStatus(main.Store, csrStatusStrategy{csrs}),
-					"certificatesigningrequests/approval": registry.NewStatus(main.Store, csrApprovalStrategy{csrs}),
+					"certificatesigningrequests/status":   status(upstream.For(csrstrategy.StatusStrategy)),
+					"certificatesigningrequests/approval": status(upstream.For(csrstrategy.ApprovalStrategy)),
 				}
 			},
 			Table: csrTable,
@@ -43,10 +48,10 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 			New:     func() runtime.Object { return &certificatesv1.ClusterTrustBundle{} },
 			NewList: func() runtime.Object { return &certificatesv1.ClusterTrustBundleList{} },
 			Fields:  bundleFields,
-			Strategy: bundleStrategy{registry.Kind[*certificatesv1.ClusterTrustBundle]{
+			Strategy: registry.Kind[*certificatesv1.ClusterTrustBundle]{
 				ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, ClusterScoped: true,
-				Check: validateBundle, CheckUpdate: validateBundleUpdate,
-			}},
+				Upstream: upstream.For(clustertrustbundle.Strategy),
+			},
 			Table: registry.Table{
 				Columns: []metav1.TableColumnDefinition{
 					registry.Column("SignerName", "string", certificatesv1.ClusterTrustBundleSpec{}.SwaggerDoc()["signerName"]),

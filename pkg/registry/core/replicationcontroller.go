@@ -4,30 +4,30 @@ import (
 	"context"
 
 	corev1 "k8s.io/api/core/v1"
-	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/apiserver/pkg/storage/names"
 	"k8s.io/utils/ptr"
 
 	"github.com/canopy-dev/canopy/pkg/podspec"
 	"github.com/canopy-dev/canopy/pkg/registry"
+	"github.com/canopy-dev/canopy/pkg/registry/upstream"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/core/replicationcontroller"
 )
 
 // ReplicationControllers are stored and served as kube-apiserver serves
-// them, with their status and scale. Nothing at the hub makes their
-// pods: syncers carry them to the physical clusters, as ReplicaSets.
+// them, with their status and scale, by upstream's strategy. Nothing at
+// the hub makes their pods: syncers carry them to the physical clusters,
+// as ReplicaSets.
 
 type replicationController = corev1.ReplicationController
 
 func replicationControllers(typer runtime.ObjectTyper) registry.Resource {
 	rcs := registry.Kind[*replicationController]{
 		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: corev1.SchemeGroupVersion.String(),
-		Check: validateReplicationController,
+		Upstream: upstream.For(replicationcontroller.Strategy),
 	}
 	return registry.Resource{
 		Singular: "replicationcontroller", Plural: "replicationcontrollers", ShortNames: []string{"rc"}, Categories: []string{"all"},
@@ -35,7 +35,7 @@ func replicationControllers(typer runtime.ObjectTyper) registry.Resource {
 		NewList:  func() runtime.Object { return &corev1.ReplicationControllerList{} },
 		Fields:   replicationControllerFields,
 		Strategy: rcStrategy{rcs},
-		Status:   registry.StatusOf[*replicationController]{Kind: rcs},
+		Status:   registry.StatusOf[*replicationController]{Kind: rcs, Upstream: upstream.For(replicationcontroller.StatusStrategy)},
 		Scale: &registry.Scaled{
 			Replicas: func(o runtime.Object) (int32, int32, string) {
 				rc := o.(*replicationController)
@@ -82,53 +82,4 @@ type rcStrategy struct {
 
 func (rcStrategy) DefaultGarbageCollectionPolicy(context.Context) rest.GarbageCollectionPolicy {
 	return rest.OrphanDependents
-}
-
-// defaultReplicationController is Kubernetes' defaulting of a v1
-// ReplicationController: the selector and labels, when empty, are those
-// of its pod template, and it runs one replica unless told otherwise.
-func defaultReplicationController(o any) {
-	rc := o.(*replicationController)
-	if t := rc.Spec.Template; t != nil {
-		podspec.DefaultTemplate(t)
-		if t.Labels != nil {
-			if len(rc.Spec.Selector) == 0 {
-				rc.Spec.Selector = t.Labels
-			}
-			if len(rc.Labels) == 0 {
-				rc.Labels = t.Labels
-			}
-		}
-	}
-	if rc.Spec.Replicas == nil {
-		rc.Spec.Replicas = ptr.To(int32(1))
-	}
-}
-
-// validateReplicationController checks that a controller selects the
-// pods of its template, which restarts them always.
-func validateReplicationController(rc *replicationController) field.ErrorList {
-	spec := field.NewPath("spec")
-	var errs field.ErrorList
-	errs = append(errs, apivalidation.ValidateNonnegativeField(int64(ptr.Deref(rc.Spec.Replicas, 0)), spec.Child("replicas"))...)
-	errs = append(errs, apivalidation.ValidateNonnegativeField(int64(rc.Spec.MinReadySeconds), spec.Child("minReadySeconds"))...)
-	selector := labels.Set(rc.Spec.Selector).AsSelector()
-	if selector.Empty() {
-		errs = append(errs, field.Required(spec.Child("selector"), ""))
-	} else {
-		errs = append(errs, metav1validation.ValidateLabels(rc.Spec.Selector, spec.Child("selector"))...)
-	}
-	t := rc.Spec.Template
-	if t == nil {
-		return append(errs, field.Required(spec.Child("template"), ""))
-	}
-	if !selector.Empty() && !selector.Matches(labels.Set(t.Labels)) {
-		errs = append(errs, field.Invalid(spec.Child("template", "metadata", "labels"), t.Labels, "`selector` does not match template `labels`"))
-	}
-	errs = append(errs, podspec.ValidateTemplate(t, spec.Child("template"))...)
-	errs = append(errs, podspec.RestartPolicy(t, spec, corev1.RestartPolicyAlways)...)
-	if t.Spec.ActiveDeadlineSeconds != nil {
-		errs = append(errs, field.Forbidden(spec.Child("template", "spec", "activeDeadlineSeconds"), "activeDeadlineSeconds in ReplicationController is not Supported"))
-	}
-	return errs
 }

@@ -13,6 +13,8 @@
 // describe a configuration that does not apply to its requests, and
 // tools that list them could take them for the hub's.
 //
-// As in package core, the v1 Go types are registered as the internal
-// version too, so nothing converts.
+// Their strategies, defaults and validation are kube-apiserver's own,
+// lifted (pkg/registry/upstream). As in package core, the v1 Go types are
+// registered as the internal version too, so nothing converts at the hub's
+// storage.
 package flowcontrol

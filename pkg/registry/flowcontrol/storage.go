@@ -9,12 +9,16 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/canopy-dev/canopy/pkg/registry"
+	"github.com/canopy-dev/canopy/pkg/registry/upstream"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/flowcontrol/flowschema"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/flowcontrol/prioritylevelconfiguration"
 )
 
 var internalVersion = schema.GroupVersion{Group: flowcontrolv1.GroupName, Version: runtime.APIVersionInternal}
 
-// AddToScheme registers flowcontrol.apiserver.k8s.io/v1, the same Go
-// types as its internal version, and the defaults the decoder fills in.
+// AddToScheme registers flowcontrol.apiserver.k8s.io/v1, with upstream's
+// defaults (pkg/registry/upstream), and the same Go types as its internal
+// version.
 func AddToScheme(s *runtime.Scheme) error {
 	if err := flowcontrolv1.AddToScheme(s); err != nil {
 		return err
@@ -23,10 +27,6 @@ func AddToScheme(s *runtime.Scheme) error {
 		&flowcontrolv1.FlowSchema{}, &flowcontrolv1.FlowSchemaList{},
 		&flowcontrolv1.PriorityLevelConfiguration{}, &flowcontrolv1.PriorityLevelConfigurationList{},
 	)
-	s.AddTypeDefaultingFunc(&flowcontrolv1.FlowSchema{}, func(o any) { defaultFlowSchema(o.(*flowcontrolv1.FlowSchema)) })
-	s.AddTypeDefaultingFunc(&flowcontrolv1.PriorityLevelConfiguration{}, func(o any) {
-		defaultPriorityLevel(o.(*flowcontrolv1.PriorityLevelConfiguration))
-	})
 	return s.SetVersionPriority(flowcontrolv1.SchemeGroupVersion)
 }
 
@@ -35,11 +35,11 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 	v1 := flowcontrolv1.SchemeGroupVersion.String()
 	schemas := registry.Kind[*flowcontrolv1.FlowSchema]{
 		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, ClusterScoped: true,
-		Check: validateFlowSchema,
+		Upstream: upstream.For(flowschema.Strategy),
 	}
 	levels := registry.Kind[*flowcontrolv1.PriorityLevelConfiguration]{
 		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, ClusterScoped: true,
-		Check: validatePriorityLevel, CheckUpdate: validatePriorityLevelUpdate,
+		Upstream: upstream.For(prioritylevelconfiguration.Strategy),
 	}
 	return f.Build(flowcontrolv1.SchemeGroupVersion,
 		registry.Resource{
@@ -47,7 +47,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 			New:      func() runtime.Object { return &flowcontrolv1.FlowSchema{} },
 			NewList:  func() runtime.Object { return &flowcontrolv1.FlowSchemaList{} },
 			Strategy: schemas,
-			Status:   registry.StatusOf[*flowcontrolv1.FlowSchema]{Kind: schemas},
+			Status:   registry.StatusOf[*flowcontrolv1.FlowSchema]{Kind: schemas, Upstream: upstream.For(flowschema.StatusStrategy)},
 			Table:    flowSchemaTable,
 		},
 		registry.Resource{
@@ -55,7 +55,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 			New:      func() runtime.Object { return &flowcontrolv1.PriorityLevelConfiguration{} },
 			NewList:  func() runtime.Object { return &flowcontrolv1.PriorityLevelConfigurationList{} },
 			Strategy: levels,
-			Status:   registry.StatusOf[*flowcontrolv1.PriorityLevelConfiguration]{Kind: levels},
+			Status:   registry.StatusOf[*flowcontrolv1.PriorityLevelConfiguration]{Kind: levels, Upstream: upstream.For(prioritylevelconfiguration.StatusStrategy)},
 			Table:    priorityLevelTable,
 		},
 	)

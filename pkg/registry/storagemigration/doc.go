@@ -10,6 +10,8 @@
 // whoever updates its status leave it, as in a cluster that runs no
 // migrator.
 //
-// As in package core, the v1 Go types are registered as the internal
-// version too, so nothing converts.
+// Their strategies, defaults and validation are kube-apiserver's own,
+// lifted (pkg/registry/upstream). As in package core, the v1 Go types are
+// registered as the internal version too, so nothing converts at the hub's
+// storage.
 package storagemigration

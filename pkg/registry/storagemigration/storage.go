@@ -1,8 +1,6 @@
 package storagemigration
 
 import (
-	"context"
-
 	storagemigrationv1 "k8s.io/api/storagemigration/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -10,6 +8,8 @@ import (
 	"k8s.io/apiserver/pkg/storage/names"
 
 	"github.com/canopy-dev/canopy/pkg/registry"
+	"github.com/canopy-dev/canopy/pkg/registry/upstream"
+	svmstrategy "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/storagemigration/storagemigration"
 )
 
 var internalVersion = schema.GroupVersion{Group: storagemigrationv1.GroupName, Version: runtime.APIVersionInternal}
@@ -31,14 +31,14 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 	kind := registry.Kind[*migration]{
 		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator,
 		APIVersion: storagemigrationv1.SchemeGroupVersion.String(), ClusterScoped: true,
-		Check: validateMigration, CheckUpdate: validateMigrationUpdate,
+		Upstream: upstream.For(svmstrategy.Strategy),
 	}
 	return f.Build(storagemigrationv1.SchemeGroupVersion, registry.Resource{
 		Singular: "storageversionmigration", Plural: "storageversionmigrations",
 		New:      func() runtime.Object { return &migration{} },
 		NewList:  func() runtime.Object { return &storagemigrationv1.StorageVersionMigrationList{} },
-		Strategy: migrationStrategy{kind},
-		Status:   migrationStatusStrategy{registry.StatusOf[*migration]{Kind: kind}},
+		Strategy: kind,
+		Status:   registry.StatusOf[*migration]{Kind: kind, Upstream: upstream.For(svmstrategy.StatusStrategy)},
 		// kubectl get's table, which has no age: printStorageVersionMigration in
 		// k8s.io/kubernetes@v1.37.1 pkg/printers/internalversion/printers.go.
 		Table: registry.Table{
@@ -70,27 +70,3 @@ func state(m *migration) string {
 	}
 	return out
 }
-
-// migrationStrategy is Kubernetes' (k8s.io/kubernetes@v1.37.1
-// pkg/registry/storagemigration/storagemigration/strategy.go): a
-// migration has no metadata.generation, and is updated only at the
-// resourceVersion it was read at.
-type migrationStrategy struct {
-	registry.Kind[*migration]
-}
-
-func (migrationStrategy) PrepareForCreate(_ context.Context, obj runtime.Object) {
-	obj.(*migration).Status = storagemigrationv1.StorageVersionMigrationStatus{}
-}
-
-func (migrationStrategy) PrepareForUpdate(_ context.Context, obj, old runtime.Object) {
-	obj.(*migration).Status = old.(*migration).Status
-}
-
-func (migrationStrategy) AllowUnconditionalUpdate(context.Context) bool { return false }
-
-type migrationStatusStrategy struct {
-	registry.StatusOf[*migration]
-}
-
-func (migrationStatusStrategy) AllowUnconditionalUpdate(context.Context) bool { return false }

@@ -1,0 +1,52 @@
+package upstream
+
+import (
+	certificatesv1 "k8s.io/api/certificates/v1"
+	corev1 "k8s.io/api/core/v1"
+	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
+	storagemigrationv1 "k8s.io/api/storagemigration/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/api/legacyscheme"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/certificates"
+	k8s_certificates_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/certificates/v1"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/core"
+	k8s_api_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/core/v1"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/flowcontrol"
+	k8s_flowcontrol_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/flowcontrol/v1"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/storagemigration"
+	k8s_storagemigration_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/storagemigration/v1"
+)
+
+// group is an API group as upstream's strategies know it: its internal
+// version and the version the hub serves, with their conversions and
+// defaults.
+type group struct {
+	served                  schema.GroupVersion
+	addInternal, addVersion func(*runtime.Scheme) error
+}
+
+// groups are the API groups whose kinds have upstream strategies here. A
+// group's row is what upstream's pkg/apis/<group>/install does, for the
+// served version only.
+var groups = []group{
+	{corev1.SchemeGroupVersion, core.AddToScheme, k8s_api_v1.AddToScheme},
+	{certificatesv1.SchemeGroupVersion, certificates.AddToScheme, k8s_certificates_v1.AddToScheme},
+	{flowcontrolv1.SchemeGroupVersion, flowcontrol.AddToScheme, k8s_flowcontrol_v1.AddToScheme},
+	{storagemigrationv1.SchemeGroupVersion, storagemigration.AddToScheme, k8s_storagemigration_v1.AddToScheme},
+}
+
+// Scheme is upstream's legacyscheme.Scheme, the one the lifted strategies
+// type, convert and declaratively validate objects with, holding the
+// internal and served versions of groups.
+var Scheme = legacyscheme.Scheme
+
+func init() {
+	for _, g := range groups {
+		utilruntime.Must(g.addInternal(Scheme))
+		utilruntime.Must(g.addVersion(Scheme))
+		utilruntime.Must(Scheme.SetVersionPriority(g.served))
+	}
+}
