@@ -168,7 +168,9 @@ func builtinAPICases(t *testing.T) []builtinAPICase {
 		update:     `{"metadata":{"labels":{"updated":"yes"}}}`,
 		patch:      `{"spec":{"resource":{"resource":"secrets"}}}`,
 		subresources: []subresourceRequest{
-			{"status", http.MethodPatch, `{"status":{"resourceVersion":"1"}}`},
+			// kube-controller-manager's migrator writes the status; a status
+			// update there changes nothing else.
+			{"status", http.MethodPatch, `{"metadata":{"labels":{"status-patched":"yes"}}}`},
 		},
 		invalid: []string{
 			`{"apiVersion":"storagemigration.k8s.io/v1","kind":"StorageVersionMigration","metadata":{"name":%q},"spec":{"resource":{"group":"Not Valid","resource":""}}}`,
