@@ -153,3 +153,20 @@ func files(t *testing.T, dir string) map[string][]byte {
 	}
 	return out
 }
+
+// TestNextMinor runs hack/next-minor.sh and checks that it still finds the
+// places a move to the next Kubernetes minor changes: the pins, the lifted
+// tree, and the provenance comments the registry keeps.
+func TestNextMinor(t *testing.T) {
+	cmd := exec.Command("bash", "hack/next-minor.sh")
+	cmd.Dir = root
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("hack/next-minor.sh: %v\n%s", err, out)
+	}
+	for _, want := range []string{"hack/tools/kube/go.mod", "go.mod:", "k8s.io/api v0.", "third_party/kubernetes", " files of ", "pkg/registry/core/fields.go"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("hack/next-minor.sh does not name %q:\n%s", want, out)
+		}
+	}
+}

@@ -18,6 +18,7 @@ import (
 	k8s_flowcontrol_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/flowcontrol/v1"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/storagemigration"
 	k8s_storagemigration_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/storagemigration/v1"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/capabilities"
 )
 
 // group is an API group as upstream's strategies know it: its internal
@@ -44,6 +45,11 @@ var groups = []group{
 var Scheme = legacyscheme.Scheme
 
 func init() {
+	// The hub runs no pod: whether one may be privileged is for the
+	// physical clusters to say, with their --allow-privileged. The hub
+	// takes what such a cluster takes, as kubeadm, kind and kwok set it up,
+	// and as kube-apiserver does once Setup with it; the harness's does.
+	capabilities.Setup(true, 0)
 	for _, g := range groups {
 		utilruntime.Must(g.addInternal(Scheme))
 		utilruntime.Must(g.addVersion(Scheme))
