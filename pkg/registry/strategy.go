@@ -184,7 +184,16 @@ func (k Kind[T]) AllowCreateOnUpdate(ctx context.Context) bool {
 	return k.CreateOnUpdate
 }
 
-func (Kind[T]) AllowUnconditionalUpdate(context.Context) bool { return true }
+// AllowUnconditionalUpdate is upstream's answer, when the kind has an
+// upstream strategy that gives one: a ClusterTrustBundle or a
+// StorageVersionMigration, for one, is updated only at the
+// resourceVersion it was read at.
+func (k Kind[T]) AllowUnconditionalUpdate(ctx context.Context) bool {
+	if u, ok := k.Upstream.(interface{ AllowUnconditionalUpdate(context.Context) bool }); ok {
+		return u.AllowUnconditionalUpdate(ctx)
+	}
+	return true
+}
 
 // GetResetFields tells server-side apply that the status of a kind with
 // a status is not the main resource's to set.

@@ -25,6 +25,7 @@ var served = []runtime.Object{
 	&corev1.Event{}, &corev1.EventList{},
 	&corev1.LimitRange{}, &corev1.LimitRangeList{},
 	&corev1.ResourceQuota{}, &corev1.ResourceQuotaList{},
+	&corev1.ReplicationController{}, &corev1.ReplicationControllerList{},
 }
 
 // authenticationInternalVersion is the internal version of

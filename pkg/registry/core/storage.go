@@ -166,6 +166,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssu
 			Status:   registry.StatusOf[*corev1.ResourceQuota]{Kind: k.resourceQuotas, Upstream: upstream.For(resourcequota.StatusStrategy)},
 			Table:    quotaTable,
 		},
+		replicationControllers(typer),
 	)
 }
 

@@ -4,12 +4,15 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
+	certificatesv1 "k8s.io/api/certificates/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	storagemigrationv1 "k8s.io/api/storagemigration/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
@@ -22,18 +25,24 @@ import (
 	k8s_autoscaling_v2 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/autoscaling/v2"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/batch"
 	k8s_batch_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/batch/v1"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/certificates"
+	k8s_certificates_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/certificates/v1"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/coordination"
 	k8s_coordination_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/coordination/v1"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/core"
 	k8s_api_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/core/v1"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/discovery"
 	k8s_discovery_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/discovery/v1"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/flowcontrol"
+	k8s_flowcontrol_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/flowcontrol/v1"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/networking"
 	k8s_networking_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/networking/v1"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/policy"
 	k8s_policy_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/policy/v1"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/rbac"
 	k8s_rbac_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/rbac/v1"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/storagemigration"
+	k8s_storagemigration_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/storagemigration/v1"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/capabilities"
 )
 
@@ -59,6 +68,9 @@ var groups = []group{
 	{networkingv1.SchemeGroupVersion, networking.AddToScheme, k8s_networking_v1.AddToScheme},
 	{policyv1.SchemeGroupVersion, policy.AddToScheme, k8s_policy_v1.AddToScheme},
 	{rbacv1.SchemeGroupVersion, rbac.AddToScheme, k8s_rbac_v1.AddToScheme},
+	{certificatesv1.SchemeGroupVersion, certificates.AddToScheme, k8s_certificates_v1.AddToScheme},
+	{flowcontrolv1.SchemeGroupVersion, flowcontrol.AddToScheme, k8s_flowcontrol_v1.AddToScheme},
+	{storagemigrationv1.SchemeGroupVersion, storagemigration.AddToScheme, k8s_storagemigration_v1.AddToScheme},
 }
 
 // Scheme is upstream's legacyscheme.Scheme, the one the lifted strategies
