@@ -3,6 +3,7 @@ package registry
 import (
 	"context"
 	"reflect"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
@@ -97,7 +98,7 @@ func (k Kind[T]) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) 
 	o, was := obj.(T), old.(T)
 	switch {
 	case k.Upstream != nil:
-		k.Upstream.PrepareForUpdate(ctx, o, was)
+		k.Upstream.PrepareForUpdate(ctx, o, withHubAnnotations(was, o))
 	default:
 		if status := field_(o, "Status"); status.IsValid() {
 			status.Set(field_(was, "Status"))
@@ -271,4 +272,58 @@ func metaOf(obj runtime.Object) metav1.Object { return obj.(metav1.Object) }
 func zero[T runtime.Object]() T {
 	var t T
 	return reflect.New(reflect.TypeOf(t).Elem()).Interface().(T)
+}
+
+// withHubAnnotations is old with the hub's own annotations (those of
+// canopy.dev and its subdomains) as obj has them. Upstream bumps a
+// Deployment's metadata.generation on any change of its annotations, and
+// the hub keeps its bookkeeping there: placement's shares, each target's
+// status report. Compared with this, a write of bookkeeping alone is no
+// new generation, or every status report would make one, and the report
+// would never catch up with the generation it observed.
+func withHubAnnotations(old, obj runtime.Object) runtime.Object {
+	was, now := metaOf(old).GetAnnotations(), metaOf(obj).GetAnnotations()
+	same := true
+	for key := range hubOwned(was, now) {
+		if was[key] != now[key] {
+			same = false
+			break
+		}
+	}
+	if same {
+		return old
+	}
+	old = old.DeepCopyObject()
+	annotations := map[string]string{}
+	for key, value := range was {
+		if !isHubAnnotation(key) {
+			annotations[key] = value
+		}
+	}
+	for key, value := range now {
+		if isHubAnnotation(key) {
+			annotations[key] = value
+		}
+	}
+	metaOf(old).SetAnnotations(annotations)
+	return old
+}
+
+// hubOwned is the set of the hub's annotation keys in either map.
+func hubOwned(a, b map[string]string) map[string]bool {
+	keys := map[string]bool{}
+	for _, m := range []map[string]string{a, b} {
+		for key := range m {
+			if isHubAnnotation(key) {
+				keys[key] = true
+			}
+		}
+	}
+	return keys
+}
+
+// isHubAnnotation tells the keys of canopy.dev and its subdomains.
+func isHubAnnotation(key string) bool {
+	domain, _, ok := strings.Cut(key, "/")
+	return ok && (domain == "canopy.dev" || strings.HasSuffix(domain, ".canopy.dev"))
 }

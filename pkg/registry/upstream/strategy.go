@@ -66,7 +66,7 @@ func (s Strategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorL
 	if err != nil {
 		return field.ErrorList{field.InternalError(nil, err)}
 	}
-	return s.upstream.Validate(ctx, in)
+	return s.upstream.Validate(inProcess(ctx, obj), in)
 }
 
 func (s Strategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
@@ -78,7 +78,7 @@ func (s Strategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) f
 	if err != nil {
 		return field.ErrorList{field.InternalError(nil, err)}
 	}
-	return s.upstream.ValidateUpdate(ctx, in, was)
+	return s.upstream.ValidateUpdate(inProcess(ctx, obj), in, was)
 }
 
 func (s Strategy) WarningsOnCreate(ctx context.Context, obj runtime.Object) []string {
@@ -190,6 +190,18 @@ func withRequestInfo(ctx context.Context, obj runtime.Object) context.Context {
 		return ctx
 	}
 	return genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{APIGroup: gv.Group, APIVersion: gv.Version})
+}
+
+// inProcess is ctx, which some of upstream's validation takes the
+// request's version from (an Event's, for one, is checked as core/v1's
+// only when the request is for core/v1), with the served version of obj
+// when there is no request: a write the hub makes to its stores in
+// process is of the served version.
+func inProcess(ctx context.Context, obj runtime.Object) context.Context {
+	if _, ok := genericapirequest.RequestInfoFrom(ctx); ok {
+		return ctx
+	}
+	return withRequestInfo(ctx, obj)
 }
 
 // internal returns obj, of a served version, converted to upstream's
