@@ -38,6 +38,7 @@ func main() {
 	kinds := flag.String("kinds", "", "comma-separated kind IDs to run (v1/Pod,apps/v1/Deployment); all when empty")
 	flag.StringVar(&opts.Namespace, "namespace", "difftest", "the namespace of the namespaced objects")
 	flag.IntVar(&opts.Parallel, "parallel", 8, "cases in flight at once")
+	top := flag.Int("top", 5, "divergence classes listed per kind")
 	examples := flag.Int("examples", 1, "examples printed of each kind's most frequent failing classes")
 	flag.Parse()
 	if *kube == "" || *hub == "" {
@@ -55,7 +56,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "differential:", err)
 		os.Exit(1)
 	}
-	fmt.Print(report.Summary(5))
+	fmt.Print(report.Summary(*top))
 	for _, kr := range report.Kinds() {
 		for i, c := range kr.Failing() {
 			if i == *examples {
@@ -64,7 +65,7 @@ func main() {
 			fmt.Printf("\n--- %s: %s (%d)\n%s\n", kr.Kind, c.Name, c.Count, c.Example)
 		}
 	}
-	if len(report.Failing()) > 0 {
+	if len(report.Failing()) > 0 || len(report.UnservedFailing()) > 0 {
 		os.Exit(1)
 	}
 }

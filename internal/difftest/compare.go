@@ -19,6 +19,8 @@ const (
 	AspectObject  Aspect = "object"
 	AspectTable   Aspect = "table"
 	AspectWatch   Aspect = "watch"
+	// AspectServed is a kind kube-apiserver serves and the hub does not.
+	AspectServed Aspect = "served"
 )
 
 // Difference is one way the hub's answer differs from kube-apiserver's.

@@ -31,7 +31,7 @@
 //     example of each, with its seed, case, request and both answers.
 //
 // Cases are cheap on purpose, so that hundreds per kind fit in a test: each
-// kind has one real object, "base", made by server-side apply; every case
+// kind has one real object, its base object, made by server-side apply; every case
 // is then one dry-run request against it (or a dry-run create), which runs
 // admission, defaulting and validation as a real write does but stores
 // nothing, so cases neither depend on each other nor leave anything behind.

@@ -134,6 +134,18 @@ func BaseObject(k Kind, ns, name string) map[string]any {
 	return obj
 }
 
+// objectName is the name of kind k's object made for role ("base" or
+// "watch"): each kind's own, so that no controller of kube's takes one
+// kind's object for another's, as the endpoints controller would take
+// Endpoints "base" for those of Service "base".
+func (k Kind) objectName(role string) string {
+	name := role + "-" + strings.ToLower(k.Kind)
+	if k.Group != "" {
+		name += "-" + strings.ToLower(strings.Split(k.Group, ".")[0])
+	}
+	return name
+}
+
 // createOnly reports whether k's resource takes nothing but create, as the
 // reviews do: their cases are all creates, of objects never stored.
 func createOnly(k Kind) bool { return !k.Can("get") }
@@ -147,7 +159,7 @@ func Generate(k Kind, ns string, seed int64, index int) (Case, error) {
 	if createOnly(k) {
 		c.Op = OpCreate
 	}
-	name := "base"
+	name := k.objectName("base")
 	if c.Op == OpCreate {
 		name = fmt.Sprintf("c-%d", index)
 	}
@@ -164,6 +176,15 @@ func Generate(k Kind, ns string, seed int64, index int) (Case, error) {
 	}
 	if err != nil {
 		return c, err
+	}
+	if c.Op == OpCreate && !createOnly(k) && r.Intn(10) == 0 {
+		// A generated name, which the normalizer compares by its prefix.
+		meta, _ := obj["metadata"].(map[string]any)
+		if _, named := meta["name"].(string); named {
+			delete(meta, "name")
+			meta["generateName"] = "c-"
+			c.Mutation += ", generateName"
+		}
 	}
 	c.Object = obj
 	switch c.Op {
@@ -232,9 +253,34 @@ func targetedMutation(r *rand.Rand, k Kind, op Op, obj map[string]any) string {
 		return "valid"
 	}
 	p := paths[r.Intn(len(paths))]
+	if (op == OpApply || op == OpForceApply) && r.Intn(2) == 0 {
+		// A field the base object sets, which its field manager owns:
+		// applying another value is a conflict, unless forced.
+		if owned := ownedPaths(obj, paths); len(owned) > 0 {
+			p = owned[r.Intn(len(owned))]
+		}
+	}
 	v, what := invalidValue(r, p, getPath(obj, p.segments))
 	setPath(obj, p.segments, v)
 	return p.String() + " = " + what
+}
+
+// ownedPaths are the paths among paths that obj holds a value at, its
+// name and namespace left out.
+func ownedPaths(obj map[string]any, paths []fieldPath) []fieldPath {
+	var leaves [][]segment
+	leafPaths(obj, nil, &leaves)
+	held := map[string]bool{}
+	for _, l := range leaves {
+		held[pathString(l)] = true
+	}
+	var out []fieldPath
+	for _, p := range paths {
+		if held[p.String()] {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 var badNames = []string{"", "Bad_Name", "UPPER", "-leading", "trailing-", "a.b", strings.Repeat("n", 254), "a/b", "..", "%"}

@@ -3,6 +3,7 @@ package difftest
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -31,7 +32,10 @@ type KindReport struct {
 	MessagesOnly int
 	// Deliberate counts the differences divergences.yaml covers.
 	Deliberate int
-	classes    map[string]*Class
+	// Codes counts kube-apiserver's answers to the generated cases by
+	// status code: how many were accepted, refused, in conflict.
+	Codes   map[int]int
+	classes map[string]*Class
 }
 
 // Class is one kind of difference, and how often it occurred.
@@ -39,6 +43,7 @@ type Class struct {
 	Name string
 	// Fails is whether it fails a run: neither a message nor deliberate.
 	Fails bool
+	// Count is how many cases showed it.
 	Count int
 	// Example is the first case that showed it: seed, case, request and
 	// both answers.
@@ -49,17 +54,31 @@ func newReport(seed int64, unserved []Unserved) *Report {
 	return &Report{Seed: seed, Unserved: unserved, kinds: map[string]*KindReport{}}
 }
 
+// kind is k's report, made on first use; r.mu is held.
+func (r *Report) kind(k Kind) *KindReport {
+	kr := r.kinds[k.ID()]
+	if kr == nil {
+		kr = &KindReport{Kind: k.ID(), Codes: map[int]int{}, classes: map[string]*Class{}}
+		r.kinds[k.ID()] = kr
+	}
+	return kr
+}
+
+// answered counts kube-apiserver's code for a case of kind k.
+func (r *Report) answered(k Kind, code int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.kind(k).Codes[code]++
+}
+
 // add records one case of kind k and its differences.
 func (r *Report) add(k Kind, diffs []Difference, example string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	kr := r.kinds[k.ID()]
-	if kr == nil {
-		kr = &KindReport{Kind: k.ID(), classes: map[string]*Class{}}
-		r.kinds[k.ID()] = kr
-	}
+	kr := r.kind(k)
 	kr.Cases++
 	fails, messages := false, false
+	seen := map[string]bool{}
 	for _, d := range diffs {
 		if deliberate(k, d) != nil {
 			kr.Deliberate++
@@ -73,7 +92,10 @@ func (r *Report) add(k Kind, diffs []Difference, example string) {
 			c = &Class{Name: d.Class, Fails: f, Example: example}
 			kr.classes[d.Class] = c
 		}
-		c.Count++
+		if !seen[d.Class] {
+			seen[d.Class] = true
+			c.Count++
+		}
 	}
 	switch {
 	case fails:
@@ -129,16 +151,33 @@ func (r *Report) Failing() []*Class {
 	return out
 }
 
+// UnservedFailing are the kinds kube-apiserver serves and the hub does
+// not, but those divergences.yaml lists as not served on purpose.
+func (r *Report) UnservedFailing() []Unserved {
+	var out []Unserved
+	for _, u := range r.Unserved {
+		if deliberate(u.Kind, Difference{Aspect: AspectServed}) == nil {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
 // Summary is the report as a table of counts per kind, each kind followed
 // by its top classes, then the kinds the hub does not serve.
 func (r *Report) Summary(top int) string {
 	var b strings.Builder
 	total, diverging := 0, 0
-	fmt.Fprintf(&b, "seed %d\n%-58s %7s %9s %9s %10s\n", r.Seed, "kind", "cases", "diverging", "msg-only", "deliberate")
+	fmt.Fprintf(&b, "seed %d\n%-66s %7s %9s %9s %10s\n", r.Seed, "kind", "cases", "diverging", "msg-only", "deliberate")
 	for _, kr := range r.Kinds() {
 		total += kr.Cases
 		diverging += kr.Diverging
-		fmt.Fprintf(&b, "%-58s %7d %9d %9d %10d\n", kr.Kind, kr.Cases, kr.Diverging, kr.MessagesOnly, kr.Deliberate)
+		fmt.Fprintf(&b, "%-66s %7d %9d %9d %10d\n", kr.Kind, kr.Cases, kr.Diverging, kr.MessagesOnly, kr.Deliberate)
+		var codes []string
+		for _, code := range slices.Sorted(maps.Keys(kr.Codes)) {
+			codes = append(codes, fmt.Sprintf("%d×%d", code, kr.Codes[code]))
+		}
+		fmt.Fprintf(&b, "    kube-apiserver answered %s\n", strings.Join(codes, " "))
 		for i, c := range kr.Classes() {
 			if i == top {
 				fmt.Fprintf(&b, "    … %d classes more\n", len(kr.classes)-top)
@@ -149,7 +188,11 @@ func (r *Report) Summary(top int) string {
 	}
 	fmt.Fprintf(&b, "%d cases in %d kinds, %d diverging\n", total, len(r.Kinds()), diverging)
 	for _, u := range r.Unserved {
-		fmt.Fprintf(&b, "not served by the hub: %s (%s)\n", u.ID(), u.Why)
+		on := ""
+		if deliberate(u.Kind, Difference{Aspect: AspectServed}) != nil {
+			on = ", on purpose"
+		}
+		fmt.Fprintf(&b, "not served by the hub: %s (%s%s)\n", u.ID(), u.Why, on)
 	}
 	return b.String()
 }

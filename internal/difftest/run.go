@@ -117,16 +117,16 @@ func (r *runner) objectPath(k Kind, name string) string {
 	return k.collectionPath(r.opts.Namespace) + "/" + name
 }
 
-// base makes kind k's object "base" on both servers, by server-side apply
+// base makes kind k's base object on both servers, by server-side apply
 // as the base's field manager, for the cases to update, patch and apply
 // to; the answers are compared as a case of their own.
 func (r *runner) base(ctx context.Context, k Kind) {
 	if createOnly(k) {
 		return
 	}
-	body, _ := json.Marshal(BaseObject(k, r.opts.Namespace, "base"))
+	body, _ := json.Marshal(BaseObject(k, r.opts.Namespace, k.objectName("base")))
 	req := Request{
-		Method: http.MethodPatch, Path: r.objectPath(k, "base"), ContentType: "application/apply-patch+yaml",
+		Method: http.MethodPatch, Path: r.objectPath(k, k.objectName("base")), ContentType: "application/apply-patch+yaml",
 		Query: url.Values{"fieldManager": {baseManager}, "force": {"true"}}, Body: body,
 	}
 	c := Case{Kind: k, Seed: r.opts.Seed, Index: -1, Op: OpForceApply, Mutation: "the base object"}
@@ -181,7 +181,7 @@ func (r *runner) request(c Case) Request {
 		q.Set("fieldManager", otherManager)
 	}
 	body, _ := json.Marshal(c.Object)
-	req := Request{Method: http.MethodPatch, Path: r.objectPath(c.Kind, "base"), Query: q, Body: body}
+	req := Request{Method: http.MethodPatch, Path: r.objectPath(c.Kind, c.Kind.objectName("base")), Query: q, Body: body}
 	switch c.Op {
 	case OpCreate:
 		req.Method, req.Path, req.ContentType = http.MethodPost, c.Kind.collectionPath(r.opts.Namespace), "application/json"
@@ -214,6 +214,7 @@ func (r *runner) compare(ctx context.Context, c Case, req Request) {
 		r.opts.Logf("%s\nrequest: %s\nkube-apiserver: %s\nhub: %s\ndifferences: %v", c, req, kube, hub, diffs)
 	}
 	r.report.add(c.Kind, diffs, example(c, req, kube, hub))
+	r.report.answered(c.Kind, kube.Code)
 }
 
 func (r *runner) both(ctx context.Context, req Request) (kube, hub Answer) {
@@ -230,7 +231,7 @@ func (r *runner) cleanUp(ctx context.Context, k Kind) {
 		return
 	}
 	for _, s := range []*Server{r.kube, r.hub} {
-		s.Do(ctx, Request{Method: http.MethodDelete, Path: r.objectPath(k, "base"), Query: url.Values{"propagationPolicy": {"Background"}}})
+		s.Do(ctx, Request{Method: http.MethodDelete, Path: r.objectPath(k, k.objectName("base")), Query: url.Values{"propagationPolicy": {"Background"}}})
 	}
 }
 

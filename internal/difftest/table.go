@@ -18,7 +18,7 @@ func (r *runner) table(ctx context.Context, k Kind) {
 	}
 	req := Request{
 		Method: http.MethodGet, Path: k.collectionPath(r.opts.Namespace), Accept: tableAccept,
-		Query: url.Values{"fieldSelector": {"metadata.name=base"}},
+		Query: url.Values{"fieldSelector": {"metadata.name=" + k.objectName("base")}},
 	}
 	kube, hub := r.both(ctx, req)
 	c := Case{Kind: k, Seed: r.opts.Seed, Index: -1, Op: "table", Mutation: "kubectl get of the base object"}

@@ -17,11 +17,8 @@ import (
 // DELETED event.
 const watchTimeout = 20 * time.Second
 
-// watchName is the object the watch script writes.
-const watchName = "w"
-
 // watch runs the watch script on both servers side by side and compares
-// the events each delivered: a watch of kind k's object "w", then its
+// the events each delivered: a watch of kind k's watch object, then its
 // create by apply, a merge patch of a label, an update adding an
 // annotation, and its delete.
 func (r *runner) watch(ctx context.Context, k Kind) {
@@ -35,7 +32,7 @@ func (r *runner) watch(ctx context.Context, k Kind) {
 		wg.Go(func() { events[i], errs[i] = r.watchScript(ctx, s, k) })
 	}
 	wg.Wait()
-	c := Case{Kind: k, Seed: r.opts.Seed, Index: -1, Op: "watch", Mutation: "apply, merge patch, update, delete of " + watchName}
+	c := Case{Kind: k, Seed: r.opts.Seed, Index: -1, Op: "watch", Mutation: "apply, merge patch, update, delete of " + k.objectName("watch")}
 	var diffs []Difference
 	switch {
 	case errs[0] != nil || errs[1] != nil:
@@ -49,9 +46,23 @@ func (r *runner) watch(ctx context.Context, k Kind) {
 			diffs = append(diffs, compareObjects(AspectWatch, events[0][i]["object"], events[1][i]["object"])...)
 		}
 	}
-	kubeJSON, _ := json.Marshal(events[0])
-	hubJSON, _ := json.Marshal(events[1])
-	r.report.add(k, diffs, fmt.Sprintf("%s\nkube-apiserver's events: %s\nhub's events: %s", c, truncate(string(kubeJSON)), truncate(string(hubJSON))))
+	r.report.add(k, diffs, fmt.Sprintf("%s\nkube-apiserver's events:%s\nhub's events:%s", c, eventLines(events[0]), eventLines(events[1])))
+}
+
+// maxEventExample bounds each event in an example.
+const maxEventExample = 1500
+
+// eventLines are events one a line, each bounded, for an example.
+func eventLines(events []map[string]any) string {
+	var b strings.Builder
+	for _, e := range events {
+		obj, _ := json.Marshal(e["object"])
+		if len(obj) > maxEventExample {
+			obj = append(obj[:maxEventExample], "…"...)
+		}
+		fmt.Fprintf(&b, "\n  %s %s", e["type"], obj)
+	}
+	return b.String()
 }
 
 func orOK(err error) string {
@@ -61,7 +72,7 @@ func orOK(err error) string {
 	return err.Error()
 }
 
-// watchScript watches object w of kind k on s, writes it, and returns the
+// watchScript watches the watch object of kind k on s, writes it, and returns the
 // events delivered up to its deletion, each object normalized without its
 // status and managedFields, and without the MODIFIED events that changed
 // nothing else: what controllers write to status is each server's own
@@ -69,9 +80,10 @@ func orOK(err error) string {
 func (r *runner) watchScript(ctx context.Context, s *Server, k Kind) ([]map[string]any, error) {
 	ctx, cancel := context.WithTimeout(ctx, watchTimeout)
 	defer cancel()
-	path := r.objectPath(k, watchName)
+	name := k.objectName("watch")
+	path := r.objectPath(k, name)
 	resp, err := s.send(ctx, Request{Method: http.MethodGet, Path: k.collectionPath(r.opts.Namespace),
-		Query: url.Values{"watch": {"true"}, "fieldSelector": {"metadata.name=" + watchName}}})
+		Query: url.Values{"watch": {"true"}, "fieldSelector": {"metadata.name=" + name}}})
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +95,7 @@ func (r *runner) watchScript(ctx context.Context, s *Server, k Kind) ([]map[stri
 	events := make(chan []map[string]any, 1)
 	go func() { events <- readEvents(resp.Body) }()
 
-	body, _ := json.Marshal(BaseObject(k, r.opts.Namespace, watchName))
+	body, _ := json.Marshal(BaseObject(k, r.opts.Namespace, name))
 	writes := []Request{
 		{Method: http.MethodPatch, Path: path, ContentType: "application/apply-patch+yaml",
 			Query: url.Values{"fieldManager": {baseManager}, "force": {"true"}}, Body: body},
@@ -96,13 +108,8 @@ func (r *runner) watchScript(ctx context.Context, s *Server, k Kind) ([]map[stri
 			failed = append(failed, fmt.Sprintf("%s %d", w.ContentType, a.Code))
 		}
 	}
-	if a := s.Do(ctx, Request{Method: http.MethodGet, Path: path}); a.Code == http.StatusOK {
-		meta, _ := a.Body["metadata"].(map[string]any)
-		meta["annotations"] = map[string]any{"difftest": "updated"}
-		updated, _ := json.Marshal(a.Body)
-		if a := s.Do(ctx, Request{Method: http.MethodPut, Path: path, ContentType: "application/json", Body: updated}); a.Code != http.StatusOK {
-			failed = append(failed, fmt.Sprintf("update %d", a.Code))
-		}
+	if code := update(ctx, s, path); code != http.StatusOK {
+		failed = append(failed, fmt.Sprintf("update %d", code))
 	}
 	s.Do(ctx, Request{Method: http.MethodDelete, Path: path, Query: url.Values{"propagationPolicy": {"Background"}}})
 	got := <-events
@@ -110,6 +117,35 @@ func (r *runner) watchScript(ctx context.Context, s *Server, k Kind) ([]map[stri
 		return got, fmt.Errorf("writes failed: %s", strings.Join(failed, ", "))
 	}
 	return got, nil
+}
+
+// updateAttempts bounds the reads and updates of the watch object: a
+// controller of kube's may write it between the two.
+const updateAttempts = 5
+
+// update reads the object at path and updates it with an annotation
+// added, again while it conflicts with another write; it returns the code
+// of the last update.
+func update(ctx context.Context, s *Server, path string) int {
+	code := 0
+	for range updateAttempts {
+		a := s.Do(ctx, Request{Method: http.MethodGet, Path: path})
+		if a.Code != http.StatusOK {
+			return a.Code
+		}
+		meta, _ := a.Body["metadata"].(map[string]any)
+		annotations, _ := meta["annotations"].(map[string]any)
+		if annotations == nil {
+			annotations = map[string]any{}
+		}
+		annotations["difftest"] = "updated"
+		meta["annotations"] = annotations
+		updated, _ := json.Marshal(a.Body)
+		if code = s.Do(ctx, Request{Method: http.MethodPut, Path: path, ContentType: "application/json", Body: updated}).Code; code != http.StatusConflict {
+			return code
+		}
+	}
+	return code
 }
 
 // readEvents decodes watch events from body until a DELETED one or the end
