@@ -170,7 +170,7 @@ func Generate(k Kind, ns string, seed int64, index int) (Case, error) {
 	case n < 2:
 		c.Mutation = "valid"
 	case n < 5:
-		c.Mutation, err = randfillMutation(r, k, obj)
+		c.Mutation, err = randfillMutation(r, k, c.Op, obj)
 	default:
 		c.Mutation = targetedMutation(r, k, c.Op, obj)
 	}
@@ -200,8 +200,10 @@ func Generate(k Kind, ns string, seed int64, index int) (Case, error) {
 
 // randfillMutation fills a typed object of k with randfill and carries
 // some of its fields into obj, or all of them (keeping obj's metadata and
-// type), and says which.
-func randfillMutation(r *rand.Rand, k Kind, obj map[string]any) (string, error) {
+// type), and says which. Only a create carries status: an update or patch
+// of the object ignores it, and would only meet what kube's controllers
+// wrote to the base object's status, which the hub's has not.
+func randfillMutation(r *rand.Rand, k Kind, op Op, obj map[string]any) (string, error) {
 	typed, err := Scheme.New(k.GroupVersionKind)
 	if err != nil {
 		return "", err
@@ -214,6 +216,9 @@ func randfillMutation(r *rand.Rand, k Kind, obj map[string]any) (string, error) 
 	delete(filled, "metadata")
 	delete(filled, "apiVersion")
 	delete(filled, "kind")
+	if op != OpCreate {
+		delete(filled, "status")
+	}
 	if r.Intn(5) == 0 {
 		for key, v := range filled {
 			obj[key] = v
@@ -237,7 +242,8 @@ func randfillMutation(r *rand.Rand, k Kind, obj map[string]any) (string, error) 
 
 // targetedMutation sets one field path of k's type in obj to a value its
 // validation should refuse, or one of a kind that often is, and says
-// which. A create may set metadata.name too.
+// which. A create may set metadata.name too; only a create sets status,
+// as randfillMutation says why.
 func targetedMutation(r *rand.Rand, k Kind, op Op, obj map[string]any) string {
 	typed, err := Scheme.New(k.GroupVersionKind)
 	if err != nil {
@@ -248,6 +254,12 @@ func targetedMutation(r *rand.Rand, k Kind, op Op, obj map[string]any) string {
 		v := pick(r, badNames)
 		setPath(obj, []segment{{key: "metadata"}, {key: "name"}}, v)
 		return fmt.Sprintf("metadata.name = %q", v)
+	}
+	if len(paths) == 0 {
+		return "valid"
+	}
+	if op != OpCreate {
+		paths = slices.DeleteFunc(slices.Clone(paths), func(p fieldPath) bool { return p.segments[0].key == "status" })
 	}
 	if len(paths) == 0 {
 		return "valid"
