@@ -120,6 +120,10 @@ func BaseObject(k Kind, ns, name string) map[string]any {
 		obj = map[string]any{}
 	}
 	replaceString(obj, namespacePlaceholder, ns)
+	if spec, ok := obj["spec"].(map[string]any); ok && obj["kind"] == "CustomResourceDefinition" {
+		plural, _, _ := strings.Cut(name, ".")
+		spec["names"].(map[string]any)["plural"] = plural
+	}
 	obj["apiVersion"], obj["kind"] = k.GroupVersion().String(), k.Kind
 	meta := map[string]any{}
 	// A review is never stored: it has no name, and kube-apiserver
@@ -143,6 +147,18 @@ func (k Kind) objectName(role string) string {
 	if k.Group != "" {
 		name += "-" + strings.ToLower(strings.Split(k.Group, ".")[0])
 	}
+	return k.validName(name)
+}
+
+// crdGroup is the group of basis.yaml's CustomResourceDefinition.
+const crdGroup = "difftest.example.com"
+
+// validName is name as kind k requires its objects' names: a
+// CustomResourceDefinition's is its plural, a dot and its group.
+func (k Kind) validName(name string) string {
+	if k.Group == "apiextensions.k8s.io" && k.Kind == "CustomResourceDefinition" {
+		return name + "." + crdGroup
+	}
 	return name
 }
 
@@ -161,7 +177,7 @@ func Generate(k Kind, ns string, seed int64, index int) (Case, error) {
 	}
 	name := k.objectName("base")
 	if c.Op == OpCreate {
-		name = fmt.Sprintf("c-%d", index)
+		name = k.validName(fmt.Sprintf("c-%d", index))
 	}
 	base := BaseObject(k, ns, name)
 	obj := deepCopy(base)
@@ -391,12 +407,18 @@ func jsonPatch(from, to map[string]any, prefix []string) []map[string]any {
 	return ops
 }
 
-func mergePatch(from, to map[string]any) ([]byte, error) {
+// marshalBoth is from and to as JSON.
+func marshalBoth(from, to map[string]any) ([]byte, []byte, error) {
 	a, err := json.Marshal(from)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	b, err := json.Marshal(to)
+	return a, b, err
+}
+
+func mergePatch(from, to map[string]any) ([]byte, error) {
+	a, b, err := marshalBoth(from, to)
 	if err != nil {
 		return nil, err
 	}
@@ -407,11 +429,7 @@ func mergePatch(from, to map[string]any) ([]byte, error) {
 // type; where the values do not fit the type, the merge patch, which a
 // strategic merge patch also is.
 func strategicPatch(k Kind, from, to map[string]any) ([]byte, error) {
-	a, err := json.Marshal(from)
-	if err != nil {
-		return nil, err
-	}
-	b, err := json.Marshal(to)
+	a, b, err := marshalBoth(from, to)
 	if err != nil {
 		return nil, err
 	}

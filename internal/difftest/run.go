@@ -130,7 +130,11 @@ func (r *runner) base(ctx context.Context, k Kind) {
 		Query: url.Values{"fieldManager": {baseManager}, "force": {"true"}}, Body: body,
 	}
 	c := Case{Kind: k, Seed: r.opts.Seed, Index: -1, Op: OpForceApply, Mutation: "the base object"}
-	r.compare(ctx, c, req)
+	if kube := r.compare(ctx, c, req); kube.Code >= 300 && r.opts.Logf != nil {
+		// Its cases then test little but the refusal: basis.yaml needs
+		// a valid object of the kind.
+		r.opts.Logf("difftest: kube-apiserver refuses the base object of %s: %v", k.ID(), kube)
+	}
 }
 
 // runCases runs every kind's cases, opts.Parallel at a time, kinds
@@ -202,9 +206,9 @@ func (r *runner) request(c Case) Request {
 	return req
 }
 
-// compare sends req to both servers at once and records how the answers
-// differ.
-func (r *runner) compare(ctx context.Context, c Case, req Request) {
+// compare sends req to both servers at once, records how the answers
+// differ, and returns kube-apiserver's.
+func (r *runner) compare(ctx context.Context, c Case, req Request) Answer {
 	kube, hub := r.both(ctx, req)
 	diffs := CompareAnswers(kube, hub)
 	if c.Op != OpCreate {
@@ -215,6 +219,7 @@ func (r *runner) compare(ctx context.Context, c Case, req Request) {
 	}
 	r.report.add(c.Kind, diffs, example(c, req, kube, hub))
 	r.report.answered(c.Kind, kube.Code)
+	return kube
 }
 
 func (r *runner) both(ctx context.Context, req Request) (kube, hub Answer) {
