@@ -61,6 +61,11 @@ func Run(ctx context.Context, kube, hub *Server, opts Options) (*Report, error) 
 			kinds = append(kinds, k)
 		}
 	}
+	for _, id := range opts.Kinds {
+		if !slices.ContainsFunc(served, func(k Kind) bool { return k.ID() == id }) {
+			return nil, fmt.Errorf("kind %s: not a built-in kind both servers serve", id)
+		}
+	}
 	if len(kinds) == 0 {
 		return nil, fmt.Errorf("no kind to run: both servers serve %d, none of them asked for", len(served))
 	}
