@@ -116,8 +116,14 @@ func compareStatus(kube, hub *status) []Difference {
 	}{{"kube", kc, hc}, {"hub", hc, kc}} {
 		for _, c := range multisetMinus(only.have, only.lack) {
 			field, typ, _ := strings.Cut(c, "\x00")
+			// A cause both tell, one of them more than once, is told
+			// apart from one that only one server finds.
+			how := "only at"
+			if _, found := slices.BinarySearch(only.lack, c); found {
+				how = "repeated at"
+			}
 			diffs = append(diffs, Difference{Aspect: AspectCause, Path: indexless(field),
-				Class: fmt.Sprintf("cause only at %s: %s %s", only.side, indexless(field), typ)})
+				Class: fmt.Sprintf("cause %s %s: %s %s", how, only.side, indexless(field), typ)})
 		}
 	}
 	if len(diffs) == 0 && messages(kube) != messages(hub) {

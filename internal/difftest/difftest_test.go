@@ -192,7 +192,7 @@ func TestCompareAnswers(t *testing.T) {
 		{"causes",
 			statusAnswer(422, "Invalid", "spec.a[0].b FieldValueRequired", "spec.c FieldValueInvalid"),
 			statusAnswer(422, "Invalid", "spec.a[0].b FieldValueRequired", "spec.a[0].b FieldValueRequired"),
-			[]string{"cause only at kube: spec.c FieldValueInvalid", "cause only at hub: spec.a[*].b FieldValueRequired"}},
+			[]string{"cause only at kube: spec.c FieldValueInvalid", "cause repeated at hub: spec.a[*].b FieldValueRequired"}},
 		{"objects",
 			Answer{Code: 200, Body: map[string]any{"metadata": map[string]any{"uid": "1", "annotations": map[string]any{"a": "1"}}, "spec": map[string]any{"x": 1.0, "l": []any{1.0, 2.0}}}},
 			Answer{Code: 200, Body: map[string]any{"metadata": map[string]any{"uid": "2"}, "spec": map[string]any{"x": 2.0, "l": []any{1.0, 3.0}}}},
