@@ -124,7 +124,8 @@ func (r *runner) objectPath(k Kind, name string) string {
 
 // base makes kind k's base object on both servers, by server-side apply
 // as the base's field manager, for the cases to update, patch and apply
-// to; the answers are compared as a case of their own.
+// to, and reads it back; the answers to both are compared as cases of
+// their own.
 func (r *runner) base(ctx context.Context, k Kind) {
 	if createOnly(k) {
 		return
@@ -140,6 +141,10 @@ func (r *runner) base(ctx context.Context, k Kind) {
 		// a valid object of the kind.
 		r.opts.Logf("difftest: kube-apiserver refuses the base object of %s: %v", k.ID(), kube)
 	}
+	// Read back, the object as stored, which a server may default or
+	// convert otherwise on read than it answered the write.
+	c.Op, c.Mutation = "get", "a read of the base object"
+	r.compare(ctx, c, Request{Method: http.MethodGet, Path: req.Path})
 }
 
 // runCases runs every kind's cases, opts.Parallel at a time, kinds
