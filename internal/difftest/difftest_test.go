@@ -265,3 +265,45 @@ func TestREADMEListsDivergences(t *testing.T) {
 	}
 	t.Errorf("README.md's deliberate divergences are not divergences.yaml's; run go test ./internal/difftest -update-readme. Want:\n%s", READMESection())
 }
+
+// A Table is compared by its columns and cells, ages and allocated
+// addresses aside.
+func TestTableOf(t *testing.T) {
+	table := map[string]any{
+		"kind":     "Table",
+		"metadata": map[string]any{"resourceVersion": "7"},
+		"columnDefinitions": []any{
+			map[string]any{"name": "Name", "type": "string"},
+			map[string]any{"name": "Cluster-IP", "type": "string"},
+			map[string]any{"name": "Age", "type": "string"},
+		},
+		"rows": []any{map[string]any{"cells": []any{"web", "10.96.0.7", "3s"}, "object": map[string]any{"uid": "u"}}},
+	}
+	got := tableOf(table)
+	want := map[string]any{
+		"kind":              "Table",
+		"columnDefinitions": table["columnDefinitions"],
+		"rows":              []any{map[string]any{"cells": []any{"web", someAllocated, someTime}}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("tableOf:\n got %v\nwant %v", got, want)
+	}
+	status := map[string]any{"kind": "Status", "code": 406.0}
+	if got := tableOf(status); !reflect.DeepEqual(got, status) {
+		t.Errorf("tableOf changed a Status: %v", got)
+	}
+}
+
+// The watch script's events keep what the script wrote and leave out what
+// only changed status, as a controller's write does.
+func TestReadEventsDropsStatusOnlyChanges(t *testing.T) {
+	stream := `{"type":"ADDED","object":{"kind":"Pod","metadata":{"name":"w","resourceVersion":"1"}}}
+{"type":"MODIFIED","object":{"kind":"Pod","metadata":{"name":"w","resourceVersion":"2"},"status":{"phase":"Pending"}}}
+{"type":"MODIFIED","object":{"kind":"Pod","metadata":{"name":"w","resourceVersion":"3","labels":{"a":"b"}}}}
+{"type":"DELETED","object":{"kind":"Pod","metadata":{"name":"w","resourceVersion":"4","labels":{"a":"b"}}}}
+{"type":"ADDED","object":{"kind":"Pod","metadata":{"name":"after"}}}
+`
+	if got := eventTypes(readEvents(strings.NewReader(stream))); got != "[ADDED MODIFIED DELETED]" {
+		t.Errorf("readEvents kept %s", got)
+	}
+}
