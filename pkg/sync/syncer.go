@@ -51,6 +51,9 @@ type Config struct {
 	// NamespaceGracePeriod is how long a downstream namespace the syncer
 	// made stays once nothing it synced is left in it.
 	NamespaceGracePeriod time.Duration
+	// HubResync is how often the hub informers replay every assigned
+	// object; zero means DefaultHubResync.
+	HubResync time.Duration
 	// TracerProvider gets the spans of the syncs and of their requests to
 	// either side; nil records none.
 	TracerProvider trace.TracerProvider
@@ -112,6 +115,10 @@ type Syncer struct {
 	logicalClusters atomic.Pointer[[]string]
 	refusedMu       gosync.Mutex
 	refused         map[conflictKey]types.UID
+	// rejections holds the hub objects that the physical cluster refused,
+	// which are not sent again until they change (failed.go).
+	rejectionsMu gosync.Mutex
+	rejections   map[conflictKey]rejection
 
 	// nsQueue deletes the downstream namespaces left empty; emptySince
 	// holds when each was first found so.
@@ -124,6 +131,7 @@ type Syncer struct {
 	// downQueue and upQueue were observed, for their sync latency.
 	downObserved, upObserved observedTimes
 	tracer                   trace.Tracer
+	hubResync                time.Duration
 }
 
 // resource is one synced resource with its informers on both sides.
@@ -147,12 +155,13 @@ func (k objectKey) String() string {
 	return fmt.Sprintf("resource %d %s/%s/%s", k.resource, k.cluster, k.namespace, k.name)
 }
 
-// hubResync is how often the hub informers replay every assigned object,
-// which re-reads the dependencies of each workload: the bound on how stale
-// a dependency that is not assigned itself may be downstream, since the
-// hub is not watched for those. The replay writes nothing where nothing
-// changed.
-const hubResync = 5 * time.Minute
+// DefaultHubResync is how often the hub informers replay every assigned
+// object, which re-reads the dependencies of each workload: the bound on
+// how stale a dependency that is not assigned itself may be downstream,
+// since the hub is not watched for those. The replay writes nothing
+// where nothing changed, and sends nothing for an object the physical
+// cluster refused as it is.
+const DefaultHubResync = 5 * time.Minute
 
 // ParseTarget splits "<logical cluster path>:<name>" at its last colon.
 func ParseTarget(s string) (logicalcluster.Name, string, error) {
@@ -179,6 +188,9 @@ func New(ctx context.Context, c Config) (*Syncer, error) {
 		return nil, err
 	}
 	register()
+	if c.HubResync == 0 {
+		c.HubResync = DefaultHubResync
+	}
 	tracer := trace.Tracer(noop.Tracer{})
 	if c.TracerProvider != nil {
 		tracer = c.TracerProvider.Tracer(tracerName)
@@ -197,6 +209,8 @@ func New(ctx context.Context, c Config) (*Syncer, error) {
 		accepted:             map[schema.GroupVersionResource]int{},
 		conflicts:            map[conflictKey]types.UID{},
 		refused:              map[conflictKey]types.UID{},
+		rejections:           map[conflictKey]rejection{},
+		hubResync:            c.HubResync,
 		nsQueue:              workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[namespaceKey](), workqueue.TypedRateLimitingQueueConfig[namespaceKey]{Name: queueNamespaces}),
 		namespaceGracePeriod: c.NamespaceGracePeriod,
 		emptySince:           map[string]time.Time{},
@@ -375,7 +389,7 @@ func (s *Syncer) hubInformer(wildcard dynamic.Interface, gvr schema.GroupVersion
 		},
 	})), &unstructured.Unstructured{}, cache.SharedIndexInformerOptions{
 		ObjectDescription: gvr.String() + " at the hub",
-		ResyncPeriod:      hubResync,
+		ResyncPeriod:      s.hubResync,
 		Indexers:          indexers,
 	})
 	// A watch that breaks with an error, as one too old to resume after
