@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,6 +24,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/canopy-dev/canopy/internal/pgtest"
+	"github.com/canopy-dev/canopy/pkg/authorization/bootstrappolicy"
 )
 
 // hub is one hub process over a data directory and a datastore that
@@ -508,11 +510,12 @@ func testHubLogicalClusters(t *testing.T, h *hub, k kubectl) {
 	k.must("--context", "root", "delete", "logicalcluster", "a", "--wait=false")
 	k.must("--context", "root", "wait", "--for=delete", "logicalcluster/a", "--timeout=15s")
 	// The deletion's progress was in the status on the way: root:a
-	// waited for root:a:child. Its 15 objects are 3 namespaces, a
-	// configmap, and the 9 ClusterRoles and 2 ClusterRoleBindings every
+	// waited for root:a:child. Its objects are 3 namespaces, a
+	// configmap, and the ClusterRoles and ClusterRoleBindings every
 	// logical cluster starts with.
 	progress := watch()
-	if !strings.Contains(progress, "Terminating: removed 15 objects; waiting for the deletion of 1 logicalclusters.tenancy.canopy.dev") {
+	removed := 4 + len(bootstrappolicy.ClusterRoles()) + len(bootstrappolicy.ClusterRoleBindings())
+	if !strings.Contains(progress, fmt.Sprintf("Terminating: removed %d objects; waiting for the deletion of 1 logicalclusters.tenancy.canopy.dev", removed)) {
 		t.Errorf("while root:a was deleted, its status read:\n%s", progress)
 	}
 	for _, context := range []string{"a", "child"} {
@@ -531,8 +534,8 @@ func testHubLogicalClusters(t *testing.T, h *hub, k kubectl) {
 	k.createLogicalCluster("root", "a")
 	for resource, want := range map[string]string{
 		"namespaces": "default kube-public kube-system", "configmaps": "", "secrets": "", "logicalclusters": "",
-		"clusterroles":        "admin cluster-admin edit system:aggregate-to-admin system:aggregate-to-edit system:aggregate-to-view system:basic-user system:discovery view",
-		"clusterrolebindings": "system:basic-user system:discovery",
+		"clusterroles":        defaultNames(bootstrappolicy.ClusterRoles()),
+		"clusterrolebindings": defaultNames(bootstrappolicy.ClusterRoleBindings()),
 	} {
 		if got := strings.Join(k.names("a", resource), " "); got != want {
 			t.Errorf("root:a made again has %s %q", resource, got)
@@ -544,6 +547,17 @@ func testHubLogicalClusters(t *testing.T, h *hub, k kubectl) {
 			t.Errorf("root:a:child made again has %s %q", resource, got)
 		}
 	}
+}
+
+// defaultNames are the names of a logical cluster's default RBAC objects,
+// as kubectl lists them.
+func defaultNames[T metav1.Object](objs []T) string {
+	var names []string
+	for _, o := range objs {
+		names = append(names, o.GetName())
+	}
+	sort.Strings(names)
+	return strings.Join(names, " ")
 }
 
 // createLogicalCluster creates LogicalCluster name in the logical cluster

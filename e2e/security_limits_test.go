@@ -441,6 +441,14 @@ func TestLogicalClusterExistence(t *testing.T) {
 			body: `{"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectAccessReview","spec":{"resourceAttributes":{"verb":"list","resource":"configmaps"}}}`},
 		{method: http.MethodPost, path: "/apis/authentication.k8s.io/v1/selfsubjectreviews",
 			body: `{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}`},
+		{method: http.MethodPost, path: "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
+			body: `{"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectRulesReview","spec":{"namespace":"default"}}`},
+		{method: http.MethodPost, path: "/apis/authorization.k8s.io/v1/subjectaccessreviews",
+			body: `{"apiVersion":"authorization.k8s.io/v1","kind":"SubjectAccessReview","spec":{"user":"alice","resourceAttributes":{"verb":"list","resource":"configmaps"}}}`},
+		{method: http.MethodPost, path: "/apis/authentication.k8s.io/v1/tokenreviews",
+			body: `{"apiVersion":"authentication.k8s.io/v1","kind":"TokenReview","spec":{"token":"x"}}`},
+		{method: http.MethodGet, path: "/.well-known/openid-configuration"},
+		{method: http.MethodGet, path: "/openid/v1/jwks"},
 	}
 	// An answer names its logical cluster where it would anyway, in a
 	// refusal saying alice has no role there.

@@ -19,15 +19,19 @@ import (
 // registries.
 type controllerClients struct {
 	placement, garbageCollector, namespace, statusAggregation *loopback.Client
+	serviceAccounts, rootCACertPublisher, resourceQuota       *loopback.Client
 }
 
 // byName is each of c's clients, by its controller's name.
 func (c *controllerClients) byName() map[string]**loopback.Client {
 	return map[string]**loopback.Client{
-		"placement":          &c.placement,
-		"garbage-collector":  &c.garbageCollector,
-		"namespace":          &c.namespace,
-		"status-aggregation": &c.statusAggregation,
+		"placement":              &c.placement,
+		"garbage-collector":      &c.garbageCollector,
+		"namespace":              &c.namespace,
+		"status-aggregation":     &c.statusAggregation,
+		"serviceaccounts":        &c.serviceAccounts,
+		"root-ca-cert-publisher": &c.rootCACertPublisher,
+		"resourcequota":          &c.resourceQuota,
 	}
 }
 

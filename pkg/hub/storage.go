@@ -65,9 +65,13 @@ type apiStorage struct {
 	groups []storedGroup
 
 	ServiceAccounts rest.Getter
-	Services        *genericregistry.Store
-	IPAddresses     *genericregistry.Store
-	Events          rest.Creater
+	// ServiceAccountStore and ConfigMaps hold the objects kept in every
+	// namespace (pkg/controller/namespacedefaults).
+	ServiceAccountStore, ConfigMaps *genericregistry.Store
+	Services                        *genericregistry.Store
+	ResourceQuotas                  *genericregistry.Store
+	IPAddresses                     *genericregistry.Store
+	Events                          rest.Creater
 	// Namespaces is the namespaces' store; NamespaceREST serves them,
 	// deleting one by marking it Terminating until it is emptied,
 	// NamespaceFinalize is their finalize subresource and NamespaceStatus
@@ -138,7 +142,7 @@ var storedGroups = []struct {
 // newAPIStorage builds the storage of every API over c's datastore.
 func newAPIStorage(c *config) (*apiStorage, error) {
 	s := &apiStorage{factory: &registry.Factory{Backend: c.backend, Serializer: c.codecs}}
-	signer, err := serviceaccount.NewSigner(c.pki.serviceAccountKey, c.ServiceAccountMaxTokenExpiration)
+	signer, err := serviceaccount.NewSigner(c.pki.serviceAccountKey, c.issuers, c.ServiceAccountMaxTokenExpiration)
 	if err != nil {
 		return nil, err
 	}
@@ -185,6 +189,9 @@ func (s *apiStorage) lookUp() error {
 	v1, apps, workload := corev1.SchemeGroupVersion, appsv1.SchemeGroupVersion, workloadv1alpha1.SchemeGroupVersion
 	placement, policies := placementv1alpha1.SchemeGroupVersion, admissionregistrationv1.SchemeGroupVersion
 	s.ServiceAccounts = lookUp[rest.Getter](&l, v1, "serviceaccounts")
+	s.ServiceAccountStore = l.store(v1, "serviceaccounts")
+	s.ConfigMaps = l.store(v1, "configmaps")
+	s.ResourceQuotas = l.store(v1, "resourcequotas")
 	s.Services = l.store(v1, "services")
 	s.IPAddresses = l.store(networkingv1.SchemeGroupVersion, "ipaddresses")
 	s.Events = lookUp[rest.Creater](&l, v1, "events")

@@ -50,8 +50,9 @@ func dependencies(obj *unstructured.Unstructured, cluster string) []dependencyKe
 	}
 	var keys []dependencyKey
 	for _, r := range podspec.References(spec) {
-		// Every namespace downstream has its own default ServiceAccount.
-		if r.Resource == "serviceaccounts" && r.Name == "default" {
+		// Every namespace downstream has its own default ServiceAccount
+		// and root CA, which kube-controller-manager keeps there.
+		if r.Resource == "serviceaccounts" && r.Name == "default" || r.Resource == "configmaps" && r.Name == "kube-root-ca.crt" {
 			continue
 		}
 		i := slices.IndexFunc(dependencyResources, func(gvr schema.GroupVersionResource) bool { return gvr.Resource == r.Resource })

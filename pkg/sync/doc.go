@@ -90,6 +90,17 @@
 // pod's node: a copy made before its pod was bound is made again, and a
 // new pod waits a few seconds for its scheduler before it is copied.
 //
+// Nodes (nodes.go): each node of the physical cluster that runs a pod
+// the syncer copied up to a logical cluster is copied there too, under
+// its own name, so that the pod's nodeName names a node there; labelled
+// workloadv1alpha1.UpsyncedLabel, without the images and volumes its
+// status lists, which tell of other tenants' pods. The node queue holds
+// a logical cluster and a node name; it is fed by the upsynced pods
+// (indexed by node), the downstream nodes and the copies, and deletes a
+// copy once no copied pod of its logical cluster runs on the node. Only
+// the syncer writes the copies (pkg/admission/upsynced), and only those
+// (pkg/syncerscope).
+//
 // Events (events.go): the Events downstream of pods and of synced
 // objects, in the syncer's namespaces, are copied the same way, under
 // their own names, about the hub object of the same name, labelled

@@ -21,6 +21,7 @@ const (
 	queueDependencies = "dependencies"
 	queuePods         = "pods"
 	queueEvents       = "events"
+	queueNodes        = "nodes"
 	queueNamespaces   = "namespaces"
 )
 
@@ -83,7 +84,7 @@ var registerMetrics gosync.Once
 func register() {
 	registerMetrics.Do(func() {
 		legacyregistry.MustRegister(syncLatency, syncErrors, refusedObjects, downstreamWrites, hubRelists)
-		for _, q := range []string{queueDown, queueUp, queueDependencies, queuePods, queueEvents, queueNamespaces} {
+		for _, q := range []string{queueDown, queueUp, queueDependencies, queuePods, queueEvents, queueNodes, queueNamespaces} {
 			for _, t := range errorTypes {
 				syncErrors.WithLabelValues(q, t)
 			}

@@ -104,6 +104,12 @@ type Syncer struct {
 	hubEvents  cache.SharedIndexInformer
 	downEvents cache.GenericLister
 	eventQueue workqueue.TypedRateLimitingInterface[origin]
+	// hubNodes holds the nodes the syncer copied up, downNodes the
+	// physical cluster's, and nodeQueue copies the latter to the former
+	// in each logical cluster whose pods run on them (nodes.go).
+	hubNodes  cache.SharedIndexInformer
+	downNodes corelisters.NodeLister
+	nodeQueue workqueue.TypedRateLimitingInterface[origin]
 
 	// conflicts holds the UID of each hub object whose conflict downstream
 	// was recorded at the hub, so that a resync records it only once.
@@ -206,6 +212,7 @@ func New(ctx context.Context, c Config) (*Syncer, error) {
 		depQueue:             workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[dependencyKey](), workqueue.TypedRateLimitingQueueConfig[dependencyKey]{Name: queueDependencies}),
 		podQueue:             workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: queuePods}),
 		eventQueue:           workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: queueEvents}),
+		nodeQueue:            workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: queueNodes}),
 		accepted:             map[schema.GroupVersionResource]int{},
 		conflicts:            map[conflictKey]types.UID{},
 		refused:              map[conflictKey]types.UID{},
@@ -343,6 +350,9 @@ func (s *Syncer) setUpResources(accepted []workloadv1alpha1.GroupResource) error
 	if err := s.setUpPods(wildcard, downFactory); err != nil {
 		return err
 	}
+	if err := s.setUpNodes(wildcard); err != nil {
+		return err
+	}
 	if err := s.setUpEvents(wildcard); err != nil {
 		return err
 	}
@@ -411,12 +421,14 @@ func (s *Syncer) Run(ctx context.Context, workers int) error {
 	defer s.depQueue.ShutDown()
 	defer s.podQueue.ShutDown()
 	defer s.eventQueue.ShutDown()
+	defer s.nodeQueue.ShutDown()
 	defer s.nsQueue.ShutDown()
 	for _, r := range s.resources {
 		go r.hub.RunWithContext(ctx)
 	}
 	go s.hubPods.RunWithContext(ctx)
 	go s.hubEvents.RunWithContext(ctx)
+	go s.hubNodes.RunWithContext(ctx)
 	for _, f := range s.factories {
 		f.Start(ctx.Done())
 	}
@@ -446,6 +458,7 @@ func (s *Syncer) Run(ctx context.Context, workers int) error {
 		go work(ctx, queueDependencies, s.depQueue, syncDependency)
 		go work(ctx, queuePods, s.podQueue, s.syncPod)
 		go work(ctx, queueEvents, s.eventQueue, s.syncEvent)
+		go work(ctx, queueNodes, s.nodeQueue, s.syncNode)
 		go work(ctx, queueNamespaces, s.nsQueue, s.syncNamespace)
 	}
 	s.ready.start()

@@ -102,7 +102,7 @@ var serviceFields = registry.Fields[*corev1.Service]{
 // requests for core/v1.
 func addFieldLabelConversions(s *runtime.Scheme) error {
 	for kind, f := range map[string]registry.Selectable{
-		"Pod": podFields, "Event": eventFields, "Namespace": namespaceFields, "Secret": secretFields, "Service": serviceFields,
+		"Pod": podFields, "Node": nodeFields, "Event": eventFields, "Namespace": namespaceFields, "Secret": secretFields, "Service": serviceFields,
 	} {
 		if err := registry.AddFieldLabelConversion(s, corev1.SchemeGroupVersion.WithKind(kind), f); err != nil {
 			return err

@@ -18,6 +18,7 @@ import (
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/apiserver/pkg/storage"
 	"k8s.io/apiserver/pkg/storage/names"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 // Namespaces are created with the "kubernetes" finalizer in
@@ -103,6 +104,38 @@ func (s namespaceFinalizeStrategy) ValidateUpdate(ctx context.Context, obj, old 
 		errs = append(errs, apivalidation.ValidateFinalizerName(string(f), p.Index(i))...)
 	}
 	return errs
+}
+
+// namespaceStatusStrategy is the update strategy of namespaces/status,
+// as Kubernetes' (pkg/registry/core/namespace/strategy.go, v1.37.1): it
+// keeps the spec, and keeps the metadata changes the update carries, as
+// kube does, where the hub's other kinds' status (registry.StatusOf)
+// drops them.
+type namespaceStatusStrategy struct{ namespaceStrategy }
+
+func (namespaceStatusStrategy) PrepareForUpdate(_ context.Context, obj, old runtime.Object) {
+	obj.(*corev1.Namespace).Spec = old.(*corev1.Namespace).Spec
+}
+
+// ValidateUpdate is Kubernetes' ValidateNamespaceStatusUpdate: the phase
+// says whether the namespace is being deleted.
+func (namespaceStatusStrategy) ValidateUpdate(_ context.Context, obj, old runtime.Object) field.ErrorList {
+	ns, oldNS := obj.(*corev1.Namespace), old.(*corev1.Namespace)
+	errs := apivalidation.ValidateObjectMetaUpdate(&ns.ObjectMeta, &oldNS.ObjectMeta, field.NewPath("metadata"))
+	phase := field.NewPath("status", "Phase")
+	switch {
+	case ns.DeletionTimestamp.IsZero() && ns.Status.Phase != corev1.NamespaceActive:
+		errs = append(errs, field.Invalid(phase, ns.Status.Phase, "may only be 'Active' if `deletionTimestamp` is empty"))
+	case !ns.DeletionTimestamp.IsZero() && ns.Status.Phase != corev1.NamespaceTerminating:
+		errs = append(errs, field.Invalid(phase, ns.Status.Phase, "may only be 'Terminating' if `deletionTimestamp` is not empty"))
+	}
+	return errs
+}
+
+// GetResetFields tells server-side apply that namespaces/status sets no
+// spec.
+func (namespaceStatusStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return map[fieldpath.APIVersion]*fieldpath.Set{"v1": fieldpath.NewSet(fieldpath.MakePathOrDie("spec"))}
 }
 
 // namespaceREST serves namespaces, deleting them in two steps as

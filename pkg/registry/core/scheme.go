@@ -20,6 +20,7 @@ var served = []runtime.Object{
 	&corev1.Secret{}, &corev1.SecretList{},
 	&corev1.ServiceAccount{}, &corev1.ServiceAccountList{},
 	&corev1.Pod{}, &corev1.PodList{},
+	&corev1.Node{}, &corev1.NodeList{},
 	&corev1.PodTemplate{}, &corev1.PodTemplateList{},
 	&corev1.Service{}, &corev1.ServiceList{},
 	&corev1.Endpoints{}, &corev1.EndpointsList{},

@@ -32,7 +32,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssu
 				return map[string]rest.Storage{
 					"namespaces":          &namespaceREST{main},
 					"namespaces/finalize": newNamespaceFinalize(main.Store, typer),
-					"namespaces/status":   registry.NewStatus(main.Store, registry.StatusOf[*corev1.Namespace]{Kind: registry.Kind[*corev1.Namespace]{ObjectTyper: typer, APIVersion: v1, ClusterScoped: true}}),
+					"namespaces/status":   registry.NewStatus(main.Store, namespaceStatusStrategy{namespaceStrategy{typer, names.SimpleNameGenerator}}),
 				}
 			},
 			Table: registry.Table{
@@ -93,6 +93,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssu
 				Cells:   func(o runtime.Object) []any { return []any{registry.Count(len(o.(*corev1.ServiceAccount).Secrets))} },
 			},
 		},
+		nodeResource(typer),
 		registry.Resource{
 			Singular: "pod", Plural: "pods", ShortNames: []string{"po"}, Categories: []string{"all"},
 			New:      func() runtime.Object { return &corev1.Pod{} },

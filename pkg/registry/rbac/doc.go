@@ -15,11 +15,13 @@
 // whose rules it has, unless it may "escalate" roles or "bind" that role,
 // or is in system:masters, as in Kubernetes.
 //
-// Every logical cluster starts with Kubernetes' user-facing roles:
-// cluster-admin, and admin, edit and view, which aggregate the rules of
+// Every logical cluster starts with Kubernetes' default ClusterRoles and
+// ClusterRoleBindings (package
+// github.com/canopy-dev/canopy/pkg/authorization/bootstrappolicy):
+// cluster-admin, admin, edit and view, which aggregate the rules of
 // ClusterRoles labeled rbac.authorization.k8s.io/aggregate-to-<role>
 // (package github.com/canopy-dev/canopy/pkg/controller/clusterroleaggregation
-// keeps the aggregated rules current). Only who holds every permission may
+// keeps the aggregated rules current), and the system roles tools bind. Only who holds every permission may
 // make an aggregated ClusterRole, as in Kubernetes. The ClusterRoleBinding
 // canopy:admins makes the admins a logical cluster's LogicalCluster names
 // cluster-admin there; the hub writes it when they change.
