@@ -438,13 +438,13 @@ func testHubLogicalClusters(t *testing.T, h *hub, k kubectl) {
 	k.must("--context", "a", "create", "configmap", "only-in-a")
 	k.must("--context", "b", "create", "configmap", "shared-name", "--from-literal", "cluster=b")
 
-	if got := strings.Join(k.names("a", "cm"), " "); got != "only-in-a shared-name" {
+	if got := strings.Join(k.names("a", "cm"), " "); got != "kube-root-ca.crt only-in-a shared-name" {
 		t.Errorf("root:a has configmaps %q", got)
 	}
-	if got := strings.Join(k.names("b", "cm"), " "); got != "shared-name" {
+	if got := strings.Join(k.names("b", "cm"), " "); got != "kube-root-ca.crt shared-name" {
 		t.Errorf("root:b has configmaps %q", got)
 	}
-	if got := k.names("root", "cm"); len(got) != 0 {
+	if got := strings.Join(k.names("root", "cm"), " "); got != "kube-root-ca.crt" {
 		t.Errorf("root has configmaps %q", got)
 	}
 	if got := k.must("--context", "b", "get", "cm", "shared-name", "-o", "jsonpath={.data.cluster}"); got != "b" {
@@ -467,7 +467,7 @@ func testHubLogicalClusters(t *testing.T, h *hub, k kubectl) {
 	if got := k.must("--context", "b", "get", "cm", "shared-name", "-o", `jsonpath={.metadata.annotations.canopy\.dev/cluster}`); got != "root:b" {
 		t.Errorf("after annotating, root:b's object says it is in %q", got)
 	}
-	if got := strings.Join(k.names("a", "cm"), " "); got != "only-in-a shared-name" {
+	if got := strings.Join(k.names("a", "cm"), " "); got != "kube-root-ca.crt only-in-a shared-name" {
 		t.Errorf("after annotating in root:b, root:a has configmaps %q", got)
 	}
 
@@ -483,10 +483,10 @@ func testHubLogicalClusters(t *testing.T, h *hub, k kubectl) {
 	}
 
 	k.must("--context", "a", "delete", "configmap", "only-in-a")
-	if got := strings.Join(k.names("a", "cm"), " "); got != "shared-name" {
+	if got := strings.Join(k.names("a", "cm"), " "); got != "kube-root-ca.crt shared-name" {
 		t.Errorf("after delete, root:a has configmaps %q", got)
 	}
-	if got := strings.Join(k.names("b", "cm"), " "); got != "shared-name" {
+	if got := strings.Join(k.names("b", "cm"), " "); got != "kube-root-ca.crt shared-name" {
 		t.Errorf("after deleting in root:a, root:b has configmaps %q", got)
 	}
 
@@ -494,7 +494,7 @@ func testHubLogicalClusters(t *testing.T, h *hub, k kubectl) {
 	// also reuses the certificates the kubeconfig embeds.
 	h.stop(t)
 	h.start(t)
-	if got := strings.Join(k.names("a", "cm"), " "); got != "shared-name" {
+	if got := strings.Join(k.names("a", "cm"), " "); got != "kube-root-ca.crt shared-name" {
 		t.Errorf("after restart, root:a has configmaps %q", got)
 	}
 	if got := k.must("--context", "b", "get", "cm", "shared-name", "-o", "jsonpath={.data.cluster}"); got != "b" {
@@ -511,10 +511,11 @@ func testHubLogicalClusters(t *testing.T, h *hub, k kubectl) {
 	k.must("--context", "root", "wait", "--for=delete", "logicalcluster/a", "--timeout=15s")
 	// The deletion's progress was in the status on the way: root:a
 	// waited for root:a:child. Its objects are 3 namespaces, a
-	// configmap, and the ClusterRoles and ClusterRoleBindings every
-	// logical cluster starts with.
+	// configmap, the default ServiceAccount and kube-root-ca.crt
+	// ConfigMap of each namespace, and the ClusterRoles and
+	// ClusterRoleBindings every logical cluster starts with.
 	progress := watch()
-	removed := 4 + len(bootstrappolicy.ClusterRoles()) + len(bootstrappolicy.ClusterRoleBindings())
+	removed := 4 + 3*2 + len(bootstrappolicy.ClusterRoles()) + len(bootstrappolicy.ClusterRoleBindings())
 	if !strings.Contains(progress, fmt.Sprintf("Terminating: removed %d objects; waiting for the deletion of 1 logicalclusters.tenancy.canopy.dev", removed)) {
 		t.Errorf("while root:a was deleted, its status read:\n%s", progress)
 	}
@@ -530,10 +531,11 @@ func testHubLogicalClusters(t *testing.T, h *hub, k kubectl) {
 		t.Errorf("after deleting root:a, root:b has namespaces %q", got)
 	}
 	// A logical cluster made again under the same name starts empty:
-	// nothing of the old root:a or root:a:child is left in storage.
+	// nothing of the old root:a or root:a:child is left in storage, but
+	// for what every namespace gets anew.
 	k.createLogicalCluster("root", "a")
 	for resource, want := range map[string]string{
-		"namespaces": "default kube-public kube-system", "configmaps": "", "secrets": "", "logicalclusters": "",
+		"namespaces": "default kube-public kube-system", "configmaps": "kube-root-ca.crt", "secrets": "", "logicalclusters": "",
 		"clusterroles":        defaultNames(bootstrappolicy.ClusterRoles()),
 		"clusterrolebindings": defaultNames(bootstrappolicy.ClusterRoleBindings()),
 	} {
@@ -542,8 +544,8 @@ func testHubLogicalClusters(t *testing.T, h *hub, k kubectl) {
 		}
 	}
 	k.createLogicalCluster("a", "child")
-	for _, resource := range []string{"configmaps", "secrets"} {
-		if got := k.names("child", resource); len(got) != 0 {
+	for resource, want := range map[string]string{"configmaps": "kube-root-ca.crt", "secrets": ""} {
+		if got := strings.Join(k.names("child", resource), " "); got != want {
 			t.Errorf("root:a:child made again has %s %q", resource, got)
 		}
 	}

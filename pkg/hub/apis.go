@@ -22,6 +22,7 @@ import (
 
 	"github.com/canopy-dev/canopy/pkg/admission/admissionpolicy"
 	"github.com/canopy-dev/canopy/pkg/admission/assignment"
+	certificatesadmission "github.com/canopy-dev/canopy/pkg/admission/certificates"
 	"github.com/canopy-dev/canopy/pkg/admission/definitioncleanup"
 	"github.com/canopy-dev/canopy/pkg/admission/logicalclusterlifecycle"
 	"github.com/canopy-dev/canopy/pkg/admission/namespacelifecycle"
@@ -148,6 +149,7 @@ func (h *hubServer) installAdmission(cfg *genericapiserver.Config, authz authori
 		namespacelifecycle.New(h.apis.NamespaceREST),
 		upsynced.New(h.apis.ReplicaSets),
 		syncerscope.NewAdmission(syncerObjects),
+		certificatesadmission.New(authz),
 		h.assignments,
 		h.policies,
 	)

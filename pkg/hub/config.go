@@ -209,10 +209,12 @@ func (c *config) genericConfig(clusters *tenancy.Storage, authz authorizer.Autho
 	if err := cfg.Authentication.ApplyClientCert(clientCA, cfg.SecureServing); err != nil {
 		return nil, err
 	}
-	// Client certificates are valid in every logical cluster, as bearer
-	// tokens are but for ServiceAccount tokens (bearerTokens).
+	// Client certificates are valid in every logical cluster, but those
+	// signed for a CertificateSigningRequest, in their own only; bearer
+	// tokens are valid everywhere but for ServiceAccount tokens
+	// (bearerTokens).
 	cfg.Authentication.Authenticator = group.NewAuthenticatedGroupAdder(withPublicInfo(unionauth.New(
-		newCachedCertUsers(x509request.NewDynamic(clientCA.VerifyOptions, certUser)),
+		clusterBoundCerts{newCachedCertUsers(x509request.NewDynamic(clientCA.VerifyOptions, certUser))},
 		bearertoken.New(bearer),
 	)))
 	cfg.Authorization.Authorizer = authz

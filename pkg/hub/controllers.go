@@ -13,6 +13,7 @@ import (
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/controller/clusterroleaggregation"
 	crdcontroller "github.com/canopy-dev/canopy/pkg/controller/crd"
+	"github.com/canopy-dev/canopy/pkg/controller/csrsigning"
 	gccontroller "github.com/canopy-dev/canopy/pkg/controller/garbagecollector"
 	lccontroller "github.com/canopy-dev/canopy/pkg/controller/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/controller/losttarget"
@@ -52,6 +53,7 @@ func (h *hubServer) installControllers() error {
 		h.installCustomResourceCatalog,
 		h.installCRDControllers,
 		h.installSyncerRevocation,
+		h.installCSRSigningController,
 	} {
 		if err := install(); err != nil {
 			return err
@@ -252,6 +254,20 @@ func (h *hubServer) installCRDControllers() error {
 // credential once its target is deleted, created again, or revokes it.
 func (h *hubServer) installSyncerRevocation() error {
 	return h.revoker.Watch(h.informers.For(h.apis.SyncTargets))
+}
+
+// installCSRSigningController signs the approved requests for client
+// certificates of the hub, each good in its own logical cluster only.
+func (h *hubServer) installCSRSigningController() error {
+	return h.addController("csr-signing", csrsigning.New(csrsigning.Config{
+		Requests:  h.apis.CertificateSigningRequests,
+		Informers: h.informers,
+		Ownership: h.shards,
+		Client:    h.clients.csrSigning,
+		CA:        h.pki.ca,
+		CAKey:     h.pki.caKey,
+		Duration:  leafValidity,
+	}))
 }
 
 // installReadyMessage tells out how to reach the hub once it serves.

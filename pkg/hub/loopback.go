@@ -18,8 +18,8 @@ import (
 // (pkg/loopback). The others write only what the hub owns, through the
 // registries.
 type controllerClients struct {
-	placement, garbageCollector, namespace, statusAggregation *loopback.Client
-	serviceAccounts, rootCACertPublisher, resourceQuota       *loopback.Client
+	placement, garbageCollector, namespace, statusAggregation, csrSigning *loopback.Client
+	serviceAccounts, rootCACertPublisher, resourceQuota                   *loopback.Client
 }
 
 // byName is each of c's clients, by its controller's name.
@@ -32,6 +32,7 @@ func (c *controllerClients) byName() map[string]**loopback.Client {
 		"serviceaccounts":        &c.serviceAccounts,
 		"root-ca-cert-publisher": &c.rootCACertPublisher,
 		"resourcequota":          &c.resourceQuota,
+		"csr-signing":            &c.csrSigning,
 	}
 }
 

@@ -12,11 +12,14 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
+	certificatesv1 "k8s.io/api/certificates/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	storagemigrationv1 "k8s.io/api/storagemigration/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -37,13 +40,16 @@ import (
 	"github.com/canopy-dev/canopy/pkg/registry/apps"
 	"github.com/canopy-dev/canopy/pkg/registry/autoscaling"
 	"github.com/canopy-dev/canopy/pkg/registry/batch"
+	"github.com/canopy-dev/canopy/pkg/registry/certificates"
 	"github.com/canopy-dev/canopy/pkg/registry/coordination"
 	"github.com/canopy-dev/canopy/pkg/registry/core"
 	"github.com/canopy-dev/canopy/pkg/registry/discovery"
+	"github.com/canopy-dev/canopy/pkg/registry/flowcontrol"
 	"github.com/canopy-dev/canopy/pkg/registry/networking"
 	placementregistry "github.com/canopy-dev/canopy/pkg/registry/placement"
 	"github.com/canopy-dev/canopy/pkg/registry/policy"
 	rbacregistry "github.com/canopy-dev/canopy/pkg/registry/rbac"
+	"github.com/canopy-dev/canopy/pkg/registry/storagemigration"
 	"github.com/canopy-dev/canopy/pkg/registry/tenancy"
 	"github.com/canopy-dev/canopy/pkg/registry/workload"
 	"github.com/canopy-dev/canopy/pkg/serviceaccount"
@@ -102,6 +108,10 @@ type apiStorage struct {
 
 	Definitions      *genericregistry.Store
 	DefinitionStatus rest.Updater
+
+	// CertificateSigningRequests are signed by the hub's CA for its own
+	// client certificates (pkg/controller/csrsigning).
+	CertificateSigningRequests *genericregistry.Store
 }
 
 // namespaceStorage is what the namespaces are served by.
@@ -137,6 +147,9 @@ var storedGroups = []struct {
 	{workloadv1alpha1.SchemeGroupVersion, workload.AddToScheme, workload.NewStorage},
 	{placementv1alpha1.SchemeGroupVersion, placementregistry.AddToScheme, placementregistry.NewStorage},
 	{admissionregistrationv1.SchemeGroupVersion, admissionregistration.AddToScheme, admissionregistration.NewStorage},
+	{certificatesv1.SchemeGroupVersion, certificates.AddToScheme, certificates.NewStorage},
+	{flowcontrolv1.SchemeGroupVersion, flowcontrol.AddToScheme, flowcontrol.NewStorage},
+	{storagemigrationv1.SchemeGroupVersion, storagemigration.AddToScheme, storagemigration.NewStorage},
 }
 
 // newAPIStorage builds the storage of every API over c's datastore.
@@ -218,6 +231,7 @@ func (s *apiStorage) lookUp() error {
 	s.MutatingPolicyBindings = l.store(policies, "mutatingadmissionpolicybindings")
 	s.Definitions = l.store(apiextensionsv1.SchemeGroupVersion, apiextensionsregistry.Resource.Resource)
 	s.DefinitionStatus = lookUp[rest.Updater](&l, apiextensionsv1.SchemeGroupVersion, apiextensionsregistry.Resource.Resource+"/status")
+	s.CertificateSigningRequests = l.store(certificatesv1.SchemeGroupVersion, "certificatesigningrequests")
 	return errors.Join(l.errs...)
 }
 

@@ -6,9 +6,10 @@
 // logical cluster.
 //
 // As in package core, the v1 Go types are registered as the internal
-// version too, so nothing converts; the v1 defaulting Kubernetes does
-// (the API group of role references and of User and Group subjects)
-// happens in the strategies.
+// version too; upstream's own strategies validate them (package upstream
+// runs the lifted code of third_party/kubernetes), and upstream's v1
+// defaults (the API group of role references and of User and Group
+// subjects) apply as they are decoded.
 //
 // Writes cannot escalate: a requester may only create or change a role
 // whose rules it already has in that logical cluster, and only bind a role
