@@ -15,6 +15,10 @@ const (
 	someUID       = "<uid>"
 	someAllocated = "<allocated>"
 	someGenerated = "<generated>"
+	// theCaller stands for who the harness is to a server, which the
+	// server tells in a SelfSubjectReview and records in a
+	// CertificateSigningRequest.
+	theCaller = "<the caller>"
 )
 
 // ignoredMetadata are the fields of metadata each server sets its own way.
@@ -61,7 +65,14 @@ func Normalize(obj map[string]any) map[string]any {
 	// The harness is a user of each server, not the same one: who it is
 	// is each server's answer, that it is told is compared.
 	if status, ok := obj["status"].(map[string]any); ok && obj["kind"] == "SelfSubjectReview" && status["userInfo"] != nil {
-		status["userInfo"] = "<the caller>"
+		status["userInfo"] = theCaller
+	}
+	if spec, ok := obj["spec"].(map[string]any); ok && obj["kind"] == "CertificateSigningRequest" {
+		for _, f := range []string{"username", "uid", "groups", "extra"} {
+			if spec[f] != nil {
+				spec[f] = theCaller
+			}
+		}
 	}
 	normalizeValues(obj, "", uid)
 	return obj
