@@ -3,6 +3,7 @@ package upstream
 import (
 	"context"
 	"fmt"
+	"reflect"
 
 	"k8s.io/apimachinery/pkg/api/operation"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -226,10 +227,18 @@ func internal(obj runtime.Object) (runtime.Object, error) {
 // out. Every internal object converts to its served version (upstream
 // tests the round trip of each kind), so a failure is a bug to log, not a
 // client's mistake to answer.
+//
+// It converts into a new object and replaces obj's contents with it, so
+// that what the served version has and the internal one does not (a
+// Secret's stringData, merged into data) goes, as it does in
+// kube-apiserver, which decodes every write to the internal version.
 func back(ctx context.Context, in, obj runtime.Object) {
 	gvk := obj.GetObjectKind().GroupVersionKind()
-	if err := Scheme.Convert(in, obj, nil); err != nil {
+	out := reflect.New(reflect.TypeOf(obj).Elem()).Interface().(runtime.Object)
+	if err := Scheme.Convert(in, out, nil); err != nil {
 		utilruntime.HandleErrorWithContext(ctx, err, "Converting upstream's internal object back", "type", fmt.Sprintf("%T", obj))
+		return
 	}
+	reflect.ValueOf(obj).Elem().Set(reflect.ValueOf(out).Elem())
 	obj.GetObjectKind().SetGroupVersionKind(gvk)
 }

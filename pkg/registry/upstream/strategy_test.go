@@ -16,6 +16,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/registry/upstream"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/core/configmap"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/core/pod"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/core/secret"
 )
 
 var _ registry.Upstream = upstream.For(pod.Strategy)
@@ -78,5 +79,34 @@ func TestUnknownKind(t *testing.T) {
 	errs := upstream.For(pod.Strategy).Validate(context.Background(), &runtime.Unknown{})
 	if len(errs) != 1 || errs[0].Type != field.ErrorTypeInternal {
 		t.Errorf("validating an unknown kind: %v", errs)
+	}
+}
+
+// TestServedOnlyFieldsGo: what only the served version has goes on a
+// write, as in kube-apiserver, which decodes each write to the internal
+// version: a Secret's stringData is merged into its data and not stored.
+func TestServedOnlyFieldsGo(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		prepare func(obj, old *corev1.Secret)
+	}{
+		{"create", func(obj, _ *corev1.Secret) { upstream.For(secret.Strategy).PrepareForCreate(context.Background(), obj) }},
+		{"update", func(obj, old *corev1.Secret) {
+			upstream.For(secret.Strategy).PrepareForUpdate(context.Background(), obj, old)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			old := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s", Namespace: "shop"}, Data: map[string][]byte{"kept": []byte("1")}}
+			obj := old.DeepCopy()
+			obj.TypeMeta = metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"}
+			obj.StringData = map[string]string{"key": "value", "kept": "2"}
+			tc.prepare(obj, old)
+			if obj.StringData != nil || string(obj.Data["key"]) != "value" || string(obj.Data["kept"]) != "2" {
+				t.Errorf("after %s: stringData %v, data %q; want no stringData and data key=value, kept=2", tc.name, obj.StringData, obj.Data)
+			}
+			if obj.APIVersion != "v1" || obj.Kind != "Secret" {
+				t.Errorf("after %s: apiVersion %q, kind %q", tc.name, obj.APIVersion, obj.Kind)
+			}
+		})
 	}
 }
