@@ -17,6 +17,7 @@ import (
 
 	"github.com/canopy-dev/canopy/e2e/pcluster"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	canopysync "github.com/canopy-dev/canopy/pkg/sync"
 )
 
 // The messages of the admission policy installed only in the physical
@@ -44,7 +45,13 @@ const refusedHubResync = 2 * time.Second
 // writes nothing at the hub when it is refused as before.
 func TestSyncerRefusedDownstream(t *testing.T) {
 	t.Parallel()
-	admin, pc1, key, syncer := setUpSyncerWith(t, true, "--hub-resync", refusedHubResync.String())
+	// ns1's downstream namespace holds only refused objects, so it is
+	// empty there and would go after the tests' short grace period; a
+	// resend into a namespace being deleted is a transient 403, retried,
+	// which would blur the count of resends after the restart below. The
+	// default grace period keeps it for the whole test.
+	admin, pc1, key, syncer := setUpSyncerWith(t, true, "--hub-resync", refusedHubResync.String(),
+		"--namespace-grace-period", canopysync.DefaultNamespaceGracePeriod.String())
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	installRefusingPolicy(ctx, t, pc1)
