@@ -118,7 +118,8 @@ func TestGitopsReadiness(t *testing.T) {
 	if out := applySet(); !strings.Contains(out, "configmap/drop pruned") || !strings.Contains(out, "widget.example.com/drop pruned") {
 		t.Errorf("the second apply printed:\n%s", out)
 	}
-	if got := in("get", "cm,widgets", "-n", "default", "-o", "name"); got != "configmap/keep\nconfigmap/owned\n" {
+	// kube-root-ca.crt is the root CA published in every namespace.
+	if got := in("get", "cm,widgets", "-n", "default", "-o", "name"); got != "configmap/keep\nconfigmap/kube-root-ca.crt\nconfigmap/owned\n" {
 		t.Errorf("after pruning, default holds:\n%s", got)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,6 +24,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/canopy-dev/canopy/internal/pgtest"
+	"github.com/canopy-dev/canopy/pkg/authorization/bootstrappolicy"
 )
 
 // hub is one hub process over a data directory and a datastore that
@@ -436,13 +438,13 @@ func testHubLogicalClusters(t *testing.T, h *hub, k kubectl) {
 	k.must("--context", "a", "create", "configmap", "only-in-a")
 	k.must("--context", "b", "create", "configmap", "shared-name", "--from-literal", "cluster=b")
 
-	if got := strings.Join(k.names("a", "cm"), " "); got != "only-in-a shared-name" {
+	if got := strings.Join(k.names("a", "cm"), " "); got != "kube-root-ca.crt only-in-a shared-name" {
 		t.Errorf("root:a has configmaps %q", got)
 	}
-	if got := strings.Join(k.names("b", "cm"), " "); got != "shared-name" {
+	if got := strings.Join(k.names("b", "cm"), " "); got != "kube-root-ca.crt shared-name" {
 		t.Errorf("root:b has configmaps %q", got)
 	}
-	if got := k.names("root", "cm"); len(got) != 0 {
+	if got := strings.Join(k.names("root", "cm"), " "); got != "kube-root-ca.crt" {
 		t.Errorf("root has configmaps %q", got)
 	}
 	if got := k.must("--context", "b", "get", "cm", "shared-name", "-o", "jsonpath={.data.cluster}"); got != "b" {
@@ -465,7 +467,7 @@ func testHubLogicalClusters(t *testing.T, h *hub, k kubectl) {
 	if got := k.must("--context", "b", "get", "cm", "shared-name", "-o", `jsonpath={.metadata.annotations.canopy\.dev/cluster}`); got != "root:b" {
 		t.Errorf("after annotating, root:b's object says it is in %q", got)
 	}
-	if got := strings.Join(k.names("a", "cm"), " "); got != "only-in-a shared-name" {
+	if got := strings.Join(k.names("a", "cm"), " "); got != "kube-root-ca.crt only-in-a shared-name" {
 		t.Errorf("after annotating in root:b, root:a has configmaps %q", got)
 	}
 
@@ -481,10 +483,10 @@ func testHubLogicalClusters(t *testing.T, h *hub, k kubectl) {
 	}
 
 	k.must("--context", "a", "delete", "configmap", "only-in-a")
-	if got := strings.Join(k.names("a", "cm"), " "); got != "shared-name" {
+	if got := strings.Join(k.names("a", "cm"), " "); got != "kube-root-ca.crt shared-name" {
 		t.Errorf("after delete, root:a has configmaps %q", got)
 	}
-	if got := strings.Join(k.names("b", "cm"), " "); got != "shared-name" {
+	if got := strings.Join(k.names("b", "cm"), " "); got != "kube-root-ca.crt shared-name" {
 		t.Errorf("after deleting in root:a, root:b has configmaps %q", got)
 	}
 
@@ -492,7 +494,7 @@ func testHubLogicalClusters(t *testing.T, h *hub, k kubectl) {
 	// also reuses the certificates the kubeconfig embeds.
 	h.stop(t)
 	h.start(t)
-	if got := strings.Join(k.names("a", "cm"), " "); got != "shared-name" {
+	if got := strings.Join(k.names("a", "cm"), " "); got != "kube-root-ca.crt shared-name" {
 		t.Errorf("after restart, root:a has configmaps %q", got)
 	}
 	if got := k.must("--context", "b", "get", "cm", "shared-name", "-o", "jsonpath={.data.cluster}"); got != "b" {
@@ -508,11 +510,13 @@ func testHubLogicalClusters(t *testing.T, h *hub, k kubectl) {
 	k.must("--context", "root", "delete", "logicalcluster", "a", "--wait=false")
 	k.must("--context", "root", "wait", "--for=delete", "logicalcluster/a", "--timeout=15s")
 	// The deletion's progress was in the status on the way: root:a
-	// waited for root:a:child. Its 15 objects are 3 namespaces, a
-	// configmap, and the 9 ClusterRoles and 2 ClusterRoleBindings every
-	// logical cluster starts with.
+	// waited for root:a:child. Its objects are 3 namespaces, a
+	// configmap, the default ServiceAccount and kube-root-ca.crt
+	// ConfigMap of each namespace, and the ClusterRoles and
+	// ClusterRoleBindings every logical cluster starts with.
 	progress := watch()
-	if !strings.Contains(progress, "Terminating: removed 15 objects; waiting for the deletion of 1 logicalclusters.tenancy.canopy.dev") {
+	removed := 4 + 3*2 + len(bootstrappolicy.ClusterRoles()) + len(bootstrappolicy.ClusterRoleBindings())
+	if !strings.Contains(progress, fmt.Sprintf("Terminating: removed %d objects; waiting for the deletion of 1 logicalclusters.tenancy.canopy.dev", removed)) {
 		t.Errorf("while root:a was deleted, its status read:\n%s", progress)
 	}
 	for _, context := range []string{"a", "child"} {
@@ -527,23 +531,35 @@ func testHubLogicalClusters(t *testing.T, h *hub, k kubectl) {
 		t.Errorf("after deleting root:a, root:b has namespaces %q", got)
 	}
 	// A logical cluster made again under the same name starts empty:
-	// nothing of the old root:a or root:a:child is left in storage.
+	// nothing of the old root:a or root:a:child is left in storage, but
+	// for what every namespace gets anew.
 	k.createLogicalCluster("root", "a")
 	for resource, want := range map[string]string{
-		"namespaces": "default kube-public kube-system", "configmaps": "", "secrets": "", "logicalclusters": "",
-		"clusterroles":        "admin cluster-admin edit system:aggregate-to-admin system:aggregate-to-edit system:aggregate-to-view system:basic-user system:discovery view",
-		"clusterrolebindings": "system:basic-user system:discovery",
+		"namespaces": "default kube-public kube-system", "configmaps": "kube-root-ca.crt", "secrets": "", "logicalclusters": "",
+		"clusterroles":        defaultNames(bootstrappolicy.ClusterRoles()),
+		"clusterrolebindings": defaultNames(bootstrappolicy.ClusterRoleBindings()),
 	} {
 		if got := strings.Join(k.names("a", resource), " "); got != want {
 			t.Errorf("root:a made again has %s %q", resource, got)
 		}
 	}
 	k.createLogicalCluster("a", "child")
-	for _, resource := range []string{"configmaps", "secrets"} {
-		if got := k.names("child", resource); len(got) != 0 {
+	for resource, want := range map[string]string{"configmaps": "kube-root-ca.crt", "secrets": ""} {
+		if got := strings.Join(k.names("child", resource), " "); got != want {
 			t.Errorf("root:a:child made again has %s %q", resource, got)
 		}
 	}
+}
+
+// defaultNames are the names of a logical cluster's default RBAC objects,
+// as kubectl lists them.
+func defaultNames[T metav1.Object](objs []T) string {
+	var names []string
+	for _, o := range objs {
+		names = append(names, o.GetName())
+	}
+	sort.Strings(names)
+	return strings.Join(names, " ")
 }
 
 // createLogicalCluster creates LogicalCluster name in the logical cluster

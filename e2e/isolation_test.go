@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"net/http"
 	"os/exec"
@@ -187,6 +188,7 @@ func testIsolation(t *testing.T, h *hub, admin kubectl) {
 	}{
 		{"root:a's admin alice", aliceHTTP, []int{http.StatusForbidden, http.StatusNotFound}},
 		{"root:a's admin ServiceAccount bot", tokenClient(t, pki, token), []int{http.StatusUnauthorized}},
+		{"carol, with a certificate signed in root:a", clusterCertificate(t, h, admin, alice, "carol"), []int{http.StatusUnauthorized}},
 	}
 	// What a logical cluster grants every authenticated user, as
 	// Kubernetes does (reviewing one's own access), is no data of it.
@@ -352,4 +354,24 @@ func discoverResources(t *testing.T, k kubectl) []resource {
 		}
 	}
 	return out
+}
+
+// clusterCertificate is a client of the hub as user, with a client
+// certificate that alice, admin of root:a, requested and approved there.
+// user may do everything in root:b and root, so that only the
+// certificate's binding to root:a keeps it out of them.
+func clusterCertificate(t *testing.T, h *hub, admin, alice kubectl, user string) *http.Client {
+	t.Helper()
+	pki := filepath.Join(h.dataDir, "pki")
+	admin.grantEverything("b", user)
+	admin.grantEverything("root", user)
+	key, der := newCertificateRequest(t, user, nil)
+	alice.apply("a", csrManifest(user, base64Std(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE REQUEST", Bytes: der})), "client auth"))
+	alice.must("--context", "a", "certificate", "approve", user)
+	client := certClient(t, pki, issuedCertificate(t, alice, "a", user), key)
+	server := "https://127.0.0.1:" + strconv.Itoa(h.port)
+	if a := do(t, client, server, request{method: http.MethodGet, path: "/clusters/root:a/api/v1/namespaces/default/configmaps"}); a.code != http.StatusForbidden {
+		t.Fatalf("%s's certificate in root:a, where no role names %s: %d %s; want 403, a user authenticated there", user, user, a.code, a.body)
+	}
+	return client
 }

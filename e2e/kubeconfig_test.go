@@ -83,7 +83,7 @@ func TestKubeconfigCommands(t *testing.T) {
 	expect("Current logical cluster is root.\n", "use", "-")
 	expect("Current logical cluster is root:a:child.\n", "use", "a:child")
 	k.must("create", "configmap", "in-child")
-	if got := strings.Join(k.names("root:a:child", "configmaps"), " "); got != "in-child" {
+	if got := strings.Join(k.names("root:a:child", "configmaps"), " "); got != "in-child kube-root-ca.crt" {
 		t.Errorf("context root:a:child has configmaps %q", got)
 	}
 
@@ -127,7 +127,7 @@ func TestKubeconfigCommands(t *testing.T) {
 			t.Errorf("kubectl %s printed %q; want %q", strings.Join(tc.args, " "), out, tc.want)
 		}
 	}
-	if got := k.names("root:a", "configmaps"); len(got) != 0 {
+	if got := strings.Join(k.names("root:a", "configmaps"), " "); got != "kube-root-ca.crt" {
 		t.Errorf("root:a has configmaps %q", got)
 	}
 }

@@ -84,7 +84,12 @@ func TestMetricsCardinality(t *testing.T) {
 	after := series()
 	var grown []string
 	for s := range after {
-		if !before[s] {
+		// The watch cache's read-wait histogram and its capacity gauge
+		// have a series per resource, made the first time a consistent
+		// read of that resource waits for the cache, or the cache
+		// resizes: when is timing and the objects every logical cluster
+		// starts with, not the number of logical clusters.
+		if !before[s] && !strings.HasPrefix(s, "apiserver_watch_cache_read_wait_seconds") && !strings.HasPrefix(s, "watch_cache_capacity") {
 			grown = append(grown, s)
 		}
 	}

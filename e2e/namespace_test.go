@@ -55,7 +55,8 @@ func TestNamespaceDeletion(t *testing.T) {
 	if got := k.must("--context", "b", "get", "namespace", "team", "-o", "jsonpath={.status.phase}"); got != "Active" {
 		t.Errorf("namespace team of root:b is %q; want Active", got)
 	}
-	want := "configmap/settings\nsecret/creds\nrole.rbac.authorization.k8s.io/reader"
+	// kube-root-ca.crt is the root CA published in every namespace.
+	want := "configmap/kube-root-ca.crt\nconfigmap/settings\nsecret/creds\nrole.rbac.authorization.k8s.io/reader"
 	if got := strings.TrimSpace(k.must("--context", "b", "-n", "team", "get", "cm,secret,role", "-o", "name")); got != want {
 		t.Errorf("namespace team of root:b holds:\n%s\nwant:\n%s", got, want)
 	}

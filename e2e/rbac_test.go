@@ -61,7 +61,8 @@ func TestRBAC(t *testing.T) {
 	if got := alice.must("--context", "a", "get", "configmap", "mine", "-o", "jsonpath={.data.k}"); got != "v" {
 		t.Errorf("alice got root:a's configmap with k=%q", got)
 	}
-	if got := strings.Join(alice.names("a", "configmaps"), " "); got != "mine" {
+	// Besides hers, the CA every namespace gets, as in kube.
+	if got := strings.Join(alice.names("a", "configmaps"), " "); got != "kube-root-ca.crt mine" {
 		t.Errorf("alice lists configmaps %q in root:a", got)
 	}
 

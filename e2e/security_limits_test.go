@@ -116,6 +116,35 @@ func do(t *testing.T, client *http.Client, server string, r request) answer {
 	return a
 }
 
+// rawServer is an API server to send raw requests to: a physical
+// cluster's kube-apiserver, the oracle, or a logical cluster of the hub.
+type rawServer struct {
+	name   string
+	client *http.Client
+	url    string
+}
+
+// kubeAndHub starts physical cluster physical and a hub with logical
+// cluster root:<cluster>, and returns the first's kube-apiserver and the
+// second's logical cluster, as their admins reach them.
+func kubeAndHub(t *testing.T, physical, cluster string) [2]rawServer {
+	t.Helper()
+	pc := pcluster.Start(t, physical, pcluster.Options{})
+	kube, err := rest.HTTPClientFor(pc.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _, pki := startHubWith(t, cluster)
+	hubClient, err := adminClient(pki)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return [2]rawServer{
+		{"kube-apiserver", kube, strings.TrimSuffix(pc.Config.Host, "/")},
+		{"hub", hubClient, "https://127.0.0.1:" + strconv.Itoa(h.port) + "/clusters/root:" + cluster},
+	}
+}
+
 // memoryKiB is a field of /proc/<pid>/status in KiB: VmRSS, the resident
 // memory, or VmHWM, its peak.
 func memoryKiB(t *testing.T, pid int, field string) int64 {
@@ -293,24 +322,7 @@ func serveLargest(t *testing.T, h *hub, client *http.Client, url string) {
 // cluster and to a logical cluster, and checks that the hub answers as
 // kube-apiserver does, or with a 4xx where it answers 5xx.
 func TestKubeDifferential(t *testing.T) {
-	pc := pcluster.Start(t, "pc1", pcluster.Options{})
-	kube, err := rest.HTTPClientFor(pc.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, _, pki := startHubWith(t, "team")
-	hubClient, err := adminClient(pki)
-	if err != nil {
-		t.Fatal(err)
-	}
-	servers := []struct {
-		name   string
-		client *http.Client
-		url    string
-	}{
-		{"kube-apiserver", kube, strings.TrimSuffix(pc.Config.Host, "/")},
-		{"hub", hubClient, "https://127.0.0.1:" + strconv.Itoa(h.port) + "/clusters/root:team"},
-	}
+	servers := kubeAndHub(t, "pc1", "team")
 	configMaps := "/api/v1/namespaces/default/configmaps"
 	for _, s := range servers {
 		for _, r := range []request{
@@ -441,6 +453,14 @@ func TestLogicalClusterExistence(t *testing.T) {
 			body: `{"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectAccessReview","spec":{"resourceAttributes":{"verb":"list","resource":"configmaps"}}}`},
 		{method: http.MethodPost, path: "/apis/authentication.k8s.io/v1/selfsubjectreviews",
 			body: `{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}`},
+		{method: http.MethodPost, path: "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
+			body: `{"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectRulesReview","spec":{"namespace":"default"}}`},
+		{method: http.MethodPost, path: "/apis/authorization.k8s.io/v1/subjectaccessreviews",
+			body: `{"apiVersion":"authorization.k8s.io/v1","kind":"SubjectAccessReview","spec":{"user":"alice","resourceAttributes":{"verb":"list","resource":"configmaps"}}}`},
+		{method: http.MethodPost, path: "/apis/authentication.k8s.io/v1/tokenreviews",
+			body: `{"apiVersion":"authentication.k8s.io/v1","kind":"TokenReview","spec":{"token":"x"}}`},
+		{method: http.MethodGet, path: "/.well-known/openid-configuration"},
+		{method: http.MethodGet, path: "/openid/v1/jwks"},
 	}
 	// An answer names its logical cluster where it would anyway, in a
 	// refusal saying alice has no role there.

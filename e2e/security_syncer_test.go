@@ -74,6 +74,36 @@ func testSecuritySyncerCredential(t *testing.T, h *hub, admin kubectl) {
 			what := fmt.Sprintf("creating in %s/%s as pc2's syncer:\n%s", c.context, c.namespace, c.manifest)
 			checkRefusal(t, what, out, err, c.why)
 		}
+		// It copies up the nodes its pods run on, and no other.
+		onNode := strings.Replace(copyPod("on-n1", "ns1", pc2, "deployments.apps/mine"), "spec: {", "spec: {nodeName: n1, ", 1)
+		requests++
+		syncer.must("--context", "a", "create", "-f", writeFile(t, onNode))
+		for _, c := range []struct{ context, manifest, why string }{
+			{"a", copyNode("n1", pc2), ""},
+			{"a", copyNode("n2", pc2), "writes only the nodes that the pods it copied up run on"},
+			{"b", copyNode("n1", pc2), "writes only the nodes that the pods it copied up run on"},
+			// The hub's admission refuses a node not labelled as its.
+			{"a", copyNode("n1-theirs", pc1), "read-only copies of the physical nodes its pods run on"},
+			{"a", "apiVersion: v1\nkind: Node\nmetadata: {name: n1-plain}\n", "read-only copies of the physical nodes its pods run on"},
+		} {
+			requests++
+			out, err := syncer.run("--context", c.context, "create", "-f", writeFile(t, c.manifest))
+			checkRefusal(t, fmt.Sprintf("creating in %s as pc2's syncer:\n%s", c.context, c.manifest), out, err, c.why)
+		}
+		for _, c := range []struct {
+			args []string
+			why  string
+		}{
+			{[]string{"--context", "a", "label", "node", "n1", "extra=1"}, ""},
+			{[]string{"--context", "a", "get", "--raw", "/clusters/root:a/api/v1/nodes"}, "does not accept nodes"},
+			{[]string{"--context", "a", "get", "--raw", "/clusters/root:a/api/v1/nodes?labelSelector=" + workloadv1alpha1.UpsyncedLabel + "%3D" + pc1}, "does not accept nodes"},
+			{[]string{"--context", "a", "delete", "node", "n1"}, ""},
+		} {
+			requests++
+			out, err := syncer.run(c.args...)
+			checkRefusal(t, "kubectl "+strings.Join(c.args, " ")+" as pc2's syncer", out, err, c.why)
+		}
+
 		// Nor may it change a copy of its own planted where it has no work.
 		requests++
 		out, err := syncer.run("--context", "b", "-n", "default", "label", "pod", "planted", "extra=1")
@@ -363,6 +393,11 @@ kind: Pod
 metadata: {name: %s, namespace: %s, labels: {%s: %s}%s}
 spec: {containers: [{name: c, image: nginx:1.27}]}
 `, name, ns, workloadv1alpha1.UpsyncedLabel, key, annotations)
+}
+
+// copyNode is a node labelled as copied up by the syncer of key.
+func copyNode(name, key string) string {
+	return fmt.Sprintf("apiVersion: v1\nkind: Node\nmetadata: {name: %s, labels: {%s: %s}}\n", name, workloadv1alpha1.UpsyncedLabel, key)
 }
 
 // copyEvent is an Event in ns labelled as copied up by the syncer of key.

@@ -60,7 +60,7 @@ func TestServiceAccountTokens(t *testing.T) {
 	bot.must("config", "set-credentials", "bot", "--token", token)
 	bot.addContexts(h, pki, "bot")
 	bot.eventually("--context", "a", "get", "configmaps")
-	if got := strings.Join(bot.names("a", "configmaps"), " "); got != "data-a" {
+	if got := strings.Join(bot.names("a", "configmaps"), " "); got != "data-a kube-root-ca.crt" {
 		t.Errorf("bot lists configmaps %q in root:a", got)
 	}
 	if out, _ := bot.run("--context", "a", "auth", "can-i", "list", "secrets"); strings.TrimSpace(out) != "no" {

@@ -161,7 +161,7 @@ func testServices(t *testing.T, k kubectl) {
 	// Invalid objects are refused with 422, naming the field to fix.
 	for name, c := range map[string]struct{ manifest, want string }{
 		"port 0": {"apiVersion: v1\nkind: Service\nmetadata: {name: bad}\nspec: {ports: [{port: 0}]}\n",
-			`The Service "bad" is invalid: spec.ports[0].port: Invalid value: 0`},
+			`spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive`},
 		"no pathType": {"apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: bad}\nspec:\n  rules: [{http: {paths: [{path: /, backend: {service: {name: web, port: {number: 80}}}}]}}]\n",
 			`The Ingress "bad" is invalid: spec.rules[0].http.paths[0].pathType: Required value`},
 		"min and max": {"apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: bad}\nspec: {minAvailable: 1, maxUnavailable: 1}\n",
@@ -181,7 +181,7 @@ func testServices(t *testing.T, k kubectl) {
 	if got := k.must("get", "svc", "api", "-o", "jsonpath={.spec.ports[*].port} {.spec.clusterIPs}"); got != `8080 ["10.96.0.10"]` {
 		t.Errorf("service api after a server-side apply has ports and clusterIPs %q", got)
 	}
-	if _, err := k.run("patch", "svc", "api", "--type=merge", "-p", `{"spec":{"clusterIP":"10.96.0.11","clusterIPs":["10.96.0.11"]}}`); err == nil || !strings.Contains(err.Error(), "spec.clusterIP: Invalid value") {
+	if _, err := k.run("patch", "svc", "api", "--type=merge", "-p", `{"spec":{"clusterIP":"10.96.0.11","clusterIPs":["10.96.0.11"]}}`); err == nil || !strings.Contains(err.Error(), "spec.clusterIPs[0]: Invalid value") {
 		t.Errorf("changing a cluster IP: %v; want it refused", err)
 	}
 

@@ -20,8 +20,10 @@ import (
 // replicas, with a syncer each: each runs its share, reports its status
 // in its own annotation at the hub, and the hub's status is their sum, so
 // that kubectl get shows 6/6 and kubectl rollout status succeeds, also
-// after an image change. Unassigned from pc2, it runs in pc1 alone, whose
-// syncer writes the status itself again, and pc2's report goes.
+// after an image change. A change that pc2 alone refuses shows in the
+// hub's status as SyncFailed, naming pc2. Unassigned from pc2, it runs
+// in pc1 alone, whose syncer writes the status itself again, and pc2's
+// report goes.
 func TestSyncerSharedDeployment(t *testing.T) {
 	if _, err := pcluster.EnsureBinaries(); err != nil {
 		t.Fatal(err)
@@ -79,6 +81,37 @@ func TestSyncerSharedDeployment(t *testing.T) {
 		if err != nil || d.Spec.Template.Spec.Containers[0].Image != "nginx:1.28" || d.Status.UpdatedReplicas != *d.Spec.Replicas {
 			t.Errorf("web in %s after the rollout at the hub: %v", name, err)
 		}
+	}
+
+	// A change that pc2 alone refuses: pc1 runs it, and the hub's
+	// aggregated status has SyncFailed, naming pc2 and quoting it, from
+	// pc2's report; undone, the condition goes.
+	installRefusingPolicy(ctx, t, clusters["pc2"])
+	admin.must("--context", "a", "-n", "ns1", "label", "deployment", "web", "forbidden=true")
+	syncFailed := func() string {
+		return admin.must("--context", "a", "-n", "ns1", "get", "deployment", "web", "-o",
+			`jsonpath={.status.conditions[?(@.type=="SyncFailed")].status}/{.status.conditions[?(@.type=="SyncFailed")].reason}/{.status.conditions[?(@.type=="SyncFailed")].message}`)
+	}
+	got := syncFailed()
+	for deadline := time.Now().Add(30 * time.Second); !strings.HasPrefix(got, "True/") && time.Now().Before(deadline); time.Sleep(300 * time.Millisecond) {
+		got = syncFailed()
+	}
+	if !strings.HasPrefix(got, "True/Forbidden/") || !strings.Contains(got, "SyncTarget root:pc2") || strings.Contains(got, "root:pc1") || !strings.Contains(got, forbiddenMessage) {
+		t.Fatalf("the hub's SyncFailed of the change pc2 refuses: %q, want True naming pc2 alone and quoting %q", got, forbiddenMessage)
+	}
+	for ctx.Err() == nil {
+		d, err := clusters["pc1"].Client.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
+		if err == nil && d.Labels["forbidden"] == "true" {
+			break
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	admin.must("--context", "a", "-n", "ns1", "label", "deployment", "web", "forbidden-")
+	for deadline := time.Now().Add(30 * time.Second); got != "//" && time.Now().Before(deadline); time.Sleep(300 * time.Millisecond) {
+		got = syncFailed()
+	}
+	if got != "//" {
+		t.Errorf("the hub's SyncFailed once the refused change is undone: %q, want none", got)
 	}
 
 	// Unassigned from pc2: gone there, and pc1's status is the hub's.

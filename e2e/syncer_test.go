@@ -303,6 +303,13 @@ func TestSyncer(t *testing.T) {
 // syncer.
 func setUpSyncer(t *testing.T) (kubectl, *pcluster.Cluster, string, *syncerProcess) {
 	t.Helper()
+	return setUpSyncerWith(t, false)
+}
+
+// setUpSyncerWith is setUpSyncer with pc1's audit log if audit, and
+// flags added to the syncer's.
+func setUpSyncerWith(t *testing.T, audit bool, flags ...string) (kubectl, *pcluster.Cluster, string, *syncerProcess) {
+	t.Helper()
 	if _, err := exec.LookPath("kubectl"); err != nil {
 		t.Fatalf("kubectl must be on PATH: %v", err)
 	}
@@ -318,7 +325,7 @@ func setUpSyncer(t *testing.T) (kubectl, *pcluster.Cluster, string, *syncerProce
 	pc1 := pcluster.Start(t, "pc1", pcluster.Options{Nodes: []pcluster.Node{
 		{Name: "pc1-a", Labels: map[string]string{"region": "eu", "zone": "eu-a"}},
 		{Name: "pc1-b", Labels: map[string]string{"region": "eu", "zone": "eu-b"}},
-	}})
+	}, Audit: audit})
 
 	admin.apply("root", `apiVersion: workload.canopy.dev/v1alpha1
 kind: SyncTarget
@@ -329,7 +336,7 @@ metadata:
 `)
 	key := workloadv1alpha1.TargetKey("root", "pc1")
 	syncer := syncerKubeconfig(t, h, "root", "pc1")
-	p := runSyncer(t, syncerBin, syncer.kubeconfig, pc1.Kubeconfig, "root:pc1")
+	p := runSyncer(t, syncerBin, syncer.kubeconfig, pc1.Kubeconfig, "root:pc1", flags...)
 	return admin, pc1, key, p
 }
 

@@ -1,8 +1,10 @@
 package e2e
 
 import (
+	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -44,5 +46,25 @@ func TestStaticTokens(t *testing.T) {
 	}
 	if out, err := carol("a", "wrong", "get", "configmaps", "-n", "default"); err == nil || !strings.Contains(err.Error(), "Unauthorized") {
 		t.Errorf("a wrong token got %q, %v", out, err)
+	}
+
+	// A TokenReview tells who the token is in every logical cluster, for
+	// the hub's audience, as kube-apiserver does of its static tokens.
+	adminHTTP, err := adminClient(filepath.Join(h.dataDir, "pki"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := "https://127.0.0.1:" + strconv.Itoa(h.port)
+	for _, tc := range []struct {
+		cluster, body, want string
+	}{
+		{"root:b", tokenReviewBody("s3cret"), `"authenticated":true,"user":{"username":"carol","uid":"uid-carol","groups":["devs","qa","system:authenticated"]},"audiences":["canopy-hub"]`},
+		{"root:a", tokenReviewBody("s3cret", "vault"), `"status":{"user":{},"error":`},
+		{"root:a", tokenReviewBody("wrong"), `"status":{"user":{},"error":"invalid bearer token"}`},
+	} {
+		_, code, raw := send(t, adminHTTP, http.MethodPost, server+"/clusters/"+tc.cluster+tokenReviews, tc.body)
+		if code != http.StatusCreated || !strings.Contains(string(raw), tc.want) {
+			t.Errorf("TokenReview %s in %s: %d %s; want %s", tc.body, tc.cluster, code, raw, tc.want)
+		}
 	}
 }

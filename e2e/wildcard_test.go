@@ -80,7 +80,8 @@ rules:
 		args []string
 		want string
 	}{
-		{[]string{"-n", "other"}, "root:a/other/other-a root:b/other/other-b"},
+		// kube-root-ca.crt is the root CA published in every namespace.
+		{[]string{"-n", "other"}, "root:a/other/kube-root-ca.crt root:a/other/other-a root:b/other/kube-root-ca.crt root:b/other/other-b"},
 		{[]string{"-A", "-l", "app=wild"}, "root:a/default/in-a root:b/default/in-b"},
 		{[]string{"-A", "--field-selector", "metadata.name=in-b"}, "root:b/default/in-b"},
 	} {

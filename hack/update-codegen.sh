@@ -23,6 +23,9 @@ upstream_apis=(
 	k8s.io/api/admissionregistration/v1
 	k8s.io/api/apps/v1
 	k8s.io/api/batch/v1
+	k8s.io/api/certificates/v1
+	k8s.io/api/flowcontrol/v1
+	k8s.io/api/storagemigration/v1
 	k8s.io/api/networking/v1
 	k8s.io/api/policy/v1
 	k8s.io/api/autoscaling/v1

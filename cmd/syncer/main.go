@@ -30,7 +30,7 @@ func newCommand() *cobra.Command {
 	var hubURLs []string
 	var workers int
 	var samplingRate int32
-	var namespaceGracePeriod time.Duration
+	var namespaceGracePeriod, hubResync time.Duration
 	cmd := &cobra.Command{
 		Use:   "syncer --hub-kubeconfig FILE [--cluster-kubeconfig FILE] --sync-target PATH:NAME",
 		Short: "Pull the workloads assigned to a SyncTarget into its physical cluster, and push their status back",
@@ -56,6 +56,9 @@ there from where they were.`,
 			}
 			if namespaceGracePeriod < 0 {
 				return errors.New("--namespace-grace-period must not be negative")
+			}
+			if hubResync <= 0 {
+				return errors.New("--hub-resync must be positive, as 5m")
 			}
 			if _, _, err := sync.ParseTarget(target); err != nil {
 				return err
@@ -90,7 +93,7 @@ there from where they were.`,
 					return err
 				}
 			}
-			s, err := sync.New(ctx, sync.Config{Hub: hub, Cluster: cluster, Target: target, NamespaceGracePeriod: namespaceGracePeriod, TracerProvider: tracerProvider})
+			s, err := sync.New(ctx, sync.Config{Hub: hub, Cluster: cluster, Target: target, NamespaceGracePeriod: namespaceGracePeriod, HubResync: hubResync, TracerProvider: tracerProvider})
 			if err != nil {
 				return err
 			}
@@ -103,6 +106,7 @@ there from where they were.`,
 	cmd.Flags().StringVar(&clusterKubeconfig, "cluster-kubeconfig", "", "kubeconfig of the physical cluster; unset means the cluster the syncer runs in")
 	cmd.Flags().StringVar(&target, "sync-target", "", "the SyncTarget, as <logical cluster path>:<name>, e.g. root:platform:pc1")
 	cmd.Flags().DurationVar(&namespaceGracePeriod, "namespace-grace-period", sync.DefaultNamespaceGracePeriod, "how long a downstream namespace the syncer made stays once nothing it synced is left in it")
+	cmd.Flags().DurationVar(&hubResync, "hub-resync", sync.DefaultHubResync, "how often every assigned hub object is looked at again, which bounds how stale a dependency not assigned itself may be downstream")
 	cmd.Flags().IntVar(&workers, "workers", 2, "objects synced at once in each direction")
 	cmd.Flags().StringVar(&metricsAddress, "metrics-bind-address", ":8080", "host:port to serve Prometheus metrics on, at /metrics, and /healthz; 0 serves neither")
 	cmd.Flags().StringVar(&otlpEndpoint, "otlp-endpoint", "", "host:port of an OTLP/gRPC collector (plaintext) to send a trace of each sync to, with its requests to the hub and the physical cluster; unset means no tracing")

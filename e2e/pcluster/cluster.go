@@ -38,6 +38,9 @@ type Node struct {
 type Options struct {
 	// Nodes are Ready when Start returns.
 	Nodes []Node
+	// Audit has the kube-apiserver log every request, at level Metadata,
+	// to Cluster.AuditLog: the record of what a client asked.
+	Audit bool
 }
 
 // Cluster is a running physical cluster.
@@ -54,6 +57,9 @@ type Cluster struct {
 	PodLogs string
 	// PIDs are the cluster's processes by component name.
 	PIDs map[string]int
+	// AuditLog is the kube-apiserver's audit log, one JSON event a line,
+	// with Options.Audit; see AuditEvents.
+	AuditLog string
 
 	workdir string
 }
@@ -114,7 +120,15 @@ func (c *Cluster) create(ctx context.Context, bins Binaries, opts Options) error
 	if err := os.WriteFile(c.PodLogs, nil, 0o644); err != nil {
 		return err
 	}
-	config, err := kwokctlConfig(bins, c.PodLogs)
+	auditPolicy := ""
+	if opts.Audit {
+		auditPolicy = filepath.Join(c.workdir, c.Name+".audit-policy.yaml")
+		if err := os.WriteFile(auditPolicy, []byte(auditPolicyMetadata), 0o644); err != nil {
+			return err
+		}
+		c.AuditLog = filepath.Join(dir, "logs", "audit.log")
+	}
+	config, err := kwokctlConfig(bins, c.PodLogs, auditPolicy)
 	if err != nil {
 		return err
 	}
@@ -154,7 +168,7 @@ func (c *Cluster) create(ctx context.Context, bins Binaries, opts Options) error
 // is a local file, so kwokctl never downloads, and every port is chosen
 // here, because kwokctl processes started side by side would each pick
 // the same first free port.
-func kwokctlConfig(bins Binaries, podLogs string) ([]byte, error) {
+func kwokctlConfig(bins Binaries, podLogs, auditPolicy string) ([]byte, error) {
 	ports, err := freePorts(6)
 	if err != nil {
 		return nil, err
@@ -174,6 +188,11 @@ func kwokctlConfig(bins Binaries, podLogs string) ([]byte, error) {
 		"kwokControllerPort":          ports[3],
 		"kubeControllerManagerPort":   ports[4],
 		"kubeSchedulerPort":           ports[5],
+	}
+	if auditPolicy != "" {
+		// kwokctl copies the policy into the cluster's directory and has
+		// the kube-apiserver log to logs/audit.log there.
+		options["kubeAuditPolicy"] = auditPolicy
 	}
 	// kwokctl only runs kubectl for `kwokctl kubectl`; naming the local one
 	// keeps even that from downloading.

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -37,6 +38,20 @@ func OnlyField(t *testing.T, errs field.ErrorList, want string) {
 	}
 	if len(errs) != 1 || errs[0].Field != want {
 		t.Errorf("got %v; want one error on %s", errs, want)
+	}
+}
+
+// Fields checks that errs name exactly the fields want, in any order and
+// however many errors each, or none when want is empty: upstream's
+// validation may report several problems of one mistake.
+func Fields(t *testing.T, errs field.ErrorList, want ...string) {
+	t.Helper()
+	got := sets.New[string]()
+	for _, err := range errs {
+		got.Insert(err.Field)
+	}
+	if !got.Equal(sets.New(want...)) {
+		t.Errorf("got %v; want errors on exactly %q", errs, want)
 	}
 }
 

@@ -20,10 +20,15 @@
 // Every definition of a group resource, in any logical cluster, shares
 // one storage and one watch cache, under Canopy's keys, in which each
 // object is stored as written to it: at its definition's storage version,
-// pruned by its schema. Objects are converted to the version a client
-// asks for, and pruned by its schema, as they are sent; unlike upstream,
-// they are not defaulted or pruned again when read, as the cache is
-// shared by definitions whose schemas differ. The cache matches field
+// pruned by its schema. A read in a logical cluster prunes and defaults
+// each object by the schema of its stored version in that logical
+// cluster's definition, as upstream's storage decoder does, so that a
+// default added to a definition shows on the objects written before it;
+// as the cache is shared by definitions whose schemas differ, this is
+// done to a copy as the object leaves the cache, and the hub's
+// controllers, which read every logical cluster at once, are given the
+// objects as stored (BenchmarkListDefaults measures what a read pays). Objects are then converted to the version a client
+// asks for, and pruned by its schema, as they are sent. The cache matches field
 // selectors against the selectable fields of each object's own logical
 // cluster's definition, as they were when the object was written.
 //

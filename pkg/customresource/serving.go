@@ -132,7 +132,8 @@ func (b build) newServed(crd *apiextensionsv1.CustomResourceDefinition) (*served
 	}
 	d := definition{
 		build: b, crd: crd, schemas: schemas, typeConverter: typeConverter, safeConverter: safeConverter, unsafeConverter: unsafeConverter,
-		storage:       writeAt{shared, coercingConverter{safeConverter, coercer{schemas: schemas}}, schema.GroupVersion{Group: crd.Spec.Group, Version: storageVersion}},
+		storage: writeAt{shared, coercingConverter{safeConverter, coercer{schemas: schemas}}, schema.GroupVersion{Group: crd.Spec.Group, Version: storageVersion},
+			schemas},
 		replicasPaths: managedfields.ResourcePathMappings{},
 	}
 

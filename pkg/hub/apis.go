@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/admission"
+	"k8s.io/apiserver/pkg/authentication/authenticator"
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/apiserver/pkg/authorization/authorizer"
 	"k8s.io/apiserver/pkg/authorization/authorizerfactory"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/canopy-dev/canopy/pkg/admission/admissionpolicy"
 	"github.com/canopy-dev/canopy/pkg/admission/assignment"
+	certificatesadmission "github.com/canopy-dev/canopy/pkg/admission/certificates"
 	"github.com/canopy-dev/canopy/pkg/admission/definitioncleanup"
 	"github.com/canopy-dev/canopy/pkg/admission/logicalclusterlifecycle"
 	"github.com/canopy-dev/canopy/pkg/admission/namespacelifecycle"
@@ -32,8 +34,6 @@ import (
 	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
 	"github.com/canopy-dev/canopy/pkg/customresource"
 	"github.com/canopy-dev/canopy/pkg/informer"
-	authenticationregistry "github.com/canopy-dev/canopy/pkg/registry/authentication"
-	authorizationregistry "github.com/canopy-dev/canopy/pkg/registry/authorization"
 	"github.com/canopy-dev/canopy/pkg/serviceaccount"
 	"github.com/canopy-dev/canopy/pkg/shard"
 	"github.com/canopy-dev/canopy/pkg/syncerscope"
@@ -75,7 +75,11 @@ func newHubServer(c *config, apis *apiStorage) (*hubServer, error) {
 		return nil, err
 	}
 	h.revoker = syncerscope.NewRevoker(syncerObjects)
-	cfg, err := c.genericConfig(apis.clusters, authz, members, tokens)
+	bearer, err := c.bearerTokens(tokens)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := c.genericConfig(apis.clusters, authz, members, tokens, bearer)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +92,10 @@ func newHubServer(c *config, apis *apiStorage) (*hubServer, error) {
 	if err := h.newGenericServer(cfg, authz, members); err != nil {
 		return nil, err
 	}
-	if err := apis.install(h.server, c, cfg.Serializer, authz, members); err != nil {
+	if err := apis.install(h.server, c, cfg.Serializer, authz, members, bearer); err != nil {
+		return nil, err
+	}
+	if err := h.installIssuerDiscovery(); err != nil {
 		return nil, err
 	}
 	return h, h.guardData()
@@ -142,6 +149,7 @@ func (h *hubServer) installAdmission(cfg *genericapiserver.Config, authz authori
 		namespacelifecycle.New(h.apis.NamespaceREST),
 		upsynced.New(h.apis.ReplicaSets),
 		syncerscope.NewAdmission(syncerObjects),
+		certificatesadmission.New(authz),
 		h.assignments,
 		h.policies,
 	)
@@ -190,13 +198,14 @@ func (h *hubServer) newGenericServer(cfg *genericapiserver.Config, authz authori
 // install installs every API group in server, each answering with the
 // bounded encoders of serializer.
 func (s *apiStorage) install(server *genericapiserver.GenericAPIServer, c *config, serializer runtime.NegotiatedSerializer,
-	authz authorizer.Authorizer, members *rbacauthorizer.Authorizer,
+	authz authorizer.Authorizer, members *rbacauthorizer.Authorizer, bearer authenticator.Token,
 ) error {
 	groupInfo := func(group string) genericapiserver.APIGroupInfo {
 		info := genericapiserver.NewDefaultAPIGroupInfo(group, c.scheme, runtime.NewParameterCodec(c.scheme), c.codecs)
 		info.NegotiatedSerializer = serializer
 		return info
 	}
+	authenticationAPI, authorizationAPI := reviews(bearer, authz, members)
 	coreAPI := groupInfo(corev1.GroupName)
 	coreAPI.VersionedResourcesStorageMap[corev1.SchemeGroupVersion.Version] = s.core.Storage
 	if err := server.InstallLegacyAPIGroup(genericapiserver.DefaultLegacyAPIPrefix, &coreAPI); err != nil {
@@ -208,8 +217,8 @@ func (s *apiStorage) install(server *genericapiserver.GenericAPIServer, c *confi
 	}{
 		{tenancyv1alpha1.SchemeGroupVersion, s.clusters.Resources()},
 		{rbacv1.SchemeGroupVersion, s.rbac.Resources(members)},
-		{authenticationv1.SchemeGroupVersion, map[string]rest.Storage{"selfsubjectreviews": authenticationregistry.SelfSubjectReviews{}}},
-		{authorizationv1.SchemeGroupVersion, map[string]rest.Storage{"selfsubjectaccessreviews": authorizationregistry.NewSelfSubjectAccessReviews(authz)}},
+		{authenticationv1.SchemeGroupVersion, authenticationAPI},
+		{authorizationv1.SchemeGroupVersion, authorizationAPI},
 	} {
 		info := groupInfo(api.version.Group)
 		info.VersionedResourcesStorageMap[api.version.Version] = api.storage

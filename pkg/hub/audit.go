@@ -24,8 +24,9 @@ import (
 //     no objects, which keeps Secrets out of the log;
 //   - nothing for reads and watches, for SyncTargets' status, which every
 //     syncer writes as its heartbeat each 10s, nor for the
-//     SelfSubjectReviews and SelfSubjectAccessReviews kubectl auth
-//     creates to ask rather than change.
+//     SelfSubjectReviews, SelfSubjectAccessReviews and
+//     SelfSubjectRulesReviews kubectl auth creates to ask rather than
+//     change.
 //
 // A request gives one event, once its response is complete, and the
 // objects in it leave out their managedFields.
@@ -48,7 +49,7 @@ rules:
   - group: authentication.k8s.io
     resources: [selfsubjectreviews]
   - group: authorization.k8s.io
-    resources: [selfsubjectaccessreviews]
+    resources: [selfsubjectaccessreviews, selfsubjectrulesreviews]
 # Where workloads may and should run, which logical clusters exist, and who
 # may do what: who changed it, and to what.
 - level: RequestResponse

@@ -2,7 +2,6 @@ package hub
 
 import (
 	"context"
-	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -19,8 +18,6 @@ import (
 	"k8s.io/apiserver/pkg/authentication/request/bearertoken"
 	unionauth "k8s.io/apiserver/pkg/authentication/request/union"
 	x509request "k8s.io/apiserver/pkg/authentication/request/x509"
-	"k8s.io/apiserver/pkg/authentication/token/tokenfile"
-	tokenunion "k8s.io/apiserver/pkg/authentication/token/union"
 	"k8s.io/apiserver/pkg/authorization/authorizer"
 	openapinamer "k8s.io/apiserver/pkg/endpoints/openapi"
 	"k8s.io/apiserver/pkg/features"
@@ -56,8 +53,10 @@ type config struct {
 	// kubeconfig is the admin kubeconfig's path.
 	kubeconfig string
 	// host is the host:port clients reach the hub at.
-	host           string
-	pki            *pki
+	host string
+	pki  *pki
+	// issuers name each logical cluster's ServiceAccount token issuer.
+	issuers        serviceaccount.Issuers
 	tracerProvider tracing.TracerProvider
 	backend        *sqlstorage.Backend
 	scheme         *runtime.Scheme
@@ -129,6 +128,9 @@ func (c *config) prepareDataDir() error {
 	}
 	c.host = net.JoinHostPort(c.ExternalHostname, strconv.Itoa(c.SecurePort))
 	c.kubeconfig = KubeconfigPath(c.dataDir)
+	if c.issuers, err = serviceaccount.NewIssuers(c.serviceAccountIssuer()); err != nil {
+		return err
+	}
 	return os.MkdirAll(c.dataDir, 0o700)
 }
 
@@ -177,7 +179,7 @@ func compactInterval(d time.Duration) time.Duration {
 // chain. clusters tells which logical clusters are served, and members
 // who may learn so.
 func (c *config) genericConfig(clusters *tenancy.Storage, authz authorizer.Authorizer, members *rbacauthorizer.Authorizer,
-	tokens *serviceaccount.Authenticator,
+	tokens *serviceaccount.Authenticator, bearer authenticator.Token,
 ) (*genericapiserver.Config, error) {
 	cfg := genericapiserver.NewConfig(c.codecs)
 	// Pretty JSON and YAML grow with the depth of what they indent: their
@@ -207,21 +209,12 @@ func (c *config) genericConfig(clusters *tenancy.Storage, authz authorizer.Autho
 	if err := cfg.Authentication.ApplyClientCert(clientCA, cfg.SecureServing); err != nil {
 		return nil, err
 	}
-	// Client certificates are valid in every logical cluster; ServiceAccount
-	// tokens only in their own, which the token authenticator checks
-	// against the cluster the routing filter put in the context.
-	// Static tokens, like client certificates, name a user in every
-	// logical cluster, whose RBAC decides what the user may do there.
-	var bearer authenticator.Token = tokens
-	if c.TokenAuthFile != "" {
-		static, err := tokenfile.NewCSV(c.TokenAuthFile)
-		if err != nil {
-			return nil, fmt.Errorf("--token-auth-file: %w", err)
-		}
-		bearer = tokenunion.New(tokens, static)
-	}
+	// Client certificates are valid in every logical cluster, but those
+	// signed for a CertificateSigningRequest, in their own only; bearer
+	// tokens are valid everywhere but for ServiceAccount tokens
+	// (bearerTokens).
 	cfg.Authentication.Authenticator = group.NewAuthenticatedGroupAdder(withPublicInfo(unionauth.New(
-		newCachedCertUsers(x509request.NewDynamic(clientCA.VerifyOptions, certUser)),
+		clusterBoundCerts{newCachedCertUsers(x509request.NewDynamic(clientCA.VerifyOptions, certUser))},
 		bearertoken.New(bearer),
 	)))
 	cfg.Authorization.Authorizer = authz

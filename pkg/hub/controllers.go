@@ -13,16 +13,20 @@ import (
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/controller/clusterroleaggregation"
 	crdcontroller "github.com/canopy-dev/canopy/pkg/controller/crd"
+	"github.com/canopy-dev/canopy/pkg/controller/csrsigning"
 	gccontroller "github.com/canopy-dev/canopy/pkg/controller/garbagecollector"
 	lccontroller "github.com/canopy-dev/canopy/pkg/controller/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/controller/losttarget"
 	nscontroller "github.com/canopy-dev/canopy/pkg/controller/namespace"
+	"github.com/canopy-dev/canopy/pkg/controller/namespacedefaults"
 	placementcontroller "github.com/canopy-dev/canopy/pkg/controller/placement"
+	"github.com/canopy-dev/canopy/pkg/controller/resourcequota"
 	"github.com/canopy-dev/canopy/pkg/controller/rollouthistory"
 	"github.com/canopy-dev/canopy/pkg/controller/statusaggregation"
 	"github.com/canopy-dev/canopy/pkg/controller/synctarget"
 	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/loopback"
 	"github.com/canopy-dev/canopy/pkg/shard"
 )
 
@@ -36,6 +40,9 @@ func (h *hubServer) installControllers() error {
 		h.installInformers,
 		h.installLogicalClusterController,
 		h.installNamespaceController,
+		h.installServiceAccountsController,
+		h.installRootCACertPublisher,
+		h.installResourceQuotaController,
 		h.installClusterRoleAggregationController,
 		h.installGarbageCollector,
 		h.installSyncTargetHeartbeatController,
@@ -46,6 +53,7 @@ func (h *hubServer) installControllers() error {
 		h.installCustomResourceCatalog,
 		h.installCRDControllers,
 		h.installSyncerRevocation,
+		h.installCSRSigningController,
 	} {
 		if err := install(); err != nil {
 			return err
@@ -69,6 +77,7 @@ func (h *hubServer) installLogicalClusterController() error {
 		LogicalClusters: h.apis.clusters,
 		Data:            h.allData,
 		SetUp:           h.apis.setUp,
+		SetUpMissing:    h.apis.rbac.SetUpMissing,
 		Admins:          h.apis.rbac.SetAdmins,
 		URL:             func(n logicalcluster.Name) string { return "https://" + h.host + logicalcluster.PathPrefix + string(n) },
 		Informers:       h.informers,
@@ -90,6 +99,44 @@ func (h *hubServer) installNamespaceController() error {
 		Informers:  h.informers,
 		Ownership:  h.shards,
 	}))
+}
+
+// installServiceAccountsController keeps the ServiceAccount "default" in
+// every namespace.
+func (h *hubServer) installServiceAccountsController() error {
+	return h.addController("serviceaccounts", namespacedefaults.NewServiceAccounts(h.namespaceDefaults(h.apis.ServiceAccountStore, h.clients.serviceAccounts)))
+}
+
+// installRootCACertPublisher keeps the ConfigMap "kube-root-ca.crt", with
+// the CA of the hub's serving certificates, in every namespace: the CA a
+// client inside a logical cluster verifies the hub with.
+func (h *hubServer) installRootCACertPublisher() error {
+	return h.addController("root-ca-cert-publisher",
+		namespacedefaults.NewRootCAPublisher(h.namespaceDefaults(h.apis.ConfigMaps, h.clients.rootCACertPublisher), h.pki.caPEM))
+}
+
+// installResourceQuotaController keeps the status of every ResourceQuota:
+// what its namespace uses, of every namespaced built-in resource.
+func (h *hubServer) installResourceQuotaController() error {
+	var counted []*genericregistry.Store
+	for _, s := range h.data {
+		if s.NamespaceScoped() {
+			counted = append(counted, s)
+		}
+	}
+	return h.addController("resourcequota", resourcequota.New(resourcequota.Config{
+		Quotas:    h.apis.ResourceQuotas,
+		Counted:   counted,
+		Informers: h.informers,
+		Ownership: h.shards,
+		Client:    h.clients.resourceQuota,
+	}))
+}
+
+// namespaceDefaults is the config of a controller that keeps an object of
+// objects in every namespace, writing it with client.
+func (h *hubServer) namespaceDefaults(objects *genericregistry.Store, client *loopback.Client) namespacedefaults.Config {
+	return namespacedefaults.Config{Namespaces: h.apis.Namespaces, Objects: objects, Informers: h.informers, Ownership: h.shards, Client: client}
 }
 
 // installClusterRoleAggregationController fills in aggregated
@@ -129,7 +176,8 @@ func (h *hubServer) installLostTargetController() error {
 }
 
 // lostTargetConfig is what the lost targets' controller releases: the
-// objects placement places, and the pods and Events syncers copy up.
+// objects placement places, and the pods, nodes and Events syncers copy
+// up.
 func lostTargetConfig(syncTargets *genericregistry.Store, data []*genericregistry.Store,
 	placeable map[workloadv1alpha1.GroupResource]placementcontroller.Resource, informers *informer.Factory, owner shard.Ownership,
 ) losttarget.Config {
@@ -138,7 +186,7 @@ func lostTargetConfig(syncTargets *genericregistry.Store, data []*genericregistr
 		cfg.Objects = append(cfg.Objects, r.Store)
 	}
 	for _, s := range data {
-		if gr := s.DefaultQualifiedResource; gr == corev1.Resource("pods") || gr == corev1.Resource("events") {
+		if gr := s.DefaultQualifiedResource; gr == corev1.Resource("pods") || gr == corev1.Resource("events") || gr == corev1.Resource("nodes") {
 			cfg.Upsynced = append(cfg.Upsynced, s)
 		}
 	}
@@ -206,6 +254,20 @@ func (h *hubServer) installCRDControllers() error {
 // credential once its target is deleted, created again, or revokes it.
 func (h *hubServer) installSyncerRevocation() error {
 	return h.revoker.Watch(h.informers.For(h.apis.SyncTargets))
+}
+
+// installCSRSigningController signs the approved requests for client
+// certificates of the hub, each good in its own logical cluster only.
+func (h *hubServer) installCSRSigningController() error {
+	return h.addController("csr-signing", csrsigning.New(csrsigning.Config{
+		Requests:  h.apis.CertificateSigningRequests,
+		Informers: h.informers,
+		Ownership: h.shards,
+		Client:    h.clients.csrSigning,
+		CA:        h.pki.ca,
+		CAKey:     h.pki.caKey,
+		Duration:  leafValidity,
+	}))
 }
 
 // installReadyMessage tells out how to reach the hub once it serves.

@@ -18,16 +18,21 @@ import (
 // (pkg/loopback). The others write only what the hub owns, through the
 // registries.
 type controllerClients struct {
-	placement, garbageCollector, namespace, statusAggregation *loopback.Client
+	placement, garbageCollector, namespace, statusAggregation, csrSigning *loopback.Client
+	serviceAccounts, rootCACertPublisher, resourceQuota                   *loopback.Client
 }
 
 // byName is each of c's clients, by its controller's name.
 func (c *controllerClients) byName() map[string]**loopback.Client {
 	return map[string]**loopback.Client{
-		"placement":          &c.placement,
-		"garbage-collector":  &c.garbageCollector,
-		"namespace":          &c.namespace,
-		"status-aggregation": &c.statusAggregation,
+		"placement":              &c.placement,
+		"garbage-collector":      &c.garbageCollector,
+		"namespace":              &c.namespace,
+		"status-aggregation":     &c.statusAggregation,
+		"serviceaccounts":        &c.serviceAccounts,
+		"root-ca-cert-publisher": &c.rootCACertPublisher,
+		"resourcequota":          &c.resourceQuota,
+		"csr-signing":            &c.csrSigning,
 	}
 }
 

@@ -62,6 +62,12 @@ type Options struct {
 	// warning, as kube-apiserver's --service-account-max-token-expiration
 	// does; zero means DefaultServiceAccountMaxTokenExpiration.
 	ServiceAccountMaxTokenExpiration time.Duration
+	// ServiceAccountIssuer is the https URL under which each logical
+	// cluster's ServiceAccount issuer is, as <URL>/clusters/<name>, which
+	// its tokens name and its OIDC discovery document says; empty means
+	// https://<ExternalHostname>:<SecurePort>. Replicas behind one
+	// address should all be given it.
+	ServiceAccountIssuer string
 	// SyncTargetEvictionTimeout is how long a SyncTarget stays not Ready
 	// before the hub evicts it and lets go of what it held; zero means
 	// DefaultSyncTargetEvictionTimeout.

@@ -12,11 +12,14 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
+	certificatesv1 "k8s.io/api/certificates/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	storagemigrationv1 "k8s.io/api/storagemigration/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -37,13 +40,16 @@ import (
 	"github.com/canopy-dev/canopy/pkg/registry/apps"
 	"github.com/canopy-dev/canopy/pkg/registry/autoscaling"
 	"github.com/canopy-dev/canopy/pkg/registry/batch"
+	"github.com/canopy-dev/canopy/pkg/registry/certificates"
 	"github.com/canopy-dev/canopy/pkg/registry/coordination"
 	"github.com/canopy-dev/canopy/pkg/registry/core"
 	"github.com/canopy-dev/canopy/pkg/registry/discovery"
+	"github.com/canopy-dev/canopy/pkg/registry/flowcontrol"
 	"github.com/canopy-dev/canopy/pkg/registry/networking"
 	placementregistry "github.com/canopy-dev/canopy/pkg/registry/placement"
 	"github.com/canopy-dev/canopy/pkg/registry/policy"
 	rbacregistry "github.com/canopy-dev/canopy/pkg/registry/rbac"
+	"github.com/canopy-dev/canopy/pkg/registry/storagemigration"
 	"github.com/canopy-dev/canopy/pkg/registry/tenancy"
 	"github.com/canopy-dev/canopy/pkg/registry/workload"
 	"github.com/canopy-dev/canopy/pkg/serviceaccount"
@@ -65,9 +71,13 @@ type apiStorage struct {
 	groups []storedGroup
 
 	ServiceAccounts rest.Getter
-	Services        *genericregistry.Store
-	IPAddresses     *genericregistry.Store
-	Events          rest.Creater
+	// ServiceAccountStore and ConfigMaps hold the objects kept in every
+	// namespace (pkg/controller/namespacedefaults).
+	ServiceAccountStore, ConfigMaps *genericregistry.Store
+	Services                        *genericregistry.Store
+	ResourceQuotas                  *genericregistry.Store
+	IPAddresses                     *genericregistry.Store
+	Events                          rest.Creater
 	// Namespaces is the namespaces' store; NamespaceREST serves them,
 	// deleting one by marking it Terminating until it is emptied,
 	// NamespaceFinalize is their finalize subresource and NamespaceStatus
@@ -98,6 +108,10 @@ type apiStorage struct {
 
 	Definitions      *genericregistry.Store
 	DefinitionStatus rest.Updater
+
+	// CertificateSigningRequests are signed by the hub's CA for its own
+	// client certificates (pkg/controller/csrsigning).
+	CertificateSigningRequests *genericregistry.Store
 }
 
 // namespaceStorage is what the namespaces are served by.
@@ -133,12 +147,15 @@ var storedGroups = []struct {
 	{workloadv1alpha1.SchemeGroupVersion, workload.AddToScheme, workload.NewStorage},
 	{placementv1alpha1.SchemeGroupVersion, placementregistry.AddToScheme, placementregistry.NewStorage},
 	{admissionregistrationv1.SchemeGroupVersion, admissionregistration.AddToScheme, admissionregistration.NewStorage},
+	{certificatesv1.SchemeGroupVersion, certificates.AddToScheme, certificates.NewStorage},
+	{flowcontrolv1.SchemeGroupVersion, flowcontrol.AddToScheme, flowcontrol.NewStorage},
+	{storagemigrationv1.SchemeGroupVersion, storagemigration.AddToScheme, storagemigration.NewStorage},
 }
 
 // newAPIStorage builds the storage of every API over c's datastore.
 func newAPIStorage(c *config) (*apiStorage, error) {
 	s := &apiStorage{factory: &registry.Factory{Backend: c.backend, Serializer: c.codecs}}
-	signer, err := serviceaccount.NewSigner(c.pki.serviceAccountKey, c.ServiceAccountMaxTokenExpiration)
+	signer, err := serviceaccount.NewSigner(c.pki.serviceAccountKey, c.issuers, c.ServiceAccountMaxTokenExpiration)
 	if err != nil {
 		return nil, err
 	}
@@ -185,6 +202,9 @@ func (s *apiStorage) lookUp() error {
 	v1, apps, workload := corev1.SchemeGroupVersion, appsv1.SchemeGroupVersion, workloadv1alpha1.SchemeGroupVersion
 	placement, policies := placementv1alpha1.SchemeGroupVersion, admissionregistrationv1.SchemeGroupVersion
 	s.ServiceAccounts = lookUp[rest.Getter](&l, v1, "serviceaccounts")
+	s.ServiceAccountStore = l.store(v1, "serviceaccounts")
+	s.ConfigMaps = l.store(v1, "configmaps")
+	s.ResourceQuotas = l.store(v1, "resourcequotas")
 	s.Services = l.store(v1, "services")
 	s.IPAddresses = l.store(networkingv1.SchemeGroupVersion, "ipaddresses")
 	s.Events = lookUp[rest.Creater](&l, v1, "events")
@@ -211,6 +231,7 @@ func (s *apiStorage) lookUp() error {
 	s.MutatingPolicyBindings = l.store(policies, "mutatingadmissionpolicybindings")
 	s.Definitions = l.store(apiextensionsv1.SchemeGroupVersion, apiextensionsregistry.Resource.Resource)
 	s.DefinitionStatus = lookUp[rest.Updater](&l, apiextensionsv1.SchemeGroupVersion, apiextensionsregistry.Resource.Resource+"/status")
+	s.CertificateSigningRequests = l.store(certificatesv1.SchemeGroupVersion, "certificatesigningrequests")
 	return errors.Join(l.errs...)
 }
 

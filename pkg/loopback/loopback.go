@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -126,6 +127,39 @@ func (c *Client) Patch(ctx context.Context, resource schema.GroupVersionResource
 ) error {
 	_, err := c.Resource(resource).Namespace(namespace).Patch(ctx, name, pt, data, metav1.PatchOptions{FieldManager: c.FieldManager}, subresources...)
 	return err
+}
+
+// Create creates obj, a typed object whose TypeMeta is set, as resource
+// in the namespace given and the logical cluster of ctx, as the
+// controller.
+func (c *Client) Create(ctx context.Context, resource schema.GroupVersionResource, namespace string, obj runtime.Object) error {
+	u, err := toUnstructured(obj)
+	if err != nil {
+		return err
+	}
+	_, err = c.Resource(resource).Namespace(namespace).Create(ctx, u, metav1.CreateOptions{FieldManager: c.FieldManager})
+	return err
+}
+
+// Update updates obj, a typed object whose TypeMeta is set, as resource
+// in the namespace given and the logical cluster of ctx, or its
+// subresource, as the controller. obj's resourceVersion makes the update
+// conflict with any change since it was read.
+func (c *Client) Update(ctx context.Context, resource schema.GroupVersionResource, namespace string, obj runtime.Object, subresources ...string) error {
+	u, err := toUnstructured(obj)
+	if err != nil {
+		return err
+	}
+	_, err = c.Resource(resource).Namespace(namespace).Update(ctx, u, metav1.UpdateOptions{FieldManager: c.FieldManager}, subresources...)
+	return err
+}
+
+func toUnstructured(obj runtime.Object) (*unstructured.Unstructured, error) {
+	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		return nil, err
+	}
+	return &unstructured.Unstructured{Object: m}, nil
 }
 
 // Delete deletes the object name of resource, in the namespace given and

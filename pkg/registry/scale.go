@@ -9,9 +9,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
+
+	"github.com/canopy-dev/canopy/pkg/registry/upstream"
 )
 
 // Scaled is how the scale subresource of a kind reads and sets the
@@ -108,10 +109,16 @@ func (u *scaleUpdate) UpdatedObject(ctx context.Context, old runtime.Object) (ru
 	if !ok {
 		return nil, apierrors.NewBadRequest(fmt.Sprintf("expected an autoscaling/v1 Scale, got %T", obj))
 	}
-	if scale.Spec.Replicas < 0 {
-		return nil, apierrors.NewInvalid(autoscalingv1.SchemeGroupVersion.WithKind("Scale").GroupKind(), scale.Name, field.ErrorList{
-			field.Invalid(field.NewPath("spec", "replicas"), scale.Spec.Replicas, "must be greater than or equal to 0"),
-		})
+	meta := old.(metav1.Object)
+	if errs := upstream.ValidateScale(ctx, scale, oldScale); len(errs) > 0 {
+		return nil, apierrors.NewInvalid(autoscalingv1.SchemeGroupVersion.WithKind("Scale").GroupKind(), meta.GetName(), errs)
+	}
+	// A Scale's UID, when it has one, is a precondition, as upstream's.
+	if scale.UID != "" && scale.UID != meta.GetUID() {
+		resource := u.scale.store.DefaultQualifiedResource
+		resource.Resource += "/scale"
+		return nil, apierrors.NewConflict(resource, meta.GetName(),
+			fmt.Errorf("Precondition failed: UID in precondition: %v, UID in object meta: %v", scale.UID, meta.GetUID()))
 	}
 	updated := old.DeepCopyObject()
 	u.scale.scaled.SetReplicas(updated, scale.Spec.Replicas)

@@ -23,10 +23,16 @@ import (
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 )
 
-// Issuer is the iss claim of the hub's tokens. It names no address, since
-// the hub's address may change while its tokens stay valid, and it is
-// also the audience a token gets when its request names none.
-const Issuer = "canopy-hub"
+// Audience is the audience of the hub's API: a token's request that
+// names no audience gets it, and the hub's authenticator accepts tokens
+// for it, as kube-apiserver does with --api-audiences. It was also the
+// issuer of every token the hub issued before issuers were per logical
+// cluster, which the authenticator still accepts.
+const Audience = "canopy-hub"
+
+// legacyIssuer is the iss claim of tokens issued before each logical
+// cluster had an issuer of its own.
+const legacyIssuer = Audience
 
 // leeway is how far clocks may disagree on a token's validity period.
 const leeway = time.Minute
@@ -52,13 +58,15 @@ type ref struct {
 // Signer issues tokens with the hub's service-account key.
 type Signer struct {
 	signer        jose.Signer
+	issuers       Issuers
 	maxExpiration time.Duration
 }
 
-// NewSigner signs with key, tokens valid at most maxExpiration (zero for
-// no limit). The key ID is derived from the public key, as Kubernetes
-// derives it, so verifiers can tell keys apart when one is replaced.
-func NewSigner(key *ecdsa.PrivateKey, maxExpiration time.Duration) (*Signer, error) {
+// NewSigner signs with key, tokens of issuers valid at most maxExpiration
+// (zero for no limit). The key ID is derived from the public key, as
+// Kubernetes derives it, so verifiers can tell keys apart when one is
+// replaced.
+func NewSigner(key *ecdsa.PrivateKey, issuers Issuers, maxExpiration time.Duration) (*Signer, error) {
 	kid, err := keyID(&key.PublicKey)
 	if err != nil {
 		return nil, err
@@ -68,7 +76,7 @@ func NewSigner(key *ecdsa.PrivateKey, maxExpiration time.Duration) (*Signer, err
 	if err != nil {
 		return nil, err
 	}
-	return &Signer{signer: s, maxExpiration: maxExpiration}, nil
+	return &Signer{signer: s, issuers: issuers, maxExpiration: maxExpiration}, nil
 }
 
 // MaxExpiration is the longest a token may be valid; zero for no limit.
@@ -85,13 +93,13 @@ func keyID(pub *ecdsa.PublicKey) (string, error) {
 
 // DefaultAudiences are the audiences of a token whose request names none:
 // the hub's own, which its authenticator accepts.
-func (*Signer) DefaultAudiences() []string { return []string{Issuer} }
+func (*Signer) DefaultAudiences() []string { return []string{Audience} }
 
 // Issue returns a token for sa of cluster, for audiences, valid from now
 // for expiration, and when it expires.
 func (s *Signer) Issue(cluster logicalcluster.Name, sa *corev1.ServiceAccount, audiences []string, expiration time.Duration) (string, time.Time, error) {
 	now := time.Now()
-	public, private := claims(cluster, sa, audiences, now, expiration)
+	public, private := claims(s.issuers.For(cluster), cluster, sa, audiences, now, expiration)
 	token, err := jwt.Signed(s.signer).Claims(public).Claims(private).CompactSerialize()
 	if err != nil {
 		return "", time.Time{}, err
@@ -99,12 +107,12 @@ func (s *Signer) Issue(cluster logicalcluster.Name, sa *corev1.ServiceAccount, a
 	return token, public.Expiry.Time(), nil
 }
 
-func claims(cluster logicalcluster.Name, sa *corev1.ServiceAccount, audiences []string, now time.Time, expiration time.Duration) (*jwt.Claims, *privateClaims) {
+func claims(issuer string, cluster logicalcluster.Name, sa *corev1.ServiceAccount, audiences []string, now time.Time, expiration time.Duration) (*jwt.Claims, *privateClaims) {
 	// JWT times have whole seconds; truncating keeps the expiry reported
 	// to the client equal to the one in the token.
 	now = now.Truncate(time.Second)
 	return &jwt.Claims{
-			Issuer:    Issuer,
+			Issuer:    issuer,
 			Subject:   serviceaccount.MakeUsername(sa.Namespace, sa.Name),
 			Audience:  jwt.Audience(audiences),
 			IssuedAt:  jwt.NewNumericDate(now),
@@ -148,7 +156,9 @@ func NewAuthenticator(key *ecdsa.PublicKey, serviceAccounts rest.Getter) *Authen
 func (a *Authenticator) AuthenticateToken(ctx context.Context, token string) (*authenticator.Response, bool, error) {
 	public, private, ok, err := a.verify(ctx, token)
 	if !ok || err != nil {
-		return nil, ok, err
+		// A refused token authenticates no one: a TokenReview reports
+		// it as not authenticated, with the error.
+		return nil, false, err
 	}
 	cluster := logicalcluster.Name(private.Cluster)
 	k := private.Kubernetes
@@ -171,7 +181,7 @@ func (a *Authenticator) AuthenticateToken(ctx context.Context, token string) (*a
 		return nil, false, fmt.Errorf("service account %s/%s of logical cluster %s was replaced since the token was issued", k.Namespace, k.ServiceAccount.Name, cluster)
 	}
 	return &authenticator.Response{
-		Audiences: authenticator.Audiences(public.Audience),
+		Audiences: authenticator.Audiences(public.Audience).Intersect(requestedAudiences(ctx)),
 		User:      serviceaccount.UserInfo(k.Namespace, k.ServiceAccount.Name, k.ServiceAccount.UID),
 	}, true, nil
 }
@@ -197,7 +207,9 @@ func (a *Authenticator) verify(ctx context.Context, token string) (*jwt.Claims, 
 		return nil, nil, false, nil
 	}
 	var unverified jwt.Claims
-	if err := tok.UnsafeClaimsWithoutVerification(&unverified); err != nil || unverified.Issuer != Issuer {
+	var unverifiedPrivate privateClaims
+	if err := tok.UnsafeClaimsWithoutVerification(&unverified, &unverifiedPrivate); err != nil ||
+		!hubIssuer(unverified.Issuer, unverifiedPrivate.Cluster) {
 		return nil, nil, false, nil
 	}
 	public, private := &jwt.Claims{}, &privateClaims{}
@@ -210,13 +222,25 @@ func (a *Authenticator) verify(ctx context.Context, token string) (*jwt.Claims, 
 	return public, private, true, nil
 }
 
+// requestedAudiences are the audiences a token must have one of: those
+// the context names, as a TokenReview's do, or else the hub's own.
+func requestedAudiences(ctx context.Context) authenticator.Audiences {
+	if auds, ok := authenticator.AudiencesFrom(ctx); ok {
+		return auds
+	}
+	return authenticator.Audiences{Audience}
+}
+
 // validate checks verified claims at now for a request with ctx.
 func validate(ctx context.Context, public *jwt.Claims, private *privateClaims, now time.Time) error {
-	if err := public.ValidateWithLeeway(jwt.Expected{Issuer: Issuer, Time: now}, leeway); err != nil {
+	if err := public.ValidateWithLeeway(jwt.Expected{Time: now}, leeway); err != nil {
 		return fmt.Errorf("invalid service account token: %w", err)
 	}
-	if !public.Audience.Contains(Issuer) {
-		return fmt.Errorf("service account token is not for audience %q", Issuer)
+	if !hubIssuer(public.Issuer, private.Cluster) {
+		return fmt.Errorf("token issuer %q is invalid", public.Issuer)
+	}
+	if tokenAudiences, target := authenticator.Audiences(public.Audience), requestedAudiences(ctx); len(tokenAudiences.Intersect(target)) == 0 {
+		return fmt.Errorf("token audiences %q is invalid for the target audiences %q", tokenAudiences, target)
 	}
 	k := private.Kubernetes
 	if k.Namespace == "" || k.ServiceAccount.Name == "" || k.ServiceAccount.UID == "" ||

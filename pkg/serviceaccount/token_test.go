@@ -12,11 +12,14 @@ import (
 	"testing"
 	"time"
 
+	jose "gopkg.in/go-jose/go-jose.v2"
+	"gopkg.in/go-jose/go-jose.v2/jwt"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apiserver/pkg/authentication/authenticator"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
@@ -45,8 +48,18 @@ func newKey(t *testing.T) *ecdsa.PrivateKey {
 	return key
 }
 
+// issuers are those of the tests' hub, reached at hub.example.
+func issuers(t *testing.T) Issuers {
+	t.Helper()
+	i, err := NewIssuers("https://hub.example:6443/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return i
+}
+
 func TestTokenClaims(t *testing.T) {
-	signer, err := NewSigner(newKey(t), 0)
+	signer, err := NewSigner(newKey(t), issuers(t), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +82,7 @@ func TestTokenClaims(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]any{
-		"iss":                "canopy-hub",
+		"iss":                "https://hub.example:6443/clusters/root:a",
 		"sub":                "system:serviceaccount:default:bot",
 		"aud":                []any{"x", "y"},
 		"canopy.dev/cluster": "root:a",
@@ -93,11 +106,21 @@ func TestTokenClaims(t *testing.T) {
 
 func TestAuthenticateToken(t *testing.T) {
 	key := newKey(t)
-	signer, err := NewSigner(key, 0)
+	signer, err := NewSigner(key, issuers(t), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	otherSigner, err := NewSigner(newKey(t), 0)
+	otherSigner, err := NewSigner(newKey(t), issuers(t), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Another replica, reached at another address, issues under another
+	// base URL with the same key.
+	otherBase, err := NewIssuers("https://10.0.0.1:7443")
+	if err != nil {
+		t.Fatal(err)
+	}
+	replica, err := NewSigner(key, otherBase, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,35 +141,53 @@ func TestAuthenticateToken(t *testing.T) {
 		name, token string
 		cluster     logicalcluster.Name
 		// now shifts the authenticator's clock.
-		now          time.Duration
+		now time.Duration
+		// audiences are those the request asks for, if any.
+		audiences    []string
 		ok           bool
 		err          string
 		otherCluster bool
 	}{
 		{name: "valid", token: valid, cluster: "root:a", ok: true},
-		{name: "another cluster", token: valid, cluster: "root:b", ok: true, err: `belongs to another logical cluster: root:a, not root:b`, otherCluster: true},
-		{name: "a child cluster", token: valid, cluster: "root:a:c", ok: true, err: "another logical cluster", otherCluster: true},
-		{name: "expired", token: valid, cluster: "root:a", now: 2 * time.Hour, ok: true, err: "expired"},
-		{name: "not yet valid", token: valid, cluster: "root:a", now: -time.Hour, ok: true, err: "not valid yet"},
-		{name: "another audience", token: issue(signer, "root:a", []string{"vault"}, time.Hour), cluster: "root:a", ok: true, err: `not for audience "canopy-hub"`},
-		{name: "another key", token: issue(otherSigner, "root:a", signer.DefaultAudiences(), time.Hour), cluster: "root:a", ok: true, err: "invalid service account token"},
-		{name: "service account gone", token: issue(signer, "root:c", signer.DefaultAudiences(), time.Hour), cluster: "root:c", ok: true, err: "no longer exists"},
-		{name: "service account replaced", token: issue(signer, "root:b", signer.DefaultAudiences(), time.Hour), cluster: "root:b", ok: true, err: "was replaced"},
+		{name: "another cluster", token: valid, cluster: "root:b", err: `belongs to another logical cluster: root:a, not root:b`, otherCluster: true},
+		{name: "a child cluster", token: valid, cluster: "root:a:c", err: "another logical cluster", otherCluster: true},
+		{name: "expired", token: valid, cluster: "root:a", now: 2 * time.Hour, err: "expired"},
+		{name: "not yet valid", token: valid, cluster: "root:a", now: -time.Hour, err: "not valid yet"},
+		{name: "another audience", token: issue(signer, "root:a", []string{"vault"}, time.Hour), cluster: "root:a", err: `token audiences ["vault"] is invalid for the target audiences ["canopy-hub"]`},
+		{name: "the audience asked", token: issue(signer, "root:a", []string{"vault", "x"}, time.Hour), cluster: "root:a", audiences: []string{"vault"}, ok: true},
+		{name: "not the audience asked", token: valid, cluster: "root:a", audiences: []string{"vault"}, err: `token audiences ["canopy-hub"] is invalid for the target audiences ["vault"]`},
+		{name: "another replica's", token: issue(replica, "root:a", signer.DefaultAudiences(), time.Hour), cluster: "root:a", ok: true},
+		{name: "an issuer of the hub before", token: legacy(t, key, bot), cluster: "root:a", ok: true},
+		{name: "another key", token: issue(otherSigner, "root:a", signer.DefaultAudiences(), time.Hour), cluster: "root:a", err: "invalid service account token"},
+		{name: "service account gone", token: issue(signer, "root:c", signer.DefaultAudiences(), time.Hour), cluster: "root:c", err: "no longer exists"},
+		{name: "service account replaced", token: issue(signer, "root:b", signer.DefaultAudiences(), time.Hour), cluster: "root:b", err: "was replaced"},
 		{name: "not a JWT", token: "abc", cluster: "root:a"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a.now = func() time.Time { return time.Now().Add(tc.now) }
 			ctx := logicalcluster.WithCluster(context.Background(), tc.cluster)
+			if tc.audiences != nil {
+				ctx = authenticator.WithAudiences(ctx, tc.audiences)
+			}
 			resp, ok, err := a.AuthenticateToken(ctx, tc.token)
 			if tc.err == "" {
 				if err != nil || ok != tc.ok {
 					t.Fatalf("got %v, %v; want %v and no error", ok, err, tc.ok)
 				}
-			} else if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Fatalf("got error %v, want one saying %q", err, tc.err)
+			} else if err == nil || !strings.Contains(err.Error(), tc.err) || ok {
+				t.Fatalf("got %v, error %v; want false and an error saying %q", ok, err, tc.err)
 			}
 			if checkErr := a.CheckCluster(ctx, tc.token); errors.Is(checkErr, ErrOtherCluster) != tc.otherCluster {
 				t.Errorf("CheckCluster: %v", checkErr)
+			}
+			if tc.err == "" && tc.ok {
+				wantAuds := tc.audiences
+				if wantAuds == nil {
+					wantAuds = []string{Audience}
+				}
+				if !resp.Audiences.Has(wantAuds[0]) || len(resp.Audiences) != len(wantAuds) {
+					t.Errorf("audiences %v, want %v", resp.Audiences, wantAuds)
+				}
 			}
 			if tc.name != "valid" {
 				return
@@ -158,4 +199,24 @@ func TestAuthenticateToken(t *testing.T) {
 			}
 		})
 	}
+}
+
+// legacy is a token as the hub issued them before each logical cluster
+// had an issuer: iss canopy-hub.
+func legacy(t *testing.T, key *ecdsa.PrivateKey, sa *corev1.ServiceAccount) string {
+	t.Helper()
+	kid, err := keyID(&key.PublicKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: jose.JSONWebKey{Key: key, KeyID: kid}}, (&jose.SignerOptions{}).WithType("JWT"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	public, private := claims(legacyIssuer, "root:a", sa, []string{Audience}, time.Now(), time.Hour)
+	token, err := jwt.Signed(s).Claims(public).Claims(private).CompactSerialize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return token
 }

@@ -121,8 +121,15 @@ func (a *Allocator) allocate(ctx context.Context, svc *corev1.Service, dryRun bo
 			return nothing, nil
 		}
 		if err := a.claim(ctx, svc, ip); apierrors.IsAlreadyExists(err) {
+			// kube-apiserver allocates after normalizing clusterIPs, which
+			// the strategy does here only later: a lone clusterIP is the
+			// list it reports.
+			ips := svc.Spec.ClusterIPs
+			if len(ips) == 0 {
+				ips = []string{svc.Spec.ClusterIP}
+			}
 			return nil, apierrors.NewInvalid(corev1.SchemeGroupVersion.WithKind("Service").GroupKind(), svc.Name, field.ErrorList{
-				field.Invalid(field.NewPath("spec", "clusterIPs"), svc.Spec.ClusterIPs,
+				field.Invalid(field.NewPath("spec", "clusterIPs"), ips,
 					fmt.Sprintf("failed to allocate IP %s: provided IP is already allocated", ip)),
 			})
 		} else if err != nil {

@@ -3,7 +3,6 @@ package sync
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -54,7 +53,7 @@ func (s *Syncer) conflicted(ctx context.Context, gvr schema.GroupVersionResource
 	message := fmt.Sprintf("SyncTarget %s:%s: %s %s/%s already exists downstream and was not created by the syncer; it is left alone, and this object is not synced until it is gone",
 		s.targetCluster, s.targetName, gvr.GroupResource(), workloadv1alpha1.DownstreamNamespace(o.cluster, o.namespace), o.name)
 	keeps := keepsConditions(obj.GroupVersionKind())
-	conditioned, changed := withConflictCondition(obj, message, metav1.Now())
+	conditioned, changed := withCondition(obj, ConflictReason, conflictConditionReason, message, metav1.Now())
 	// The Event first: should the condition fail, the retry records both
 	// again rather than neither.
 	if !keeps || changed {
@@ -120,83 +119,30 @@ func (s *Syncer) resolved(gvr schema.GroupVersionResource, o origin) {
 	s.conflictsMu.Unlock()
 }
 
-// clearConflict removes the ConflictReason condition from hub object obj
-// in logical cluster cluster, if it has one, and returns obj as it is at
-// the hub then.
-func (s *Syncer) clearConflict(ctx context.Context, gvr schema.GroupVersionResource, cluster string, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	cleared, changed := withoutConflictCondition(obj)
-	if !changed {
-		return obj, nil
-	}
-	if err := s.updateHubStatus(ctx, gvr, cluster, cleared); err != nil {
-		return nil, fmt.Errorf("removing the %s condition at the hub: %w", ConflictReason, err)
-	}
-	return cleared, nil
-}
-
 // keepsConditions tells whether the status of kind gvk has a list of
 // conditions, as the built-in types that the hub serves define it: a
 // condition written to any other kind would be dropped, and written
 // again at every look.
 func keepsConditions(gvk schema.GroupVersionKind) bool {
+	kept, ok := keptConditions(gvk, []any{map[string]any{"type": ConflictReason}})
+	return ok && len(kept) == 1
+}
+
+// keptConditions are conditions as the typed status of kind gvk keeps
+// them, through a round trip; false where gvk is not a known kind.
+func keptConditions(gvk schema.GroupVersionKind, conditions []any) ([]any, bool) {
 	typed, err := scheme.Scheme.New(gvk)
 	if err != nil {
-		return false
+		return nil, false
 	}
-	probe := map[string]any{"status": map[string]any{"conditions": []any{map[string]any{"type": ConflictReason}}}}
+	probe := map[string]any{"status": map[string]any{"conditions": conditions}}
 	if runtime.DefaultUnstructuredConverter.FromUnstructured(probe, typed) != nil {
-		return false
+		return nil, false
 	}
 	kept, err := runtime.DefaultUnstructuredConverter.ToUnstructured(typed)
 	if err != nil {
-		return false
+		return nil, false
 	}
-	conditions, _, _ := unstructured.NestedSlice(kept, "status", "conditions")
-	return len(conditions) == 1
-}
-
-// withConflictCondition is obj with the ConflictReason condition saying
-// message, and whether that changes obj. The condition keeps the time of
-// its first transition to True.
-func withConflictCondition(obj *unstructured.Unstructured, message string, now metav1.Time) (*unstructured.Unstructured, bool) {
-	conditions, _, _ := unstructured.NestedSlice(obj.Object, "status", "conditions")
-	transition := now.UTC().Format(time.RFC3339)
-	for _, c := range conditions {
-		if c, ok := c.(map[string]any); ok && c["type"] == ConflictReason {
-			if c["status"] == string(metav1.ConditionTrue) && c["reason"] == conflictConditionReason && c["message"] == message {
-				return obj, false
-			}
-			if t, ok := c["lastTransitionTime"].(string); ok && c["status"] == string(metav1.ConditionTrue) {
-				transition = t
-			}
-		}
-	}
-	out, _ := withoutConflictCondition(obj)
-	conditions, _, _ = unstructured.NestedSlice(out.Object, "status", "conditions")
-	conditions = append(conditions, map[string]any{
-		"type":               ConflictReason,
-		"status":             string(metav1.ConditionTrue),
-		"reason":             conflictConditionReason,
-		"message":            message,
-		"lastTransitionTime": transition,
-	})
-	_ = unstructured.SetNestedSlice(out.Object, conditions, "status", "conditions")
-	return out, true
-}
-
-// withoutConflictCondition is obj without the ConflictReason condition,
-// and whether it had one.
-func withoutConflictCondition(obj *unstructured.Unstructured) (*unstructured.Unstructured, bool) {
-	conditions, _, _ := unstructured.NestedSlice(obj.Object, "status", "conditions")
-	n := len(conditions)
-	kept := slices.DeleteFunc(conditions, func(c any) bool {
-		m, ok := c.(map[string]any)
-		return ok && m["type"] == ConflictReason
-	})
-	out := obj.DeepCopy()
-	if len(kept) == n {
-		return out, false
-	}
-	_ = unstructured.SetNestedSlice(out.Object, kept, "status", "conditions")
+	out, _, _ := unstructured.NestedSlice(kept, "status", "conditions")
 	return out, true
 }

@@ -45,7 +45,7 @@ func TestConflictCondition(t *testing.T) {
 		"status": map[string]any{"conditions": []any{available}},
 	}}
 	first := metav1.NewTime(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
-	set, changed := withConflictCondition(obj, "held by someone", first)
+	set, changed := withCondition(obj, ConflictReason, conflictConditionReason, "held by someone", first)
 	if !changed || len(conditions(set)) != 2 || len(conditions(obj)) != 1 {
 		t.Fatalf("setting the condition: changed %v, conditions %v, the original's %v", changed, conditions(set), conditions(obj))
 	}
@@ -55,10 +55,10 @@ func TestConflictCondition(t *testing.T) {
 	}
 
 	later := metav1.NewTime(first.Add(time.Hour))
-	if again, changed := withConflictCondition(set, "held by someone", later); changed || again != set {
+	if again, changed := withCondition(set, ConflictReason, conflictConditionReason, "held by someone", later); changed || again != set {
 		t.Errorf("setting the same condition again changed the object: %v", conditions(again))
 	}
-	moved, changed := withConflictCondition(set, "held by someone else", later)
+	moved, changed := withCondition(set, ConflictReason, conflictConditionReason, "held by someone else", later)
 	if !changed || len(conditions(moved)) != 2 {
 		t.Fatalf("a new message: changed %v, conditions %v", changed, conditions(moved))
 	}
@@ -66,14 +66,14 @@ func TestConflictCondition(t *testing.T) {
 		t.Errorf("condition with a new message %v, want the first transition time", c)
 	}
 
-	cleared, changed := withoutConflictCondition(moved)
+	cleared, changed := withoutCondition(moved, ConflictReason)
 	if !changed || len(conditions(cleared)) != 1 || conditions(cleared)[0].(map[string]any)["type"] != "Available" {
 		t.Errorf("clearing: changed %v, conditions %v", changed, conditions(cleared))
 	}
-	if _, changed := withoutConflictCondition(cleared); changed {
+	if _, changed := withoutCondition(cleared, ConflictReason); changed {
 		t.Error("clearing an object without the condition changed it")
 	}
-	if _, changed := withoutConflictCondition(&unstructured.Unstructured{Object: map[string]any{}}); changed {
+	if _, changed := withoutCondition(&unstructured.Unstructured{Object: map[string]any{}}, ConflictReason); changed {
 		t.Error("clearing an object without a status changed it")
 	}
 }

@@ -50,8 +50,9 @@ func dependencies(obj *unstructured.Unstructured, cluster string) []dependencyKe
 	}
 	var keys []dependencyKey
 	for _, r := range podspec.References(spec) {
-		// Every namespace downstream has its own default ServiceAccount.
-		if r.Resource == "serviceaccounts" && r.Name == "default" {
+		// Every namespace downstream has its own default ServiceAccount
+		// and root CA, which kube-controller-manager keeps there.
+		if r.Resource == "serviceaccounts" && r.Name == "default" || r.Resource == "configmaps" && r.Name == "kube-root-ca.crt" {
 			continue
 		}
 		i := slices.IndexFunc(dependencyResources, func(gvr schema.GroupVersionResource) bool { return gvr.Resource == r.Resource })
@@ -108,7 +109,7 @@ func (s *Syncer) referenced(k dependencyKey) (bool, error) {
 // logical cluster would cost what the label saves. Each is read, in its
 // own logical cluster, whenever a workload referring to it is synced,
 // which the hub informers' resync period bounds: a change at the hub
-// reaches downstream within hubResync, or at once when the workload
+// reaches downstream within the hub resync period, or at once when the workload
 // changes.
 func (s *Syncer) syncDependency(ctx context.Context, k dependencyKey) error {
 	gvr := dependencyResources[k.resource]
@@ -153,12 +154,15 @@ func (s *Syncer) syncDependency(ctx context.Context, k dependencyKey) error {
 	}
 	if !referenced || !exists || obj.GetDeletionTimestamp() != nil {
 		s.resolved(gvr, k.origin)
+		s.forgetRejection(gvr, k.origin)
 		if !ours {
 			return nil
 		}
-		return ignoreNotFound(down.Delete(ctx, k.name, metav1.DeleteOptions{
+		err := down.Delete(ctx, k.name, metav1.DeleteOptions{
 			Preconditions: &metav1.Preconditions{UID: ptr.To(currentObj.GetUID())},
-		}))
+		})
+		countWrite(gvr.GroupResource(), "delete", err)
+		return ignoreNotFound(err)
 	}
 	conflict, err := s.applyDownstream(ctx, gvr, obj.GroupVersionKind(), k.origin, obj, currentObj)
 	if conflict {

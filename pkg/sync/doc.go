@@ -26,11 +26,42 @@
 // the conflict is over, or the object released. The condition is the
 // record that survives a restart: found in place, nothing is written.
 //
+// Refusals (failed.go): a write the physical cluster refuses for good,
+// a 422, a 400, or a 403 of an admission plugin, policy or webhook
+// there, is not retried: sending the same object again would be refused
+// again. The syncer records the refused object by UID and by the hash of
+// the object it would apply (stamp), which only a change of the hub
+// object that reaches downstream alters: a new generation, or labels
+// and annotations that go down; a status write, the syncer's own
+// included, does not. Until then a sync of it, as a resync's, a
+// reconnection's or a change of its status, sends nothing downstream,
+// not even a read, and costs no timer. The refusal is reported at the
+// hub as a conflict is: a Warning Event, reason SyncFailed, and, for a
+// kind whose status has conditions, condition SyncFailed, True, of
+// reason Invalid, Forbidden or BadRequest, its message naming the
+// SyncTarget, the write (the apply, or the creation of the downstream
+// namespace) and quoting the physical cluster. Where the object is
+// assigned to other targets too, the condition goes in the status this
+// target reports, and the aggregated status has it True where any
+// target does. The status copied up from an older downstream version
+// keeps it. A write that succeeds removes it: a negative condition is
+// True while it lasts and then gone, as SyncConflict. A 403 is taken
+// for admission's only once a SelfSubjectAccessReview answers that the
+// syncer's credential may make the write; otherwise the syncer lacks
+// rights there, which is its operator's to fix, and it is retried with
+// backoff, as is a 403 for a namespace being deleted. A restart sends
+// each refused object once more, which also finds out whether the
+// physical cluster's policy changed meanwhile; a condition found in
+// place is not written again. canopy_syncer_downstream_writes_total
+// counts the writes sent downstream, by resource, verb and outcome.
+// Deletions downstream are retried whatever the error: the hub object's
+// finalizer waits for them.
+//
 // Dependencies: the ConfigMaps, Secrets and ServiceAccounts a synced
 // workload's pod template refers to follow it downstream, assigned or not
 // (dependencies.go). The hub informers index workloads by what they refer
 // to; a dependency is read by a GET in its logical cluster whenever a
-// workload referring to it syncs, and at the latest every hubResync, the
+// workload referring to it syncs, and at the latest every hub resync, the
 // bound on how stale its downstream copy may be, since the hub is not
 // watched for unassigned objects. It is deleted downstream once no synced
 // workload refers to it and it is not assigned itself.
@@ -58,6 +89,17 @@
 // them (pkg/admission/upsynced), and, as Kubernetes, no update change a
 // pod's node: a copy made before its pod was bound is made again, and a
 // new pod waits a few seconds for its scheduler before it is copied.
+//
+// Nodes (nodes.go): each node of the physical cluster that runs a pod
+// the syncer copied up to a logical cluster is copied there too, under
+// its own name, so that the pod's nodeName names a node there; labelled
+// workloadv1alpha1.UpsyncedLabel, without the images and volumes its
+// status lists, which tell of other tenants' pods. The node queue holds
+// a logical cluster and a node name; it is fed by the upsynced pods
+// (indexed by node), the downstream nodes and the copies, and deletes a
+// copy once no copied pod of its logical cluster runs on the node. Only
+// the syncer writes the copies (pkg/admission/upsynced), and only those
+// (pkg/syncerscope).
 //
 // Events (events.go): the Events downstream of pods and of synced
 // objects, in the syncer's namespaces, are copied the same way, under
@@ -140,8 +182,9 @@
 // the downstream apply, down, or the hub status update, up. A sync that
 // writes nothing observes nothing. canopy_syncer_sync_errors_total counts
 // failed syncs by queue and by type of error, and
-// canopy_syncer_refused_objects_total the objects refused. No label names a logical
-// cluster or an object.
+// canopy_syncer_refused_objects_total the objects refused, and
+// canopy_syncer_downstream_writes_total the writes sent to the physical
+// cluster, by outcome. No label names a logical cluster or an object.
 //
 // Tracing (tracing.go): each downward sync of an object is a span,
 // sync.down or sync.dependency, naming the hub object by resource,

@@ -73,6 +73,7 @@ func (s *Syncer) syncDown(ctx context.Context, k objectKey) error {
 	gone, err := s.deleteDownstream(ctx, k)
 	if gone {
 		s.resolved(s.resources[k.resource].gvr, k.origin)
+		s.forgetRejection(s.resources[k.resource].gvr, k.origin)
 	}
 	if err != nil || !gone || obj == nil {
 		return err
@@ -122,6 +123,17 @@ func (s *Syncer) apply(ctx context.Context, k objectKey, h *hubObject) error {
 func (s *Syncer) applyDownstream(ctx context.Context, gvr schema.GroupVersionResource, gvk schema.GroupVersionKind, o origin, obj, current *unstructured.Unstructured) (conflict bool, err error) {
 	downNamespace := workloadv1alpha1.DownstreamNamespace(o.cluster, o.namespace)
 	trace.SpanFromContext(ctx).SetAttributes(hubIdentity(obj)...)
+	desired := downstream(obj, o, s.key)
+	desired.SetGroupVersionKind(gvk)
+	if err := stamp(desired); err != nil {
+		return false, err
+	}
+	if f, ok := s.rejectionOf(gvr, o, obj.GetUID(), desired.GetAnnotations()[AppliedAnnotation]); ok {
+		// Refused as it is: nothing is sent downstream, not even a read,
+		// until it changes; a resync or a restart of the work finds it
+		// here. Only a report that failed is made again.
+		return false, s.reportRejection(ctx, gvr, o, obj, f)
+	}
 	if current == nil {
 		// The informer sees only objects carrying the target's label; one
 		// without it may be there all the same, someone else's.
@@ -142,21 +154,19 @@ func (s *Syncer) applyDownstream(ctx context.Context, gvr schema.GroupVersionRes
 		}
 	}
 	s.resolved(gvr, o)
-	if _, err := s.clearConflict(ctx, gvr, o.cluster, obj); err != nil {
+	obj, err = s.clearConditions(ctx, gvr, o.cluster, obj, ConflictReason)
+	if err != nil {
 		return false, err
 	}
-	desired := downstream(obj, o, s.key)
-	desired.SetGroupVersionKind(gvk)
-	if err := stamp(desired); err != nil {
-		return false, err
+	if current == nil || !upToDate(desired, current) {
+		if err := s.ensureNamespace(ctx, o); err != nil {
+			return false, s.failed(ctx, gvr, o, obj, desired, namespaceWrite(downNamespace), err)
+		}
+		if err := s.serverSideApply(ctx, gvr, desired); err != nil {
+			return false, s.failed(ctx, gvr, o, obj, desired, applyWrite(gvr, desired), err)
+		}
 	}
-	if current != nil && upToDate(desired, current) {
-		return false, nil
-	}
-	if err := s.ensureNamespace(ctx, o); err != nil {
-		return false, err
-	}
-	return false, s.serverSideApply(ctx, gvr, desired)
+	return false, s.applied(ctx, gvr, o, obj)
 }
 
 // serverSideApply applies desired downstream, in a span of its own that
@@ -167,6 +177,7 @@ func (s *Syncer) serverSideApply(ctx context.Context, gvr schema.GroupVersionRes
 		attrDownstreamNamespace.String(desired.GetNamespace()),
 		attrName.String(desired.GetName())))
 	applied, err := s.down.Resource(gvr).Namespace(desired.GetNamespace()).Apply(ctx, desired.GetName(), desired, metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
+	countWrite(gvr.GroupResource(), "apply", err)
 	if err == nil {
 		span.SetAttributes(downstreamIdentity(applied)...)
 		observeLatency(ctx, queueDown, gvr)
@@ -191,6 +202,7 @@ func (s *Syncer) ensureNamespace(ctx context.Context, k origin) error {
 		},
 	}}
 	_, err := s.downKube.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{FieldManager: FieldManager})
+	countWrite(namespacesResource, "create", err)
 	if apierrors.IsAlreadyExists(err) {
 		return nil
 	}
@@ -208,9 +220,11 @@ func (s *Syncer) deleteDownstream(ctx context.Context, k objectKey) (bool, error
 		return true, nil
 	}
 	if current.GetDeletionTimestamp() == nil {
-		err := s.down.Resource(s.resources[k.resource].gvr).Namespace(current.GetNamespace()).Delete(ctx, current.GetName(), metav1.DeleteOptions{
+		gvr := s.resources[k.resource].gvr
+		err := s.down.Resource(gvr).Namespace(current.GetNamespace()).Delete(ctx, current.GetName(), metav1.DeleteOptions{
 			Preconditions: &metav1.Preconditions{UID: ptr.To(current.GetUID())},
 		})
+		countWrite(gvr.GroupResource(), "delete", err)
 		if ignoreNotFound(err) != nil {
 			return false, err
 		}
@@ -222,7 +236,7 @@ func (s *Syncer) deleteDownstream(ctx context.Context, k objectKey) (bool, error
 }
 
 // release removes the syncer's finalizer from hub object obj, and the
-// ConflictReason condition from one that stays.
+// ConflictReason and FailedReason conditions from one that stays.
 func (s *Syncer) release(ctx context.Context, k objectKey, obj *unstructured.Unstructured) error {
 	finalizer := workloadv1alpha1.FinalizerPrefix + s.key
 	if !slices.Contains(obj.GetFinalizers(), finalizer) {
@@ -230,7 +244,7 @@ func (s *Syncer) release(ctx context.Context, k objectKey, obj *unstructured.Uns
 	}
 	if obj.GetDeletionTimestamp() == nil {
 		var err error
-		if obj, err = s.clearConflict(ctx, s.resources[k.resource].gvr, k.cluster, obj); err != nil {
+		if obj, err = s.clearConditions(ctx, s.resources[k.resource].gvr, k.cluster, obj, ConflictReason, FailedReason); err != nil {
 			return ignoreNotFound(err)
 		}
 	}

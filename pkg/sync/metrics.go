@@ -21,12 +21,13 @@ const (
 	queueDependencies = "dependencies"
 	queuePods         = "pods"
 	queueEvents       = "events"
+	queueNodes        = "nodes"
 	queueNamespaces   = "namespaces"
 )
 
 // errorTypes are the values of the type label of syncErrors, as errorType
 // tells them.
-var errorTypes = []string{"conflict", "forbidden", "unauthorized", "not_found", "invalid", "throttled", "timeout", "other"}
+var errorTypes = []string{"conflict", "forbidden", "unauthorized", "not_found", "invalid", "bad_request", "throttled", "timeout", "other"}
 
 // The syncer's own series, in component-base's legacy registry, which the
 // syncer command serves. Their labels take few values: a direction, a
@@ -57,6 +58,14 @@ var (
 			"which the syncer keeps out of the physical cluster, by resource; each counts once while the syncer runs.",
 		StabilityLevel: metrics.ALPHA,
 	}, []string{"resource"})
+	downstreamWrites = metrics.NewCounterVec(&metrics.CounterOpts{
+		Namespace: "canopy",
+		Subsystem: "syncer",
+		Name:      "downstream_writes_total",
+		Help: "Writes the syncer sent to the physical cluster, by resource, verb (apply, create or delete) and outcome: " +
+			"success, or the type of error as for sync_errors_total.",
+		StabilityLevel: metrics.ALPHA,
+	}, []string{"resource", "verb", "outcome"})
 	hubRelists = metrics.NewCounter(&metrics.CounterOpts{
 		Namespace: "canopy",
 		Subsystem: "syncer",
@@ -74,8 +83,8 @@ var registerMetrics gosync.Once
 // has to be told from no errors.
 func register() {
 	registerMetrics.Do(func() {
-		legacyregistry.MustRegister(syncLatency, syncErrors, refusedObjects, hubRelists)
-		for _, q := range []string{queueDown, queueUp, queueDependencies, queuePods, queueEvents, queueNamespaces} {
+		legacyregistry.MustRegister(syncLatency, syncErrors, refusedObjects, downstreamWrites, hubRelists)
+		for _, q := range []string{queueDown, queueUp, queueDependencies, queuePods, queueEvents, queueNodes, queueNamespaces} {
 			for _, t := range errorTypes {
 				syncErrors.WithLabelValues(q, t)
 			}
@@ -98,6 +107,8 @@ func errorType(err error) string {
 		return "not_found"
 	case apierrors.IsInvalid(err):
 		return "invalid"
+	case apierrors.IsBadRequest(err):
+		return "bad_request"
 	case apierrors.IsTooManyRequests(err):
 		return "throttled"
 	case apierrors.IsTimeout(err), apierrors.IsServerTimeout(err), errors.Is(err, context.DeadlineExceeded),
@@ -105,6 +116,20 @@ func errorType(err error) string {
 		return "timeout"
 	}
 	return "other"
+}
+
+// namespacesResource is the resource of the downstream namespaces, for
+// downstreamWrites.
+var namespacesResource = schema.GroupResource{Resource: "namespaces"}
+
+// countWrite counts a write of resource with verb to the physical
+// cluster that ended with err.
+func countWrite(resource schema.GroupResource, verb string, err error) {
+	outcome := "success"
+	if err != nil {
+		outcome = errorType(err)
+	}
+	downstreamWrites.WithLabelValues(resource.String(), verb, outcome).Inc()
 }
 
 // observedTimes holds, for each key of a queue, when a change of it was

@@ -68,6 +68,7 @@ func (s *Syncer) syncNamespace(ctx context.Context, k namespaceKey) error {
 	err = s.downKube.CoreV1().Namespaces().Delete(ctx, name, metav1.DeleteOptions{
 		Preconditions: &metav1.Preconditions{UID: ptr.To(ns.UID)},
 	})
+	countWrite(namespacesResource, "delete", err)
 	if ignoreNotFound(err) != nil {
 		return err
 	}

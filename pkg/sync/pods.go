@@ -32,7 +32,7 @@ var pods = corev1.SchemeGroupVersion.WithResource("pods")
 // from the hub side.
 func (s *Syncer) setUpPods(wildcard dynamic.Interface, downFactory dynamicinformer.DynamicSharedInformerFactory) error {
 	var err error
-	if s.hubPods, err = s.hubInformer(wildcard, pods, labels.Set{workloadv1alpha1.UpsyncedLabel: s.key}.String(), nil); err != nil {
+	if s.hubPods, err = s.hubInformer(wildcard, pods, labels.Set{workloadv1alpha1.UpsyncedLabel: s.key}.String(), cache.Indexers{byNode: indexPodByNode}); err != nil {
 		return err
 	}
 	if _, err := s.hubPods.AddEventHandler(hubOriginHandler(s.podQueue.Add)); err != nil {

@@ -51,6 +51,9 @@ type Config struct {
 	// NamespaceGracePeriod is how long a downstream namespace the syncer
 	// made stays once nothing it synced is left in it.
 	NamespaceGracePeriod time.Duration
+	// HubResync is how often the hub informers replay every assigned
+	// object; zero means DefaultHubResync.
+	HubResync time.Duration
 	// TracerProvider gets the spans of the syncs and of their requests to
 	// either side; nil records none.
 	TracerProvider trace.TracerProvider
@@ -101,6 +104,12 @@ type Syncer struct {
 	hubEvents  cache.SharedIndexInformer
 	downEvents cache.GenericLister
 	eventQueue workqueue.TypedRateLimitingInterface[origin]
+	// hubNodes holds the nodes the syncer copied up, downNodes the
+	// physical cluster's, and nodeQueue copies the latter to the former
+	// in each logical cluster whose pods run on them (nodes.go).
+	hubNodes  cache.SharedIndexInformer
+	downNodes corelisters.NodeLister
+	nodeQueue workqueue.TypedRateLimitingInterface[origin]
 
 	// conflicts holds the UID of each hub object whose conflict downstream
 	// was recorded at the hub, so that a resync records it only once.
@@ -112,6 +121,10 @@ type Syncer struct {
 	logicalClusters atomic.Pointer[[]string]
 	refusedMu       gosync.Mutex
 	refused         map[conflictKey]types.UID
+	// rejections holds the hub objects that the physical cluster refused,
+	// which are not sent again until they change (failed.go).
+	rejectionsMu gosync.Mutex
+	rejections   map[conflictKey]rejection
 
 	// nsQueue deletes the downstream namespaces left empty; emptySince
 	// holds when each was first found so.
@@ -124,6 +137,7 @@ type Syncer struct {
 	// downQueue and upQueue were observed, for their sync latency.
 	downObserved, upObserved observedTimes
 	tracer                   trace.Tracer
+	hubResync                time.Duration
 }
 
 // resource is one synced resource with its informers on both sides.
@@ -147,12 +161,13 @@ func (k objectKey) String() string {
 	return fmt.Sprintf("resource %d %s/%s/%s", k.resource, k.cluster, k.namespace, k.name)
 }
 
-// hubResync is how often the hub informers replay every assigned object,
-// which re-reads the dependencies of each workload: the bound on how stale
-// a dependency that is not assigned itself may be downstream, since the
-// hub is not watched for those. The replay writes nothing where nothing
-// changed.
-const hubResync = 5 * time.Minute
+// DefaultHubResync is how often the hub informers replay every assigned
+// object, which re-reads the dependencies of each workload: the bound on
+// how stale a dependency that is not assigned itself may be downstream,
+// since the hub is not watched for those. The replay writes nothing
+// where nothing changed, and sends nothing for an object the physical
+// cluster refused as it is.
+const DefaultHubResync = 5 * time.Minute
 
 // ParseTarget splits "<logical cluster path>:<name>" at its last colon.
 func ParseTarget(s string) (logicalcluster.Name, string, error) {
@@ -179,6 +194,9 @@ func New(ctx context.Context, c Config) (*Syncer, error) {
 		return nil, err
 	}
 	register()
+	if c.HubResync == 0 {
+		c.HubResync = DefaultHubResync
+	}
 	tracer := trace.Tracer(noop.Tracer{})
 	if c.TracerProvider != nil {
 		tracer = c.TracerProvider.Tracer(tracerName)
@@ -194,9 +212,12 @@ func New(ctx context.Context, c Config) (*Syncer, error) {
 		depQueue:             workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[dependencyKey](), workqueue.TypedRateLimitingQueueConfig[dependencyKey]{Name: queueDependencies}),
 		podQueue:             workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: queuePods}),
 		eventQueue:           workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: queueEvents}),
+		nodeQueue:            workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: queueNodes}),
 		accepted:             map[schema.GroupVersionResource]int{},
 		conflicts:            map[conflictKey]types.UID{},
 		refused:              map[conflictKey]types.UID{},
+		rejections:           map[conflictKey]rejection{},
+		hubResync:            c.HubResync,
 		nsQueue:              workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[namespaceKey](), workqueue.TypedRateLimitingQueueConfig[namespaceKey]{Name: queueNamespaces}),
 		namespaceGracePeriod: c.NamespaceGracePeriod,
 		emptySince:           map[string]time.Time{},
@@ -329,6 +350,9 @@ func (s *Syncer) setUpResources(accepted []workloadv1alpha1.GroupResource) error
 	if err := s.setUpPods(wildcard, downFactory); err != nil {
 		return err
 	}
+	if err := s.setUpNodes(wildcard); err != nil {
+		return err
+	}
 	if err := s.setUpEvents(wildcard); err != nil {
 		return err
 	}
@@ -375,7 +399,7 @@ func (s *Syncer) hubInformer(wildcard dynamic.Interface, gvr schema.GroupVersion
 		},
 	})), &unstructured.Unstructured{}, cache.SharedIndexInformerOptions{
 		ObjectDescription: gvr.String() + " at the hub",
-		ResyncPeriod:      hubResync,
+		ResyncPeriod:      s.hubResync,
 		Indexers:          indexers,
 	})
 	// A watch that breaks with an error, as one too old to resume after
@@ -397,12 +421,14 @@ func (s *Syncer) Run(ctx context.Context, workers int) error {
 	defer s.depQueue.ShutDown()
 	defer s.podQueue.ShutDown()
 	defer s.eventQueue.ShutDown()
+	defer s.nodeQueue.ShutDown()
 	defer s.nsQueue.ShutDown()
 	for _, r := range s.resources {
 		go r.hub.RunWithContext(ctx)
 	}
 	go s.hubPods.RunWithContext(ctx)
 	go s.hubEvents.RunWithContext(ctx)
+	go s.hubNodes.RunWithContext(ctx)
 	for _, f := range s.factories {
 		f.Start(ctx.Done())
 	}
@@ -432,6 +458,7 @@ func (s *Syncer) Run(ctx context.Context, workers int) error {
 		go work(ctx, queueDependencies, s.depQueue, syncDependency)
 		go work(ctx, queuePods, s.podQueue, s.syncPod)
 		go work(ctx, queueEvents, s.eventQueue, s.syncEvent)
+		go work(ctx, queueNodes, s.nodeQueue, s.syncNode)
 		go work(ctx, queueNamespaces, s.nsQueue, s.syncNamespace)
 	}
 	s.ready.start()

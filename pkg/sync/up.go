@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
@@ -33,6 +34,7 @@ func (s *Syncer) syncUp(ctx context.Context, k objectKey) error {
 	if !ok {
 		return nil
 	}
+	status = s.withRejection(k, h, status)
 	shared := len(workloadv1alpha1.Targets(h.GetLabels())) > 1
 	report, err := json.Marshal(status)
 	if err != nil {
@@ -76,9 +78,24 @@ func (s *Syncer) syncUp(ctx context.Context, k objectKey) error {
 }
 
 // writeReport sets the annotation reporting the status of hub object h at
-// the target to report, or removes it for nil, with a merge patch of that
-// annotation alone, which no other target's report conflicts with.
+// the target to report, or removes it for nil.
 func (s *Syncer) writeReport(ctx context.Context, k objectKey, h *hubObject, down *unstructured.Unstructured, report []byte) error {
+	r := s.resources[k.resource]
+	ctx, span := s.tracer.Start(ctx, spanUp, trace.WithAttributes(append(append(s.objectAttributes(k), hubIdentity(h.Unstructured)...), downstreamIdentity(down)...)...))
+	err := s.patchReport(ctx, r.gvr, k.origin, report)
+	endSpan(span, err)
+	if err != nil {
+		return err
+	}
+	observeLatency(ctx, queueUp, r.gvr)
+	return nil
+}
+
+// patchReport sets the annotation reporting the status at the target of
+// the hub object of gvr at o to report, or removes it for nil, with a
+// merge patch of that annotation alone, which no other target's report
+// conflicts with.
+func (s *Syncer) patchReport(ctx context.Context, gvr schema.GroupVersionResource, o origin, report []byte) error {
 	value := any(nil)
 	if report != nil {
 		value = string(report)
@@ -87,17 +104,12 @@ func (s *Syncer) writeReport(ctx context.Context, k objectKey, h *hubObject, dow
 	if err != nil {
 		return err
 	}
-	hub, err := s.hubIn(k.cluster)
+	hub, err := s.hubIn(o.cluster)
 	if err != nil {
 		return err
 	}
-	r := s.resources[k.resource]
-	ctx, span := s.tracer.Start(ctx, spanUp, trace.WithAttributes(append(append(s.objectAttributes(k), hubIdentity(h.Unstructured)...), downstreamIdentity(down)...)...))
-	_, err = hub.Resource(r.gvr).Namespace(k.namespace).Patch(ctx, k.name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: FieldManager})
-	endSpan(span, err)
-	if err != nil {
+	if _, err = hub.Resource(gvr).Namespace(o.namespace).Patch(ctx, o.name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: FieldManager}); err != nil {
 		return fmt.Errorf("reporting the status at the target to the hub object: %w", ignoreNotFound(err))
 	}
-	observeLatency(ctx, queueUp, r.gvr)
 	return nil
 }

@@ -120,8 +120,8 @@ func typeMeta(apiVersion, kind string) metav1.TypeMeta {
 // keeps the synced resources and the ConfigMaps, Secrets and
 // ServiceAccounts their pods use, and reads their status, in namespaces
 // it creates and deletes; it reads the pods and Events to copy them up,
-// and sums its
-// nodes' allocatable resources.
+// and the nodes to copy up those its pods run on and to sum their
+// allocatable resources.
 func (t Target) downstreamRules() []rbacv1.PolicyRule {
 	groups, resources := t.byGroup()
 	var rules []rbacv1.PolicyRule

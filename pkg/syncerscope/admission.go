@@ -81,9 +81,9 @@ func (p *Admission) Validate(ctx context.Context, a admission.Attributes, _ admi
 	if err != nil {
 		return admission.NewForbidden(a, err)
 	}
-	if gr == pods || gr == events {
-		if !t.copied(obj) {
-			return admission.NewForbidden(a, fmt.Errorf("the syncer of SyncTarget %s writes only the pods and Events labelled %s=%s or %s=%s",
+	if copies(gr) {
+		if !t.copied(obj) || gr == nodes && obj.GetLabels()[workloadv1alpha1.UpsyncedLabel] != t.key {
+			return admission.NewForbidden(a, fmt.Errorf("the syncer of SyncTarget %s writes only the pods, nodes and Events labelled %s=%s, and Events labelled %s=%s",
 				t, workloadv1alpha1.UpsyncedLabel, t.key, workloadv1alpha1.ReportedByLabel, t.key))
 		}
 		reason, err := p.denyCopy(ctx, t, gr, obj)
@@ -133,6 +133,9 @@ func (p *Admission) denyCopy(ctx context.Context, t target, gr schema.GroupResou
 		return t.revoked(st), err
 	}
 	cluster, _ := logicalcluster.ClusterFrom(ctx)
+	if gr == nodes {
+		return p.denyNode(ctx, t, cluster, obj.GetName())
+	}
 	where := fmt.Sprintf("namespace %s of logical cluster %s", obj.GetNamespace(), cluster)
 	accepted := accepted(st)
 	if gr == pods {
@@ -160,6 +163,25 @@ func (p *Admission) denyCopy(ctx context.Context, t target, gr schema.GroupResou
 		return "", err
 	}
 	return fmt.Sprintf("the syncer of SyncTarget %s writes Events only where objects are assigned to it, and none is in %s", t, where), nil
+}
+
+// denyNode is why t's syncer may not write node name in cluster; empty
+// if it may. It writes only the nodes that the pods it copied up there
+// run on, so that a logical cluster sees no node that runs none of its
+// pods.
+func (p *Admission) denyNode(ctx context.Context, t target, cluster logicalcluster.Name, name string) (string, error) {
+	copied, err := p.objects.List(ctx, pods, "", labels.SelectorFromSet(labels.Set{workloadv1alpha1.UpsyncedLabel: t.key}))
+	if err != nil {
+		return "", fmt.Errorf("listing the pods copied up by the syncer of SyncTarget %s: %w", t, err)
+	}
+	if slices.ContainsFunc(copied, func(pod *unstructured.Unstructured) bool {
+		node, _, _ := unstructured.NestedString(pod.Object, "spec", "nodeName")
+		return node == name
+	}) {
+		return "", nil
+	}
+	return fmt.Sprintf("the syncer of SyncTarget %s writes only the nodes that the pods it copied up run on, and none of its pods in logical cluster %s runs on node %s",
+		t, cluster, name), nil
 }
 
 // works tells whether an object of a resource in accepted is assigned to

@@ -22,6 +22,7 @@ import (
 var (
 	pods        = corev1.Resource("pods")
 	events      = corev1.Resource("events")
+	nodes       = corev1.Resource("nodes")
 	syncTargets = workloadv1alpha1.Resource("synctargets")
 	// selfReviews tell the requester who it is and what it may do.
 	selfReviews = []schema.GroupResource{{Group: "authentication.k8s.io", Resource: "selfsubjectreviews"}, {Group: "authorization.k8s.io", Resource: "selfsubjectaccessreviews"}}
@@ -137,13 +138,12 @@ func (a *Authorizer) deny(ctx context.Context, t target, accepted map[schema.Gro
 	if sub != "" && sub != "status" {
 		return what + ": of subresources it writes only status", nil
 	}
-	copies := gr == pods || gr == events
 	if verb == "create" {
-		if copies && sub == "" {
+		if copies(gr) && sub == "" {
 			// Admission checks that what is created is labelled as its.
 			return "", nil
 		}
-		return what + ": it creates only the pods and Events it copies up or reports", nil
+		return what + ": it creates only the pods, nodes and Events it copies up or reports", nil
 	}
 	obj, err := a.objects.Get(ctx, gr, attrs.GetNamespace(), attrs.GetName())
 	if apierrors.IsNotFound(err) {
@@ -152,7 +152,7 @@ func (a *Authorizer) deny(ctx context.Context, t target, accepted map[schema.Gro
 	if err != nil {
 		return "", err
 	}
-	if copies && t.copied(obj) {
+	if copies(gr) && t.copied(obj) {
 		return "", nil
 	}
 	if accepted[gr] && (t.assigned(obj) || t.holds(obj)) {
@@ -175,6 +175,13 @@ func (a *Authorizer) deny(ctx context.Context, t target, accepted map[schema.Gro
 		workloadv1alpha1.StateLabel(t.key), workloadv1alpha1.StateSync), nil
 }
 
+// copies tells whether the syncer writes the objects of gr that it
+// labels as its own: the pods and nodes it copies up and the Events it
+// copies up or reports.
+func copies(gr schema.GroupResource) bool {
+	return gr == pods || gr == events || gr == nodes
+}
+
 // denyList is why t's syncer may not list or watch gr as attrs ask, in
 // one logical cluster or across all.
 func denyList(t target, accepted map[schema.GroupResource]bool, attrs authorizer.Attributes, gr schema.GroupResource, what string) (string, error) {
@@ -185,7 +192,7 @@ func denyList(t target, accepted map[schema.GroupResource]bool, attrs authorizer
 	if err != nil {
 		return what + ": the label selector is invalid: " + err.Error(), nil
 	}
-	if (gr == pods || gr == events) && requires(requirements, workloadv1alpha1.UpsyncedLabel, t.key) {
+	if copies(gr) && requires(requirements, workloadv1alpha1.UpsyncedLabel, t.key) {
 		return "", nil
 	}
 	if !accepted[gr] {

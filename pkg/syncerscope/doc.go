@@ -13,7 +13,7 @@
 //   - list and watch, in one logical cluster or across all (/clusters/*),
 //     of a resource the SyncTarget accepts, only with a label selector
 //     requiring the assignment label state.workload.canopy.dev/<key>=Sync,
-//     and of pods and Events only with one requiring
+//     and of pods, nodes and Events only with one requiring
 //     workload.canopy.dev/upsynced=<key>: the syncer sees the objects
 //     assigned to its target and its own copies, never the rest;
 //   - get of an object assigned to the target or still holding its
@@ -28,15 +28,17 @@
 //     that finalizer and writing its annotation
 //     status.workload.canopy.dev/<key>, its target's status of an object
 //     assigned to several;
-//   - create, update, patch and delete of the pods and Events it copies up
-//     (labelled workload.canopy.dev/upsynced=<key>) and the Events it
+//   - create, update, patch and delete of the pods, nodes and Events it
+//     copies up (labelled workload.canopy.dev/upsynced=<key>) and the Events it
 //     reports (workload.canopy.dev/reported-by=<key>), in the logical
 //     cluster of what they are about; the Admission plugin checks the
 //     label of what is created or updated, and that it is where the
 //     target has work: a pod names by its annotation
 //     workload.canopy.dev/owner an object in its namespace assigned to
 //     the target or holding its finalizer, and an Event is in a namespace
-//     holding such an object;
+//     holding such an object; a node is one that a pod it copied up to
+//     that logical cluster runs on, so that a logical cluster sees only
+//     the nodes that run its pods;
 //   - discovery, OpenAPI, and reviews of itself (kubectl auth whoami and
 //     can-i).
 //

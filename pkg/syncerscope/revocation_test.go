@@ -157,9 +157,10 @@ func TestAdmitCredentialNotBefore(t *testing.T) {
 	}
 }
 
-// TestDenyCopy checks where a syncer may write the pods and Events it
-// copies up: pods of objects assigned to it or held by it, of a resource
-// its target accepts, Events in a namespace where it has such an object.
+// TestDenyCopy checks where a syncer may write the pods, nodes and Events
+// it copies up: pods of objects assigned to it or held by it, of a
+// resource its target accepts, nodes its pods there run on, Events in a
+// namespace where it has such an object.
 func TestDenyCopy(t *testing.T) {
 	t0 := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 	tgt, _, _ := targetOf(syncer("u1", t0))
@@ -180,6 +181,8 @@ func TestDenyCopy(t *testing.T) {
 		"root:a/ns2/leaving":  deployment("ns2", "leaving", false, true),
 		"root:a/ns3/theirs":   deployment("ns3", "theirs", false, false),
 		"root:b/default/none": deployment("default", "none", false, false),
+		"root:a/ns1/on-n1":    podOn("ns1", "on-n1", "n1", tgt.key),
+		"root:b/ns1/on-n2":    podOn("ns1", "on-n2", "n2", workloadv1alpha1.TargetKey("root", "other")),
 	}
 	p := NewAdmission(objects)
 	copied := func(ns, owner string) metav1.Object {
@@ -209,6 +212,10 @@ func TestDenyCopy(t *testing.T) {
 		{"event where held", "root:a", events, copied("ns2", ""), ""},
 		{"event where another's", "root:a", events, copied("ns3", ""), "none is in namespace ns3"},
 		{"event elsewhere", "root:b", events, copied("default", ""), "none is in namespace default of logical cluster root:b"},
+		{"node its pod runs on", "root:a", nodes, &metav1.ObjectMeta{Name: "n1"}, ""},
+		{"node none of its pods runs on", "root:a", nodes, &metav1.ObjectMeta{Name: "n2"}, "none of its pods in logical cluster root:a runs on node n2"},
+		{"node its pod runs on, elsewhere", "root:b", nodes, &metav1.ObjectMeta{Name: "n1"}, "none of its pods in logical cluster root:b runs on node n1"},
+		{"node another's pod runs on", "root:b", nodes, &metav1.ObjectMeta{Name: "n2"}, "none of its pods in logical cluster root:b runs on node n2"},
 	} {
 		reason, err := p.denyCopy(logicalcluster.WithCluster(context.Background(), tc.cluster), tgt, tc.gr, tc.obj)
 		if err != nil {
@@ -220,8 +227,18 @@ func TestDenyCopy(t *testing.T) {
 	}
 }
 
-// fakeObjects are deployments by "<cluster>/<namespace>/<name>", and
-// SyncTarget root:pc1 under "root/pc1".
+// podOn is pod name in ns, copied up by the syncer of key, on node.
+func podOn(ns, name, node, key string) *unstructured.Unstructured {
+	u := &unstructured.Unstructured{Object: map[string]any{"kind": "Pod", "spec": map[string]any{"nodeName": node}}}
+	u.SetNamespace(ns)
+	u.SetName(name)
+	u.SetLabels(map[string]string{workloadv1alpha1.UpsyncedLabel: key})
+	return u
+}
+
+// fakeObjects are deployments, and pods of kind Pod, by
+// "<cluster>/<namespace>/<name>", and SyncTarget root:pc1 under
+// "root/pc1".
 type fakeObjects map[string]*unstructured.Unstructured
 
 func (f fakeObjects) Get(ctx context.Context, gr schema.GroupResource, namespace, name string) (*unstructured.Unstructured, error) {
@@ -229,20 +246,24 @@ func (f fakeObjects) Get(ctx context.Context, gr schema.GroupResource, namespace
 	if gr == syncTargets {
 		return toUnstructured(pc1("u1", time.Time{}, time.Time{}))
 	}
-	if o := f[fmt.Sprintf("%s/%s/%s", cluster, namespace, name)]; o != nil && gr == appsDeployments {
+	if o := f[fmt.Sprintf("%s/%s/%s", cluster, namespace, name)]; o != nil && gr == appsDeployments && o.GetKind() != "Pod" {
 		return o, nil
 	}
 	return nil, apierrors.NewNotFound(gr, name)
 }
 
 func (f fakeObjects) List(ctx context.Context, gr schema.GroupResource, namespace string, selector labels.Selector) ([]*unstructured.Unstructured, error) {
-	if gr != appsDeployments {
+	if gr != appsDeployments && gr != pods {
 		return nil, errors.New("only deployments are accepted")
 	}
 	cluster, _ := logicalcluster.ClusterFrom(ctx)
+	prefix := fmt.Sprintf("%s/%s/", cluster, namespace)
+	if namespace == "" {
+		prefix = string(cluster) + "/"
+	}
 	var out []*unstructured.Unstructured
 	for k, o := range f {
-		if o != nil && strings.HasPrefix(k, fmt.Sprintf("%s/%s/", cluster, namespace)) && selector.Matches(labels.Set(o.GetLabels())) {
+		if o != nil && (o.GetKind() == "Pod") == (gr == pods) && strings.HasPrefix(k, prefix) && selector.Matches(labels.Set(o.GetLabels())) {
 			out = append(out, o)
 		}
 	}

@@ -23,12 +23,14 @@ import (
 
 var (
 	pods                = corev1.Resource("pods")
+	nodes               = corev1.Resource("nodes")
 	replicaSets         = appsv1.Resource("replicasets")
 	controllerRevisions = appsv1.Resource("controllerrevisions")
 )
 
-// Plugin refuses writes of upsynced pods by anyone but their syncer, and
-// of the hub's revision records by anyone but system:masters.
+// Plugin refuses writes of upsynced pods by anyone but their syncer, of
+// nodes by anyone but the syncer that copied them up, and of the hub's
+// revision records by anyone but system:masters.
 type Plugin struct {
 	*admission.Handler
 	// replicaSets reads the ReplicaSet a write of its scale is for, as
@@ -51,6 +53,9 @@ func New(replicaSets rest.Getter) *Plugin {
 func (p *Plugin) Validate(ctx context.Context, a admission.Attributes, _ admission.ObjectInterfaces) error {
 	if gr := a.GetResource().GroupResource(); gr == replicaSets || gr == controllerRevisions {
 		return p.validateRecord(ctx, a)
+	}
+	if a.GetResource().GroupResource() == nodes {
+		return validateNode(a)
 	}
 	if a.GetResource().GroupResource() != pods || (a.GetSubresource() != "" && a.GetSubresource() != "status") {
 		return nil
@@ -129,4 +134,31 @@ func (p *Plugin) validateRecord(ctx context.Context, a admission.Attributes) err
 	return admission.NewForbidden(a, fmt.Errorf(
 		"the %s is the hub's read-only record of a revision of its %s; change the %s instead (kubectl rollout undo rolls it back to a revision)",
 		kind, owner, owner))
+}
+
+// validateNode refuses every write of a node, or of its status, but its
+// syncer's: a logical cluster's nodes are the physical nodes its pods run
+// on, which the syncer of their SyncTarget copies up, labelled with its
+// key, and keeps as they are downstream. The hub's controllers, and
+// system:masters, may delete a copy, which its syncer makes again while
+// the node still runs pods of the logical cluster.
+func validateNode(a admission.Attributes) error {
+	keys := sets.New[string]()
+	for _, obj := range []runtime.Object{a.GetOldObject(), a.GetObject()} {
+		if obj == nil {
+			continue
+		}
+		key, _ := upsyncedKey(obj)
+		keys.Insert(key)
+	}
+	u := a.GetUserInfo()
+	if a.GetOperation() == admission.Delete && privileged(u) {
+		return nil
+	}
+	if u != nil && keys.Len() == 1 && !keys.Has("") && u.GetName() == workloadv1alpha1.SyncerUser(sets.List(keys)[0]) {
+		return nil
+	}
+	return admission.NewForbidden(a, fmt.Errorf(
+		"the nodes of a logical cluster are read-only copies of the physical nodes its pods run on, kept by the syncers of their SyncTargets; "+
+			"cordon or change a node in its physical cluster instead"))
 }

@@ -235,3 +235,64 @@ func TestControllerRevisionRecords(t *testing.T) {
 	}
 	t.Logf("%d requests", requests)
 }
+
+// TestNodes checks who may write which node: its syncer only, and for a
+// delete also system:masters and the hub's controllers; a node without
+// the upsynced label is nobody's to create.
+func TestNodes(t *testing.T) {
+	node := func(key string) runtime.Object {
+		n := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1", Labels: map[string]string{"zone": "a"}}}
+		if key != "" {
+			n.Labels[workloadv1alpha1.UpsyncedLabel] = key
+		}
+		return n
+	}
+	var (
+		syncer1   = &user.DefaultInfo{Name: workloadv1alpha1.SyncerUser("k1")}
+		syncer2   = &user.DefaultInfo{Name: workloadv1alpha1.SyncerUser("k2")}
+		admin     = &user.DefaultInfo{Name: "alice", Groups: []string{user.AllAuthenticated}}
+		master    = &user.DefaultInfo{Name: "root", Groups: []string{user.SystemPrivilegedGroup}}
+		collector = &user.DefaultInfo{Name: loopback.User("garbage-collector"), Groups: []string{loopback.Group}}
+	)
+	for _, tc := range []struct {
+		name        string
+		op          admission.Operation
+		subresource string
+		old, obj    runtime.Object
+		who         user.Info
+		allowed     bool
+	}{
+		{"create by its syncer", admission.Create, "", nil, node("k1"), syncer1, true},
+		{"create by another syncer", admission.Create, "", nil, node("k1"), syncer2, false},
+		{"create by an admin", admission.Create, "", nil, node("k1"), admin, false},
+		{"create by system:masters", admission.Create, "", nil, node("k1"), master, false},
+		{"create of an unlabelled node by an admin", admission.Create, "", nil, node(""), admin, false},
+		{"create of an unlabelled node by system:masters", admission.Create, "", nil, node(""), master, false},
+		{"create of an unlabelled node by a syncer", admission.Create, "", nil, node(""), syncer1, false},
+		{"update by its syncer", admission.Update, "", node("k1"), node("k1"), syncer1, true},
+		{"status update by its syncer", admission.Update, "status", node("k1"), node("k1"), syncer1, true},
+		{"update by an admin", admission.Update, "", node("k1"), node("k1"), admin, false},
+		{"status update by system:masters", admission.Update, "status", node("k1"), node("k1"), master, false},
+		{"label removed by its syncer", admission.Update, "", node("k1"), node(""), syncer1, false},
+		{"key changed by the old key's syncer", admission.Update, "", node("k1"), node("k2"), syncer1, false},
+		{"delete by its syncer", admission.Delete, "", node("k1"), nil, syncer1, true},
+		{"delete by another syncer", admission.Delete, "", node("k1"), nil, syncer2, false},
+		{"delete by an admin", admission.Delete, "", node("k1"), nil, admin, false},
+		{"delete by system:masters", admission.Delete, "", node("k1"), nil, master, true},
+		{"delete by the hub's controllers", admission.Delete, "", node("k1"), nil, collector, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gvr := corev1.SchemeGroupVersion.WithResource("nodes")
+			a := admission.NewAttributesRecord(tc.obj, tc.old, corev1.SchemeGroupVersion.WithKind("Node"), "", "n1", gvr, tc.subresource, tc.op, nil, false, tc.who)
+			err := New(nil).Validate(context.Background(), a, nil)
+			switch {
+			case tc.allowed && err != nil:
+				t.Fatalf("refused: %v", err)
+			case !tc.allowed && !apierrors.IsForbidden(err):
+				t.Fatalf("got %v, want Forbidden", err)
+			case !tc.allowed && !strings.Contains(err.Error(), "read-only copies of the physical nodes its pods run on"):
+				t.Errorf("message %q does not say why", err.Error())
+			}
+		})
+	}
+}

@@ -8,6 +8,13 @@
 // finalizers in orphan and foreground deletions; its namespace controller
 // deletes them with their namespace.
 //
+// Nodes are all copies, of the physical nodes that run a logical
+// cluster's pods, kept by the syncers: only the syncer of the target
+// their label names may create or change them, not even system:masters,
+// whose change the syncer would undo; system:masters and the hub's
+// controllers may delete one, which its syncer makes again while the
+// node still runs pods of the logical cluster.
+//
 // So are the ReplicaSets and ControllerRevisions labelled
 // workloadv1alpha1.RevisionRecordLabel, the hub's records of the
 // revisions of a Deployment, StatefulSet or DaemonSet

@@ -5,33 +5,23 @@ import (
 	"slices"
 
 	rbacv1 "k8s.io/api/rbac/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/apiserver/pkg/authorization/authorizer"
+
+	"github.com/canopy-dev/canopy/pkg/authorization/bootstrappolicy"
 )
 
 // ForEveryone are the ClusterRoles Kubernetes binds, by these names, to
 // every authenticated user: discovery, OpenAPI, health and version, and
-// reviewing one's own access. Every logical cluster grants them, whether
-// or not it exists and whatever its bindings say, as kube-apiserver
-// restores them at each start: so a user who has no role in a logical
-// cluster is told the same whether it exists or not. Each logical cluster
-// also stores them, with their bindings, for clients to read.
+// reviewing one's own access and rules. Every logical cluster grants them,
+// whether or not it exists and whatever its bindings say, as
+// kube-apiserver restores them at each start: so a user who has no role
+// in a logical cluster is told the same whether it exists or not. Each
+// logical cluster also stores them, with their bindings, for clients to
+// read (package bootstrappolicy).
 var ForEveryone = []*rbacv1.ClusterRole{
-	{
-		ObjectMeta: metav1.ObjectMeta{Name: "system:discovery"},
-		Rules: []rbacv1.PolicyRule{{Verbs: []string{"get"}, NonResourceURLs: []string{
-			"/api", "/api/*", "/apis", "/apis/*", "/openapi", "/openapi/*",
-			"/healthz", "/livez", "/readyz", "/version", "/version/",
-		}}},
-	},
-	{
-		ObjectMeta: metav1.ObjectMeta{Name: "system:basic-user"},
-		Rules: []rbacv1.PolicyRule{
-			{Verbs: []string{"create"}, APIGroups: []string{"authorization.k8s.io"}, Resources: []string{"selfsubjectaccessreviews"}},
-			{Verbs: []string{"create"}, APIGroups: []string{"authentication.k8s.io"}, Resources: []string{"selfsubjectreviews"}},
-		},
-	},
+	bootstrappolicy.ClusterRole("system:discovery"),
+	bootstrappolicy.ClusterRole("system:basic-user"),
 }
 
 // PublicInfoViewer is Kubernetes' system:public-info-viewer, which
@@ -40,35 +30,58 @@ var ForEveryone = []*rbacv1.ClusterRole{
 // it ask these without credentials, and get no more than this: the hub
 // authenticates a request without credentials only for these paths
 // (pkg/hub), and grants system:unauthenticated nothing else.
-var PublicInfoViewer = &rbacv1.ClusterRole{
-	ObjectMeta: metav1.ObjectMeta{Name: "system:public-info-viewer"},
-	Rules: []rbacv1.PolicyRule{{Verbs: []string{"get"}, NonResourceURLs: []string{
-		"/healthz", "/livez", "/readyz", "/version", "/version/",
-	}}},
-}
+var PublicInfoViewer = bootstrappolicy.ClusterRole("system:public-info-viewer")
 
 // forEveryone is whether a ClusterRoleBinding of that name is one of
-// ForEveryone's, which make no one a member.
+// those of ForEveryone or PublicInfoViewer, which name every user and so
+// make no one a member.
 func forEveryone(name string) bool {
-	return slices.ContainsFunc(ForEveryone, func(r *rbacv1.ClusterRole) bool { return r.Name == name })
+	return name == PublicInfoViewer.Name || slices.ContainsFunc(ForEveryone, func(r *rbacv1.ClusterRole) bool { return r.Name == name })
 }
 
 // allowedToEveryone is why attrs is allowed to every authenticated user,
 // or to anyone at all, or "" if it is not.
 func allowedToEveryone(attrs authorizer.Attributes) string {
 	groups := attrs.GetUser().GetGroups()
-	if slices.Contains(groups, user.AllUnauthenticated) && RuleAllows(attrs, &PublicInfoViewer.Rules[0]) {
+	if slices.Contains(groups, user.AllUnauthenticated) && rulesAllow(attrs, PublicInfoViewer.Rules) {
 		return fmt.Sprintf("RBAC: allowed by ClusterRole %q, which every logical cluster grants everyone, unauthenticated included", PublicInfoViewer.Name)
 	}
 	if !slices.Contains(groups, user.AllAuthenticated) {
 		return ""
 	}
 	for _, role := range ForEveryone {
-		for i := range role.Rules {
-			if RuleAllows(attrs, &role.Rules[i]) {
-				return fmt.Sprintf("RBAC: allowed by ClusterRole %q, which every logical cluster grants every authenticated user", role.Name)
-			}
+		if rulesAllow(attrs, role.Rules) {
+			return fmt.Sprintf("RBAC: allowed by ClusterRole %q, which every logical cluster grants every authenticated user", role.Name)
 		}
 	}
+	if rulesAllow(attrs, PublicInfoViewer.Rules) {
+		return fmt.Sprintf("RBAC: allowed by ClusterRole %q, which every logical cluster grants every authenticated user", PublicInfoViewer.Name)
+	}
 	return ""
+}
+
+func rulesAllow(attrs authorizer.Attributes, rules []rbacv1.PolicyRule) bool {
+	for i := range rules {
+		if RuleAllows(attrs, &rules[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// RulesForEveryone returns the rules every logical cluster grants u
+// whatever its bindings say: ForEveryone's to an authenticated user, and
+// PublicInfoViewer's to an authenticated or unauthenticated one.
+func (*Authorizer) RulesForEveryone(u user.Info) []rbacv1.PolicyRule {
+	var rules []rbacv1.PolicyRule
+	groups := u.GetGroups()
+	if slices.Contains(groups, user.AllAuthenticated) {
+		for _, role := range ForEveryone {
+			rules = append(rules, role.Rules...)
+		}
+	}
+	if slices.Contains(groups, user.AllAuthenticated) || slices.Contains(groups, user.AllUnauthenticated) {
+		rules = append(rules, PublicInfoViewer.Rules...)
+	}
+	return rules
 }

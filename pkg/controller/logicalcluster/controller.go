@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
@@ -38,6 +39,12 @@ type Config struct {
 	// SetUp creates what a new logical cluster starts with. It must
 	// succeed when run again.
 	SetUp func(context.Context, logicalcluster.Name) error
+	// SetUpMissing creates what a logical cluster made by an older hub
+	// lacks of what a new one starts with, as kube-apiserver restores its
+	// defaults at each start. Every replica runs it for every Ready
+	// logical cluster once it starts, so it must cost little when nothing
+	// is missing, and may race another replica's.
+	SetUpMissing func(context.Context, logicalcluster.Name) error
 	// Admins makes the subjects, and only them, cluster-admin of a
 	// logical cluster.
 	Admins func(context.Context, logicalcluster.Name, []rbacv1.Subject) error
@@ -92,7 +99,36 @@ func endWatches(clusters *tenancy.Storage) informer.Handler {
 }
 
 // Run works until ctx ends.
-func (c *Controller) Run(ctx context.Context) { c.loop.Run(ctx) }
+func (c *Controller) Run(ctx context.Context) {
+	go c.setUpMissing(ctx)
+	c.loop.Run(ctx)
+}
+
+// setUpMissing runs SetUpMissing once for every Ready logical cluster,
+// once the LogicalClusters are listed. Every replica does, whatever
+// shards it owns: shards change hands after start, and the work is
+// idempotent and, when nothing is missing, only reads the watch cache. A
+// failure is logged and tried again at the next start, as kube-apiserver
+// tries its defaults.
+func (c *Controller) setUpMissing(ctx context.Context) {
+	i := c.c.Informers.For(c.c.LogicalClusters.LogicalClusters)
+	if !cache.WaitForCacheSync(ctx.Done(), i.HasSynced) {
+		return
+	}
+	for _, obj := range i.All() {
+		lc, ok := obj.(*tenancyv1alpha1.LogicalCluster)
+		if !ok || lc.DeletionTimestamp != nil || lc.Status.Phase != tenancyv1alpha1.LogicalClusterReady {
+			continue
+		}
+		n, ok := pathOf(lc)
+		if !ok {
+			continue
+		}
+		if err := c.c.SetUpMissing(ctx, n); err != nil && ctx.Err() == nil {
+			klog.ErrorS(err, "Setting up what a logical cluster made by an older hub lacks", "cluster", n)
+		}
+	}
+}
 
 // keys is the logical clusters obj calls for work on.
 func keys(obj runtime.Object, deleted bool) []logicalcluster.Name {

@@ -40,7 +40,7 @@ type Config struct {
 	// Objects are the stores of the objects that may be assigned to
 	// targets, whose metadata a lost target's entries are removed from.
 	Objects []*genericregistry.Store
-	// Upsynced are the stores of pods and Events, whose copies from a
+	// Upsynced are the stores of pods, nodes and Events, whose copies from a
 	// lost target are deleted.
 	Upsynced []*genericregistry.Store
 	// Informers has the shared informers of all of these, which sweeps

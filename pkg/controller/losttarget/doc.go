@@ -12,7 +12,7 @@
 //     any more. Placement, which already excluded the target (its grace
 //     period is shorter than the eviction timeout, and a deleted or
 //     evicted target is never selected), gives its share to the others;
-//   - the pods and Events its syncer copied up (labels
+//   - the pods, nodes and Events its syncer copied up (labels
 //     workload.canopy.dev/upsynced and workload.canopy.dev/reported-by),
 //     which nothing else would ever delete.
 //

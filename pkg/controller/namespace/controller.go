@@ -138,28 +138,15 @@ func (c *Controller) process(ctx context.Context, k key) error {
 	if ns.DeletionTimestamp == nil {
 		return nil
 	}
-	for {
-		stores, err := c.namespaced(ctx, k.cluster)
-		if err != nil {
+	// Pods go first, and the rest only once they are gone, as kube 1.37's
+	// OrderedNamespaceDeletion has it: a pod is not left running without
+	// the Secrets, ConfigMaps and ServiceAccount it uses, nor without the
+	// policies that guard it.
+	for _, only := range []func(*genericregistry.Store) bool{isPods, nil} {
+		emptied, err := c.empty(ctx, k, ns, only)
+		if !emptied || err != nil {
 			return err
 		}
-		found, held, err := clusterwide.Empty(in(ctx, k.cluster, k.name), stores, c.deleteContent)
-		left := clusterwide.Count(held)
-		if loopback.Refused(err) {
-			return c.refused(ctx, k, ns, err)
-		}
-		if err != nil {
-			return err
-		}
-		if found == 0 {
-			break
-		}
-		if left > 0 {
-			return fmt.Errorf("%w: %d objects in namespace %s", clusterwide.ErrWaiting, left, k.name)
-		}
-		// Everything found was deleted. Look again, for objects whose
-		// creation was already past admission when the namespace began
-		// Terminating.
 	}
 	if slices.Contains(ns.Spec.Finalizers, corev1.FinalizerKubernetes) {
 		ns.Spec.Finalizers = slices.DeleteFunc(ns.Spec.Finalizers, func(f corev1.FinalizerName) bool { return f == corev1.FinalizerKubernetes })
@@ -183,6 +170,44 @@ func (c *Controller) process(ctx context.Context, k key) error {
 		klog.V(2).InfoS("Deleted the content of a namespace", "cluster", k.cluster, "namespace", k.name)
 	}
 	return err
+}
+
+// isPods tells whether s is the pods' store.
+func isPods(s *genericregistry.Store) bool {
+	return s.DefaultQualifiedResource == corev1.Resource("pods")
+}
+
+// empty deletes the content of namespace k, the objects of the namespaced
+// stores that only picks (all of them when only is nil), until a pass
+// finds none, and tells whether it got there. A deletion the hub refused
+// is not: empty has the namespace say so and emptied again later.
+func (c *Controller) empty(ctx context.Context, k key, ns *corev1.Namespace, only func(*genericregistry.Store) bool) (bool, error) {
+	for {
+		stores, err := c.namespaced(ctx, k.cluster)
+		if err != nil {
+			return false, err
+		}
+		if only != nil {
+			stores = slices.DeleteFunc(stores, func(s *genericregistry.Store) bool { return !only(s) })
+		}
+		found, held, err := clusterwide.Empty(in(ctx, k.cluster, k.name), stores, c.deleteContent)
+		left := clusterwide.Count(held)
+		if loopback.Refused(err) {
+			return false, c.refused(ctx, k, ns, err)
+		}
+		if err != nil {
+			return false, err
+		}
+		if found == 0 {
+			return true, nil
+		}
+		if left > 0 {
+			return false, fmt.Errorf("%w: %d objects in namespace %s", clusterwide.ErrWaiting, left, k.name)
+		}
+		// Everything found was deleted. Look again, for objects whose
+		// creation was already past admission when the namespace began
+		// Terminating.
+	}
 }
 
 // refused says on Terminating namespace ns, of k, that the hub refused

@@ -8,7 +8,9 @@
 // every logical cluster this replica owns: for each Terminating namespace the controller lists each
 // namespaced store, those of the custom resources its logical cluster
 // defines as namespaced included, and deletes each object in it through
-// the API, as a user of its own (pkg/loopback): the objects are the
+// the API, pods first and the rest only once no pod is left, as kube
+// 1.37's OrderedNamespaceDeletion does, as a user of its own
+// (pkg/loopback): the objects are the
 // users', so the admission policies of their logical cluster and its
 // ancestors see the deletions, and the audit log names the controller. A
 // deletion refused keeps the namespace Terminating, and is tried again.

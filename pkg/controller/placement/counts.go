@@ -6,8 +6,10 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/controller/namespacedefaults"
 	engine "github.com/canopy-dev/canopy/pkg/placement"
 )
 
@@ -70,7 +72,7 @@ func (c *Controller) recordOf(ref objectRef) *record {
 		return nil
 	}
 	m, err := meta.Accessor(obj)
-	if err != nil || !placeable(m) {
+	if err != nil || !placeable(ref, m) {
 		return nil
 	}
 	nsObj, ok := c.namespaces.Get(ref.cluster, "", ref.namespace)
@@ -97,11 +99,13 @@ func (c *Controller) recordOf(ref objectRef) *record {
 	return r
 }
 
-// placeable is whether placement may move object m: not one being
+// placeable is whether placement may move object m of ref: not one being
 // deleted, which stays where it is until its syncers let it go, nor a
-// Deployment's revision record at the hub, which runs nowhere.
-func placeable(m metav1.Object) bool {
-	return m.GetDeletionTimestamp() == nil && m.GetLabels()[workloadv1alpha1.RevisionRecordLabel] == ""
+// Deployment's revision record at the hub, which runs nowhere, nor an
+// object every namespace downstream has of its own.
+func placeable(ref objectRef, m metav1.Object) bool {
+	return m.GetDeletionTimestamp() == nil && m.GetLabels()[workloadv1alpha1.RevisionRecordLabel] == "" &&
+		!namespacedefaults.Kept(schema.GroupResource{Group: ref.resource.Group, Resource: ref.resource.Resource}, m.GetName())
 }
 
 // choose is the scope of ref's logical cluster and the policy there that

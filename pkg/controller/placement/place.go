@@ -40,7 +40,7 @@ func (c *Controller) place(ctx context.Context, ref objectRef) error {
 	if err != nil {
 		return err
 	}
-	if !placeable(m) {
+	if !placeable(ref, m) {
 		return nil
 	}
 	if !c.world.applies(ref.cluster) {

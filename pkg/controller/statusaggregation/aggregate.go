@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 )
 
 // ConditionSyncTargetsReady is the condition type, on an object
@@ -43,7 +45,10 @@ type Target struct {
 //     by type: True where True at every target, False where False at
 //     any, Unknown otherwise, with the reason and message of the first
 //     target, by key, where it is not True, the message naming it, and
-//     the latest transition time;
+//     the latest transition time; but for SyncFailed, which a syncer
+//     sets True while its physical cluster refuses the object: True
+//     where True at any target, with the message of each, and absent
+//     where True at none;
 //   - any other field is the first reporting target's.
 //
 // Condition SyncTargetsReady is added, False when some target is Down.
@@ -194,6 +199,12 @@ func mergeConditions(targets []string, reported map[string]map[string]any) []any
 	}
 	var out []any
 	for _, typ := range types {
+		if typ == workloadv1alpha1.ConditionSyncFailed {
+			if failed, ok := anyTrue(typ, targets, byType[typ]); ok {
+				out = append(out, failed)
+			}
+			continue
+		}
 		merged := map[string]any{"type": typ, "status": string(metav1.ConditionTrue)}
 		var notTrue []string
 		var latest string
@@ -243,6 +254,43 @@ func mergeConditions(targets []string, reported map[string]map[string]any) []any
 		out = append(out, merged)
 	}
 	return out
+}
+
+// anyTrue merges byType, the conditions of type typ by target, for a
+// condition that says something is wrong where it is True, as
+// SyncFailed: True where it is True at any of targets, with the reason
+// of the first such target, by key, the messages of each, which name
+// their target, and the latest transition time, as mergeConditions
+// keeps it; false, for no condition,
+// where it is True at none.
+func anyTrue(typ string, targets []string, byType map[string]map[string]any) (map[string]any, bool) {
+	merged := map[string]any{"type": typ, "status": string(metav1.ConditionTrue)}
+	var messages []string
+	var latest string
+	for _, t := range targets {
+		c, ok := byType[t]
+		if !ok || c["status"] != string(metav1.ConditionTrue) {
+			continue
+		}
+		if _, ok := merged["reason"]; !ok && c["reason"] != nil {
+			merged["reason"] = c["reason"]
+		}
+		messages = append(messages, fmt.Sprint(c["message"]))
+		if ts, _ := c["lastTransitionTime"].(string); ts > latest {
+			latest = ts
+		}
+	}
+	if len(messages) == 0 {
+		return nil, false
+	}
+	merged["message"] = strings.Join(messages, "; ")
+	if latest != "" {
+		merged["lastTransitionTime"] = latest
+		if hasField(byType, "lastUpdateTime") {
+			merged["lastUpdateTime"] = latest
+		}
+	}
+	return merged, true
 }
 
 func updateTimes(conditions []any) bool {

@@ -20,6 +20,13 @@ func ready(status, reason, message string) string {
 	return `{"type": "SyncTargetsReady", "status": "` + status + `", "reason": "` + reason + `", "message": "` + message + `"}`
 }
 
+// refused is the status target t reports of an object its physical
+// cluster refused, as JSON.
+func refused(t string) string {
+	return `{"conditions": [{"type": "SyncFailed", "status": "True", "reason": "Forbidden", "message": "SyncTarget root:` + t +
+		`: refused", "lastTransitionTime": "2026-01-01T00:00:09Z", "lastUpdateTime": null}]}`
+}
+
 // TestAggregate checks the status of a Deployment split over targets a
 // and b: counts summed, the least observedGeneration once both report,
 // and Available True only where True at both.
@@ -63,6 +70,21 @@ func TestAggregate(t *testing.T) {
 		    {"type": "Available", "status": "True", "reason": "MinimumReplicasAvailable", "message": "ok", "lastTransitionTime": "2026-01-01T00:00:01Z", "lastUpdateTime": "2026-01-01T00:00:01Z"},
 		    {"type": "Progressing", "status": "True", "reason": "NewReplicaSetAvailable", "message": "done", "lastTransitionTime": "2026-01-01T00:00:00Z"},
 		    ` + ready("False", "SyncTargetsNotReady", "key b is deleted: its replicas are not counted; root:a runs 3 replicas, 3 available") + `]}`},
+		// The physical cluster of b refused the object, and a's lets its
+		// earlier version run: SyncFailed is True, saying why at b, and
+		// not every target observed the generation.
+		"one refused": {up, map[string]string{"a": a, "b": refused("b")}, `{"replicas": 3, "readyReplicas": 3, "availableReplicas": 3, "selector": "app=web",
+		  "conditions": [
+		    {"type": "Available", "status": "Unknown", "reason": "NotReported", "message": "At SyncTarget b: not reported", "lastTransitionTime": "2026-01-01T00:00:01Z", "lastUpdateTime": "2026-01-01T00:00:01Z"},
+		    {"type": "Progressing", "status": "Unknown", "reason": "NotReported", "message": "At SyncTarget b: not reported", "lastTransitionTime": "2026-01-01T00:00:00Z"},
+		    {"type": "SyncFailed", "status": "True", "reason": "Forbidden", "message": "SyncTarget root:b: refused", "lastTransitionTime": "2026-01-01T00:00:09Z", "lastUpdateTime": "2026-01-01T00:00:09Z"},
+		    ` + ready("True", "AllReady", "root:a runs 3 replicas, 3 available; root:b runs all replicas") + `]}`},
+		// Where both refused it, the condition says why at each; where
+		// one that refused it now runs it, it is gone.
+		"both refused": {up, map[string]string{"a": refused("a"), "b": refused("b")}, `{
+		  "conditions": [
+		    {"type": "SyncFailed", "status": "True", "reason": "Forbidden", "message": "SyncTarget root:a: refused; SyncTarget root:b: refused", "lastTransitionTime": "2026-01-01T00:00:09Z", "lastUpdateTime": "2026-01-01T00:00:09Z"},
+		    ` + ready("True", "AllReady", "root:a runs all replicas; root:b runs all replicas") + `]}`},
 		"none reported": {up, nil, `{"conditions": [` + ready("True", "AllReady", "root:a runs all replicas, not reported yet; root:b runs all replicas, not reported yet") + `]}`},
 	} {
 		reported := map[string]map[string]any{}

@@ -13,7 +13,9 @@
 // replicas each target runs; observedGeneration the least, and only once
 // every target has reported, so that kubectl rollout status waits for
 // all; conditions merged so that one is True only where it is True at
-// every target, as Available must be.
+// every target, as Available must be, but for SyncFailed, which says
+// that a target's physical cluster refused the object: True where any
+// target reports it so (pkg/sync).
 //
 // Only Ready targets count. What a NotReady, evicted or deleted target
 // last reported is what it ran, not what runs: its replicas are left out

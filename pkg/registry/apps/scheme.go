@@ -5,6 +5,8 @@ import (
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	k8s_apps_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/apps/v1"
 )
 
 var (
@@ -22,8 +24,8 @@ var served = []runtime.Object{
 }
 
 // AddToScheme registers apps/v1 and autoscaling/v1 with the served kinds
-// and Scales as their internal versions too, and the defaults the API
-// applies to what it decodes.
+// and Scales as their internal versions too, and upstream's defaults of
+// apps/v1, which the API applies to what it decodes.
 func AddToScheme(s *runtime.Scheme) error {
 	if err := appsv1.AddToScheme(s); err != nil {
 		return err
@@ -39,9 +41,5 @@ func AddToScheme(s *runtime.Scheme) error {
 	if err := s.SetVersionPriority(autoscalingv1.SchemeGroupVersion); err != nil {
 		return err
 	}
-	s.AddTypeDefaultingFunc(&appsv1.Deployment{}, func(o any) { defaultDeployment(o.(*appsv1.Deployment)) })
-	s.AddTypeDefaultingFunc(&appsv1.ReplicaSet{}, func(o any) { defaultReplicaSet(o.(*appsv1.ReplicaSet)) })
-	s.AddTypeDefaultingFunc(&appsv1.StatefulSet{}, func(o any) { defaultStatefulSet(o.(*appsv1.StatefulSet)) })
-	s.AddTypeDefaultingFunc(&appsv1.DaemonSet{}, func(o any) { defaultDaemonSet(o.(*appsv1.DaemonSet)) })
-	return nil
+	return k8s_apps_v1.RegisterDefaults(s)
 }

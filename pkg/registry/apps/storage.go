@@ -2,16 +2,20 @@ package apps
 
 import (
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/storage/names"
 	"k8s.io/utils/ptr"
 
 	"github.com/canopy-dev/canopy/pkg/podspec"
 	"github.com/canopy-dev/canopy/pkg/registry"
+	"github.com/canopy-dev/canopy/pkg/registry/upstream"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/apps/controllerrevision"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/apps/daemonset"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/apps/deployment"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/apps/replicaset"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/apps/statefulset"
 )
 
 // all is the category of kubectl get all.
@@ -19,39 +23,17 @@ var all = []string{"all"}
 
 // NewStorage returns the apps/v1 resources.
 func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group, error) {
-	v1 := appsv1.SchemeGroupVersion.String()
-	deployments := registry.Kind[*appsv1.Deployment]{
-		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1,
-		Check: validateDeployment,
-		CheckUpdate: func(d, old *appsv1.Deployment) field.ErrorList {
-			return validateSelectorUpdate(selectorOf(d), selectorOf(old))
-		},
-	}
-	replicaSets := registry.Kind[*appsv1.ReplicaSet]{
-		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1,
-		Check: validateReplicaSet,
-		CheckUpdate: func(rs, old *appsv1.ReplicaSet) field.ErrorList {
-			return validateSelectorUpdate(selectorOf(rs), selectorOf(old))
-		},
-	}
-	statefulSets := registry.Kind[*appsv1.StatefulSet]{
-		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1,
-		Check: validateStatefulSet, CheckUpdate: validateStatefulSetUpdate,
-	}
-	daemonSets := registry.Kind[*appsv1.DaemonSet]{
-		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1,
-		Check: validateDaemonSet,
-		CheckUpdate: func(d, old *appsv1.DaemonSet) field.ErrorList {
-			return validateSelectorUpdate(selectorOf(d), selectorOf(old))
-		},
-	}
+	deployments := registry.Kind[*appsv1.Deployment]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, Upstream: upstream.For(deployment.Strategy)}
+	replicaSets := registry.Kind[*appsv1.ReplicaSet]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, Upstream: upstream.For(replicaset.Strategy)}
+	statefulSets := registry.Kind[*appsv1.StatefulSet]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, Upstream: upstream.For(statefulset.Strategy)}
+	daemonSets := registry.Kind[*appsv1.DaemonSet]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, Upstream: upstream.For(daemonset.Strategy)}
 	return f.Build(appsv1.SchemeGroupVersion,
 		registry.Resource{
 			Singular: "deployment", Plural: "deployments", ShortNames: []string{"deploy"}, Categories: all,
 			New:      func() runtime.Object { return &appsv1.Deployment{} },
 			NewList:  func() runtime.Object { return &appsv1.DeploymentList{} },
 			Strategy: deployments,
-			Status:   registry.StatusOf[*appsv1.Deployment]{Kind: deployments},
+			Status:   registry.StatusOf[*appsv1.Deployment]{Kind: deployments, Upstream: upstream.For(deployment.StatusStrategy)},
 			Scale: &registry.Scaled{
 				Replicas: func(o runtime.Object) (int32, int32, string) {
 					d := o.(*appsv1.Deployment)
@@ -81,7 +63,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 			New:      func() runtime.Object { return &appsv1.ReplicaSet{} },
 			NewList:  func() runtime.Object { return &appsv1.ReplicaSetList{} },
 			Strategy: replicaSets,
-			Status:   registry.StatusOf[*appsv1.ReplicaSet]{Kind: replicaSets},
+			Status:   registry.StatusOf[*appsv1.ReplicaSet]{Kind: replicaSets, Upstream: upstream.For(replicaset.StatusStrategy)},
 			Scale: &registry.Scaled{
 				Replicas: func(o runtime.Object) (int32, int32, string) {
 					rs := o.(*appsv1.ReplicaSet)
@@ -111,7 +93,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 			New:      func() runtime.Object { return &appsv1.StatefulSet{} },
 			NewList:  func() runtime.Object { return &appsv1.StatefulSetList{} },
 			Strategy: statefulSets,
-			Status:   registry.StatusOf[*appsv1.StatefulSet]{Kind: statefulSets},
+			Status:   registry.StatusOf[*appsv1.StatefulSet]{Kind: statefulSets, Upstream: upstream.For(statefulset.StatusStrategy)},
 			Scale: &registry.Scaled{
 				Replicas: func(o runtime.Object) (int32, int32, string) {
 					s := o.(*appsv1.StatefulSet)
@@ -137,7 +119,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 			New:      func() runtime.Object { return &appsv1.DaemonSet{} },
 			NewList:  func() runtime.Object { return &appsv1.DaemonSetList{} },
 			Strategy: daemonSets,
-			Status:   registry.StatusOf[*appsv1.DaemonSet]{Kind: daemonSets},
+			Status:   registry.StatusOf[*appsv1.DaemonSet]{Kind: daemonSets, Upstream: upstream.For(daemonset.StatusStrategy)},
 			Table: registry.Table{
 				Columns: []metav1.TableColumnDefinition{
 					registry.Column("Desired", "integer", "The total number of nodes that should be running the daemon pod."),
@@ -167,8 +149,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 			New:     func() runtime.Object { return &appsv1.ControllerRevision{} },
 			NewList: func() runtime.Object { return &appsv1.ControllerRevisionList{} },
 			Strategy: registry.Kind[*appsv1.ControllerRevision]{
-				ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1,
-				Check: validateControllerRevision, CheckUpdate: validateControllerRevisionUpdate,
+				ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, Upstream: upstream.For(controllerrevision.Strategy),
 			},
 			Table: registry.Table{
 				Columns: []metav1.TableColumnDefinition{
@@ -200,24 +181,4 @@ func selectorString(s *metav1.LabelSelector) string {
 		return ""
 	}
 	return selector.String()
-}
-
-// podSelector is a workload's selector and the template of its pods.
-type podSelector struct {
-	selector *metav1.LabelSelector
-	template *corev1.PodTemplateSpec
-}
-
-func selectorOf(obj runtime.Object) *podSelector {
-	switch o := obj.(type) {
-	case *appsv1.Deployment:
-		return &podSelector{o.Spec.Selector, &o.Spec.Template}
-	case *appsv1.ReplicaSet:
-		return &podSelector{o.Spec.Selector, &o.Spec.Template}
-	case *appsv1.StatefulSet:
-		return &podSelector{o.Spec.Selector, &o.Spec.Template}
-	case *appsv1.DaemonSet:
-		return &podSelector{o.Spec.Selector, &o.Spec.Template}
-	}
-	return nil
 }

@@ -15,13 +15,13 @@ import (
 
 var internalVersion = schema.GroupVersion{Group: authenticationv1.GroupName, Version: runtime.APIVersionInternal}
 
-// AddToScheme registers authentication.k8s.io/v1 and, for
-// SelfSubjectReviews, the same Go type as the internal version.
+// AddToScheme registers authentication.k8s.io/v1 and, for the reviews,
+// the same Go types as the internal version.
 func AddToScheme(s *runtime.Scheme) error {
 	if err := authenticationv1.AddToScheme(s); err != nil {
 		return err
 	}
-	s.AddKnownTypes(internalVersion, &authenticationv1.SelfSubjectReview{})
+	s.AddKnownTypes(internalVersion, &authenticationv1.SelfSubjectReview{}, &authenticationv1.TokenReview{})
 	return s.SetVersionPriority(authenticationv1.SchemeGroupVersion)
 }
 

@@ -10,6 +10,8 @@ import (
 	"k8s.io/apiserver/pkg/storage/names"
 
 	"github.com/canopy-dev/canopy/pkg/registry"
+	"github.com/canopy-dev/canopy/pkg/registry/upstream"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/autoscaling/horizontalpodautoscaler"
 )
 
 // metricsShown is how many metrics kubectl get lists before "more".
@@ -17,13 +19,15 @@ const metricsShown = 2
 
 // NewStorage returns the autoscaling/v2 resources.
 func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group, error) {
-	v2 := autoscalingv2.SchemeGroupVersion.String()
+	hpas := registry.Kind[*autoscalingv2.HorizontalPodAutoscaler]{
+		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, Upstream: upstream.For(horizontalpodautoscaler.Strategy),
+	}
 	return f.Build(autoscalingv2.SchemeGroupVersion, registry.Resource{
 		Singular: "horizontalpodautoscaler", Plural: "horizontalpodautoscalers", ShortNames: []string{"hpa"}, Categories: []string{"all"},
 		New:      func() runtime.Object { return &autoscalingv2.HorizontalPodAutoscaler{} },
 		NewList:  func() runtime.Object { return &autoscalingv2.HorizontalPodAutoscalerList{} },
-		Strategy: registry.Kind[*autoscalingv2.HorizontalPodAutoscaler]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v2, Check: validateHPA},
-		Status:   registry.StatusOf[*autoscalingv2.HorizontalPodAutoscaler]{Kind: registry.Kind[*autoscalingv2.HorizontalPodAutoscaler]{ObjectTyper: typer, APIVersion: v2}},
+		Strategy: hpas,
+		Status:   registry.StatusOf[*autoscalingv2.HorizontalPodAutoscaler]{Kind: hpas, Upstream: upstream.For(horizontalpodautoscaler.StatusStrategy)},
 		Table: registry.Table{
 			Columns: []metav1.TableColumnDefinition{
 				registry.Column("Reference", "string", autoscalingv2.HorizontalPodAutoscalerSpec{}.SwaggerDoc()["scaleTargetRef"]),

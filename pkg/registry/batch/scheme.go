@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/canopy-dev/canopy/pkg/registry"
+	k8s_batch_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/batch/v1"
 )
 
 var internalVersion = schema.GroupVersion{Group: batchv1.GroupName, Version: runtime.APIVersionInternal}
@@ -31,15 +32,16 @@ var jobFields = registry.Fields[*batchv1.Job]{
 }
 
 // AddToScheme registers batch/v1, with the served kinds as the internal
-// version too, the defaults the API applies to what it decodes, and the
-// fields Jobs are selected by.
+// version too, upstream's defaults of batch/v1, which the API applies to
+// what it decodes, and the fields Jobs are selected by.
 func AddToScheme(s *runtime.Scheme) error {
 	if err := batchv1.AddToScheme(s); err != nil {
 		return err
 	}
 	s.AddKnownTypes(internalVersion, served...)
-	s.AddTypeDefaultingFunc(&batchv1.Job{}, func(o any) { defaultJob(o.(*batchv1.Job)) })
-	s.AddTypeDefaultingFunc(&batchv1.CronJob{}, func(o any) { defaultCronJob(o.(*batchv1.CronJob)) })
+	if err := k8s_batch_v1.RegisterDefaults(s); err != nil {
+		return err
+	}
 	if err := registry.AddFieldLabelConversion(s, batchv1.SchemeGroupVersion.WithKind("Job"), jobFields); err != nil {
 		return err
 	}

@@ -3,6 +3,10 @@ package batch
 import (
 	"fmt"
 	"time"
+	// Upstream's validation checks CronJob time zones against the IANA
+	// database, which the hub carries rather than trusting its host to
+	// have.
+	_ "time/tzdata"
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -14,6 +18,9 @@ import (
 
 	"github.com/canopy-dev/canopy/pkg/podspec"
 	"github.com/canopy-dev/canopy/pkg/registry"
+	"github.com/canopy-dev/canopy/pkg/registry/upstream"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/batch/cronjob"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/batch/job"
 )
 
 // all is the category of kubectl get all.
@@ -21,23 +28,16 @@ var all = []string{"all"}
 
 // NewStorage returns the batch/v1 resources.
 func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group, error) {
-	v1 := batchv1.SchemeGroupVersion.String()
-	jobs := registry.Kind[*batchv1.Job]{
-		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1,
-		Check: validateJob, CheckUpdate: validateJobUpdate,
-	}
-	cronJobs := registry.Kind[*batchv1.CronJob]{
-		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1,
-		Check: validateCronJob,
-	}
+	jobs := registry.Kind[*batchv1.Job]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, Upstream: upstream.For(job.Strategy)}
+	cronJobs := registry.Kind[*batchv1.CronJob]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, Upstream: upstream.For(cronjob.Strategy)}
 	return f.Build(batchv1.SchemeGroupVersion,
 		registry.Resource{
 			Singular: "job", Plural: "jobs", Categories: all,
 			New:      func() runtime.Object { return &batchv1.Job{} },
 			NewList:  func() runtime.Object { return &batchv1.JobList{} },
 			Fields:   jobFields,
-			Strategy: jobStrategy{jobs},
-			Status:   registry.StatusOf[*batchv1.Job]{Kind: jobs},
+			Strategy: jobs,
+			Status:   registry.StatusOf[*batchv1.Job]{Kind: jobs, Upstream: upstream.For(job.StatusStrategy)},
 			Table: registry.Table{
 				Columns: []metav1.TableColumnDefinition{
 					registry.Column("Status", "string", "Status of the job."),
@@ -60,7 +60,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 			New:      func() runtime.Object { return &batchv1.CronJob{} },
 			NewList:  func() runtime.Object { return &batchv1.CronJobList{} },
 			Strategy: cronJobs,
-			Status:   registry.StatusOf[*batchv1.CronJob]{Kind: cronJobs},
+			Status:   registry.StatusOf[*batchv1.CronJob]{Kind: cronJobs, Upstream: upstream.For(cronjob.StatusStrategy)},
 			Table: registry.Table{
 				Columns: []metav1.TableColumnDefinition{
 					registry.Column("Schedule", "string", "The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron."),

@@ -5,22 +5,26 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/storage/names"
 
 	"github.com/canopy-dev/canopy/pkg/registry"
-	"github.com/canopy-dev/canopy/pkg/registry/core"
+	"github.com/canopy-dev/canopy/pkg/registry/upstream"
+	k8s_coordination_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/coordination/v1"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/coordination/lease"
 )
 
 var internalVersion = schema.GroupVersion{Group: coordinationv1.GroupName, Version: runtime.APIVersionInternal}
 
-// AddToScheme registers coordination.k8s.io/v1 and the same Go types as
-// its internal version.
+// AddToScheme registers coordination.k8s.io/v1, the same Go types as its
+// internal version, and upstream's defaults, which the decoder fills in.
 func AddToScheme(s *runtime.Scheme) error {
 	if err := coordinationv1.AddToScheme(s); err != nil {
 		return err
 	}
 	s.AddKnownTypes(internalVersion, &coordinationv1.Lease{}, &coordinationv1.LeaseList{})
+	if err := k8s_coordination_v1.RegisterDefaults(s); err != nil {
+		return err
+	}
 	return s.SetVersionPriority(coordinationv1.SchemeGroupVersion)
 }
 
@@ -30,7 +34,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 		Singular: "lease", Plural: "leases",
 		New:      func() runtime.Object { return &coordinationv1.Lease{} },
 		NewList:  func() runtime.Object { return &coordinationv1.LeaseList{} },
-		Strategy: registry.Kind[*coordinationv1.Lease]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: coordinationv1.SchemeGroupVersion.String(), Check: validateLease},
+		Strategy: registry.Kind[*coordinationv1.Lease]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, Upstream: upstream.For(lease.Strategy)},
 		Table: registry.Table{
 			Columns: []metav1.TableColumnDefinition{registry.Column("Holder", "string", coordinationv1.LeaseSpec{}.SwaggerDoc()["holderIdentity"])},
 			Cells: func(o runtime.Object) []any {
@@ -42,26 +46,4 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 			},
 		},
 	})
-}
-
-var strategies = []coordinationv1.CoordinatedLeaseStrategy{coordinationv1.OldestEmulationVersion}
-
-// validateLease checks the numbers of a lease, which holders compare
-// times against.
-func validateLease(l *coordinationv1.Lease) field.ErrorList {
-	spec := field.NewPath("spec")
-	var errs field.ErrorList
-	if d := l.Spec.LeaseDurationSeconds; d != nil && *d <= 0 {
-		errs = append(errs, field.Invalid(spec.Child("leaseDurationSeconds"), *d, "must be greater than 0"))
-	}
-	if t := l.Spec.LeaseTransitions; t != nil && *t < 0 {
-		errs = append(errs, field.Invalid(spec.Child("leaseTransitions"), *t, "must be greater than or equal to 0"))
-	}
-	if s := l.Spec.Strategy; s != nil {
-		errs = append(errs, core.ValidateEnum(*s, false, strategies, spec.Child("strategy"))...)
-	}
-	if s := l.Spec.PreferredHolder; s != nil && l.Spec.Strategy == nil {
-		errs = append(errs, field.Forbidden(spec.Child("preferredHolder"), "may only be specified if `strategy` is defined"))
-	}
-	return errs
 }

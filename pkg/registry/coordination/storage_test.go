@@ -1,14 +1,20 @@
 package coordination
 
 import (
+	"context"
 	"testing"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
 	"github.com/canopy-dev/canopy/internal/fieldtest"
+	"github.com/canopy-dev/canopy/pkg/registry/upstream"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/coordination/lease"
 )
 
+// TestValidateLease checks that Leases are validated by upstream's
+// strategy, which names the field to fix.
 func TestValidateLease(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -22,7 +28,8 @@ func TestValidateLease(t *testing.T) {
 		{"preferred without strategy", coordinationv1.LeaseSpec{PreferredHolder: ptr.To("b")}, "spec.preferredHolder"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fieldtest.OnlyField(t, validateLease(&coordinationv1.Lease{Spec: tc.spec}), tc.want)
+			l := &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: "lock", Namespace: "default"}, Spec: tc.spec}
+			fieldtest.OnlyField(t, upstream.For(lease.Strategy).Validate(context.Background(), l), tc.want)
 		})
 	}
 }

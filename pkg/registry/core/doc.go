@@ -14,15 +14,14 @@
 // checked and kept, clusterIPs follows it, and neither may change once
 // set but to or from type ExternalName, which has none.
 //
-// Without k8s.io/kubernetes there are no internal versions of these types,
-// so the k8s.io/api v1 types are registered as the internal version too.
-// runtime.Scheme converts between two versions of one Go type by setting
-// the kind, so requests and storage convert nothing, and the strategies
-// here validate and default the v1 objects directly. The defaulting and
-// v1-to-internal steps Kubernetes does in conversion (Secret.stringData
-// merged into data, an empty Secret type becoming Opaque) happen in the
-// strategies instead; defaults that Kubernetes fills in when it decodes
-// a request (a Service's type, ports' protocols and target ports) are
-// registered as the scheme's defaulting functions, which the decoder
-// applies the same way.
+// The hub has no internal versions of these types of its own: the k8s.io/api
+// v1 types are registered as the internal version too, so requests and
+// storage convert nothing. Defaulting, preparing and validating them is
+// upstream's own code, lifted (pkg/registry/upstream): each kind's strategy
+// is kube-apiserver's, run on the v1 objects, and decoded objects get the
+// defaults upstream's v1 package registers. What kube-apiserver does to
+// Services outside its strategy, in its service storage, the hub does in
+// the Services' OnCreate and OnUpdate: clusterIPs kept in step with
+// clusterIP, allocated values kept over an update that leaves them out, and
+// the single-stack IP family policy of the one family it allocates from.
 package core

@@ -7,46 +7,10 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/util/sets"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // endpointsShown is how many endpoints kubectl get lists before "more".
 const endpointsShown = 3
-
-func defaultEndpoints(obj any) {
-	for _, ss := range obj.(*corev1.Endpoints).Subsets {
-		ports := ss.Ports
-		for j := range ports {
-			if ports[j].Protocol == "" {
-				ports[j].Protocol = corev1.ProtocolTCP
-			}
-		}
-	}
-}
-
-func validateEndpoints(ep *corev1.Endpoints) field.ErrorList {
-	var errs field.ErrorList
-	for i, ss := range ep.Subsets {
-		path := field.NewPath("subsets").Index(i)
-		if len(ss.Addresses)+len(ss.NotReadyAddresses) == 0 {
-			errs = append(errs, field.Required(path, "must specify `addresses` or `notReadyAddresses`"))
-		}
-		for name, addrs := range map[string][]corev1.EndpointAddress{"addresses": ss.Addresses, "notReadyAddresses": ss.NotReadyAddresses} {
-			for j, a := range addrs {
-				errs = append(errs, ValidateIP(a.IP, path.Child(name).Index(j).Child("ip"))...)
-			}
-		}
-		names := sets.New[string]()
-		for j, p := range ss.Ports {
-			pp := path.Child("ports").Index(j)
-			errs = append(errs, ValidatePortName(p.Name, len(ss.Ports), names, pp.Child("name"))...)
-			errs = append(errs, ValidatePortNumber(p.Port, pp.Child("port"))...)
-			errs = append(errs, ValidateProtocol(p.Protocol, pp.Child("protocol"))...)
-		}
-	}
-	return errs
-}
 
 // endpointsCells is kubectl's ENDPOINTS: the first addresses with their
 // ports, and how many more there are.

@@ -7,49 +7,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/util/validation"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/canopy-dev/canopy/pkg/registry"
 )
-
-// validateEvent checks what Kubernetes checks of a core/v1 Event: that it
-// is in the namespace of the object it is about. Events of the older
-// kind, without eventTime, about cluster-scoped objects go in default;
-// newer ones in default or kube-system, and name their reporter.
-func validateEvent(ev *corev1.Event) field.ErrorList {
-	var errs field.ErrorList
-	involved := field.NewPath("involvedObject", "namespace")
-	mismatch := field.Invalid(involved, ev.InvolvedObject.Namespace, "does not match event.namespace")
-	switch {
-	case ev.InvolvedObject.Namespace != "" && ev.InvolvedObject.Namespace != ev.Namespace:
-		errs = append(errs, mismatch)
-	case ev.InvolvedObject.Namespace == "" && ev.EventTime.IsZero() && ev.Namespace != metav1.NamespaceDefault:
-		errs = append(errs, mismatch)
-	case ev.InvolvedObject.Namespace == "" && !ev.EventTime.IsZero() && ev.Namespace != metav1.NamespaceDefault && ev.Namespace != metav1.NamespaceSystem:
-		errs = append(errs, mismatch)
-	}
-	if ev.EventTime.IsZero() {
-		return errs
-	}
-	if ev.ReportingController == "" {
-		errs = append(errs, field.Required(field.NewPath("reportingComponent"), "an event with eventTime names the controller that reports it"))
-	} else {
-		for _, msg := range validation.IsQualifiedName(ev.ReportingController) {
-			errs = append(errs, field.Invalid(field.NewPath("reportingComponent"), ev.ReportingController, msg))
-		}
-	}
-	if ev.Action == "" {
-		errs = append(errs, field.Required(field.NewPath("action"), ""))
-	}
-	if ev.Reason == "" {
-		errs = append(errs, field.Required(field.NewPath("reason"), ""))
-	}
-	if ev.Type != corev1.EventTypeNormal && ev.Type != corev1.EventTypeWarning {
-		errs = append(errs, field.NotSupported(field.NewPath("type"), ev.Type, []string{corev1.EventTypeNormal, corev1.EventTypeWarning}))
-	}
-	return errs
-}
 
 // eventTable is Kubernetes' table of events, which starts with when an
 // event was last seen and keeps the name for -o wide.

@@ -98,11 +98,22 @@ var serviceFields = registry.Fields[*corev1.Service]{
 	},
 }
 
+// replicationControllerFields: k8s.io/kubernetes@v1.37.1
+// pkg/registry/core/replicationcontroller/strategy.go
+// ControllerToSelectableFields; pkg/apis/core/v1/conversion.go, kind
+// ReplicationController.
+var replicationControllerFields = registry.Fields[*replicationController]{
+	Values: map[string]func(*replicationController) string{
+		"status.replicas": func(rc *replicationController) string { return registry.Count(int(rc.Status.Replicas)) },
+	},
+}
+
 // addFieldLabelConversions makes s accept the field labels above in
 // requests for core/v1.
 func addFieldLabelConversions(s *runtime.Scheme) error {
 	for kind, f := range map[string]registry.Selectable{
-		"Pod": podFields, "Event": eventFields, "Namespace": namespaceFields, "Secret": secretFields, "Service": serviceFields,
+		"Pod": podFields, "Node": nodeFields, "Event": eventFields, "Namespace": namespaceFields, "Secret": secretFields, "Service": serviceFields,
+		"ReplicationController": replicationControllerFields,
 	} {
 		if err := registry.AddFieldLabelConversion(s, corev1.SchemeGroupVersion.WithKind(kind), f); err != nil {
 			return err

@@ -9,100 +9,19 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
-	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/apiserver/pkg/storage"
-	"k8s.io/apiserver/pkg/storage/names"
 )
-
-// Namespaces are created with the "kubernetes" finalizer in
-// spec.finalizers, as in Kubernetes: deleting one then only marks it
-// Terminating, and the namespace controller empties it, removes the
-// finalizer through namespaces/finalize and deletes it again.
-type namespaceStrategy struct {
-	runtime.ObjectTyper
-	names.NameGenerator
-}
-
-func (namespaceStrategy) NamespaceScoped() bool                         { return false }
-func (namespaceStrategy) AllowCreateOnUpdate(context.Context) bool      { return false }
-func (namespaceStrategy) AllowUnconditionalUpdate(context.Context) bool { return true }
-func (namespaceStrategy) WarningsOnCreate(context.Context, runtime.Object) []string {
-	return nil
-}
-func (namespaceStrategy) WarningsOnUpdate(context.Context, runtime.Object, runtime.Object) []string {
-	return nil
-}
-
-func (namespaceStrategy) PrepareForCreate(_ context.Context, obj runtime.Object) {
-	ns := obj.(*corev1.Namespace)
-	ns.Spec.Finalizers = []corev1.FinalizerName{corev1.FinalizerKubernetes}
-	ns.Status = corev1.NamespaceStatus{Phase: corev1.NamespaceActive}
-}
-
-// PrepareForUpdate keeps the status, which only the server sets, and the
-// finalizers, which only namespaces/finalize changes.
-func (namespaceStrategy) PrepareForUpdate(_ context.Context, obj, old runtime.Object) {
-	ns, oldNS := obj.(*corev1.Namespace), old.(*corev1.Namespace)
-	ns.Spec.Finalizers = oldNS.Spec.Finalizers
-	ns.Status = oldNS.Status
-}
-
-// Canonicalize sets the label that lets selectors pick a namespace by
-// name, here rather than in PrepareForCreate because a generated name is
-// only known by now.
-func (namespaceStrategy) Canonicalize(obj runtime.Object) {
-	ns := obj.(*corev1.Namespace)
-	if ns.Labels[corev1.LabelMetadataName] == ns.Name {
-		return
-	}
-	if ns.Labels == nil {
-		ns.Labels = map[string]string{}
-	}
-	ns.Labels[corev1.LabelMetadataName] = ns.Name
-}
-
-func (namespaceStrategy) Validate(_ context.Context, obj runtime.Object) field.ErrorList {
-	ns := obj.(*corev1.Namespace)
-	return apivalidation.ValidateObjectMeta(&ns.ObjectMeta, false, apivalidation.ValidateNamespaceName, field.NewPath("metadata"))
-}
-
-func (namespaceStrategy) ValidateUpdate(_ context.Context, obj, old runtime.Object) field.ErrorList {
-	ns, oldNS := obj.(*corev1.Namespace), old.(*corev1.Namespace)
-	errs := apivalidation.ValidateObjectMetaUpdate(&ns.ObjectMeta, &oldNS.ObjectMeta, field.NewPath("metadata"))
-	return append(errs, apivalidation.ValidateObjectMeta(&ns.ObjectMeta, false, apivalidation.ValidateNamespaceName, field.NewPath("metadata"))...)
-}
 
 // namespaceDeletableOnUpdate lets an update that removes the last of a
 // Terminating namespace's metadata.finalizers remove it only once its
 // spec.finalizers are gone too, so that its content is deleted first.
 func namespaceDeletableOnUpdate(_ context.Context, _ string, obj, _ runtime.Object) bool {
 	return len(obj.(*corev1.Namespace).Spec.Finalizers) == 0
-}
-
-// namespaceFinalizeStrategy is the update strategy of namespaces/finalize,
-// which changes spec.finalizers and nothing else.
-type namespaceFinalizeStrategy struct{ namespaceStrategy }
-
-func (namespaceFinalizeStrategy) PrepareForUpdate(_ context.Context, obj, old runtime.Object) {
-	ns, oldNS := obj.(*corev1.Namespace), old.(*corev1.Namespace)
-	finalizers := ns.Spec.Finalizers
-	oldNS.DeepCopyInto(ns)
-	ns.Spec.Finalizers = finalizers
-}
-
-func (s namespaceFinalizeStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
-	errs := s.namespaceStrategy.ValidateUpdate(ctx, obj, old)
-	p := field.NewPath("spec", "finalizers")
-	for i, f := range obj.(*corev1.Namespace).Spec.Finalizers {
-		errs = append(errs, apivalidation.ValidateFinalizerName(string(f), p.Index(i))...)
-	}
-	return errs
 }
 
 // namespaceREST serves namespaces, deleting them in two steps as
@@ -221,11 +140,12 @@ func (r *namespaceREST) DeleteCollection(ctx context.Context, deleteValidation r
 	return list, nil
 }
 
-// newNamespaceFinalize is namespaces/finalize over the namespaces' store:
-// the way to clear spec.finalizers, which the namespace controller uses.
-func newNamespaceFinalize(s *genericregistry.Store, typer runtime.ObjectTyper) *namespaceFinalize {
+// newNamespaceFinalize is namespaces/finalize over the namespaces' store,
+// with strategy, upstream's: the way to clear spec.finalizers, which the
+// namespace controller uses.
+func newNamespaceFinalize(s *genericregistry.Store, strategy rest.RESTUpdateStrategy) *namespaceFinalize {
 	finalize := *s
-	finalize.UpdateStrategy = namespaceFinalizeStrategy{namespaceStrategy{typer, names.SimpleNameGenerator}}
+	finalize.UpdateStrategy = strategy
 	return &namespaceFinalize{store: &finalize}
 }
 

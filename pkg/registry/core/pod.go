@@ -7,57 +7,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/canopy-dev/canopy/pkg/podspec"
 	"github.com/canopy-dev/canopy/pkg/registry"
 )
-
-var spec = field.NewPath("spec")
-
-// startPod gives a new pod the status it has until something runs it,
-// which at the hub is never: Pending, of the QoS class its resources make.
-func startPod(pod *corev1.Pod) {
-	pod.Status = corev1.PodStatus{Phase: corev1.PodPending, QOSClass: qosClass(&pod.Spec)}
-}
-
-// qosClass is how a kubelet would rank a pod for eviction: Guaranteed
-// when every container's cpu and memory limits equal its requests,
-// BestEffort when none asks for any, Burstable otherwise.
-func qosClass(s *corev1.PodSpec) corev1.PodQOSClass {
-	guaranteed, any := true, false
-	for _, cs := range [][]corev1.Container{s.InitContainers, s.Containers} {
-		for _, c := range cs {
-			if len(c.Resources.Requests)+len(c.Resources.Limits) > 0 {
-				any = true
-			}
-			for _, name := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
-				limit, ok := c.Resources.Limits[name]
-				request, asked := c.Resources.Requests[name]
-				if !ok || (asked && request.Cmp(limit) != 0) {
-					guaranteed = false
-				}
-			}
-		}
-	}
-	switch {
-	case !any:
-		return corev1.PodQOSBestEffort
-	case guaranteed:
-		return corev1.PodQOSGuaranteed
-	}
-	return corev1.PodQOSBurstable
-}
-
-func validatePod(pod *corev1.Pod) field.ErrorList { return podspec.ValidatePod(&pod.Spec, spec) }
-
-func validatePodUpdate(pod, old *corev1.Pod) field.ErrorList {
-	return podspec.ValidateUpdate(&pod.Spec, &old.Spec, spec)
-}
-
-func validatePodTemplate(t *corev1.PodTemplate) field.ErrorList {
-	return podspec.ValidateTemplate(&t.Template, field.NewPath("template"))
-}
 
 // podTable is what kubectl get pods prints, Kubernetes' columns.
 var podTable = registry.Table{

@@ -5,8 +5,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-
-	"github.com/canopy-dev/canopy/pkg/podspec"
 )
 
 // internalVersion is the core group's internal version, which here is the
@@ -20,12 +18,14 @@ var served = []runtime.Object{
 	&corev1.Secret{}, &corev1.SecretList{},
 	&corev1.ServiceAccount{}, &corev1.ServiceAccountList{},
 	&corev1.Pod{}, &corev1.PodList{},
+	&corev1.Node{}, &corev1.NodeList{},
 	&corev1.PodTemplate{}, &corev1.PodTemplateList{},
 	&corev1.Service{}, &corev1.ServiceList{},
 	&corev1.Endpoints{}, &corev1.EndpointsList{},
 	&corev1.Event{}, &corev1.EventList{},
 	&corev1.LimitRange{}, &corev1.LimitRangeList{},
 	&corev1.ResourceQuota{}, &corev1.ResourceQuotaList{},
+	&corev1.ReplicationController{}, &corev1.ReplicationControllerList{},
 }
 
 // authenticationInternalVersion is the internal version of
@@ -42,11 +42,6 @@ func AddToScheme(s *runtime.Scheme) error {
 		return err
 	}
 	s.AddKnownTypes(internalVersion, served...)
-	s.AddTypeDefaultingFunc(&corev1.Pod{}, func(o any) { podspec.DefaultPod(o.(*corev1.Pod)) })
-	s.AddTypeDefaultingFunc(&corev1.PodTemplate{}, func(o any) { podspec.DefaultTemplate(&o.(*corev1.PodTemplate).Template) })
-	s.AddTypeDefaultingFunc(&corev1.Service{}, defaultService)
-	s.AddTypeDefaultingFunc(&corev1.Endpoints{}, defaultEndpoints)
-	s.AddTypeDefaultingFunc(&corev1.LimitRange{}, defaultLimitRange)
 	if err := addFieldLabelConversions(s); err != nil {
 		return err
 	}

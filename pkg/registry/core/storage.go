@@ -2,7 +2,6 @@ package core
 
 import (
 	corev1 "k8s.io/api/core/v1"
-	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
@@ -10,29 +9,37 @@ import (
 	"k8s.io/apiserver/pkg/storage/names"
 
 	"github.com/canopy-dev/canopy/pkg/registry"
+	"github.com/canopy-dev/canopy/pkg/registry/upstream"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/core/configmap"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/core/endpoint"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/core/event"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/core/limitrange"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/core/namespace"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/core/pod"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/core/podtemplate"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/core/resourcequota"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/core/secret"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/core/service"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/core/serviceaccount"
 )
 
 // NewStorage returns the core/v1 resources. tokens signs the tokens of
 // serviceaccounts/token.
 func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssuer) (registry.Group, error) {
-	v1 := corev1.SchemeGroupVersion.String()
-	pods := registry.Kind[*corev1.Pod]{
-		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1,
-		OnCreate: startPod, Check: validatePod, CheckUpdate: validatePodUpdate,
-	}
+	k := kinds(typer)
 	return f.Build(corev1.SchemeGroupVersion,
 		registry.Resource{
 			Singular: "namespace", Plural: "namespaces", ShortNames: []string{"ns"},
 			New:       func() runtime.Object { return &corev1.Namespace{} },
 			NewList:   func() runtime.Object { return &corev1.NamespaceList{} },
 			Fields:    namespaceFields,
-			Strategy:  namespaceStrategy{typer, names.SimpleNameGenerator},
+			Strategy:  k.namespaces,
 			Configure: func(s *genericregistry.Store) { s.ShouldDeleteDuringUpdate = namespaceDeletableOnUpdate },
 			Serve: func(main *registry.Served) map[string]rest.Storage {
 				return map[string]rest.Storage{
 					"namespaces":          &namespaceREST{main},
-					"namespaces/finalize": newNamespaceFinalize(main.Store, typer),
-					"namespaces/status":   registry.NewStatus(main.Store, registry.StatusOf[*corev1.Namespace]{Kind: registry.Kind[*corev1.Namespace]{ObjectTyper: typer, APIVersion: v1, ClusterScoped: true}}),
+					"namespaces/finalize": newNamespaceFinalize(main.Store, registry.StatusOf[*corev1.Namespace]{Kind: k.namespaces, Upstream: upstream.For(namespace.FinalizeStrategy)}),
+					"namespaces/status":   registry.NewStatus(main.Store, registry.StatusOf[*corev1.Namespace]{Kind: k.namespaces, Upstream: upstream.For(namespace.StatusStrategy)}),
 				}
 			},
 			Table: registry.Table{
@@ -42,12 +49,9 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssu
 		},
 		registry.Resource{
 			Singular: "configmap", Plural: "configmaps", ShortNames: []string{"cm"},
-			New:     func() runtime.Object { return &corev1.ConfigMap{} },
-			NewList: func() runtime.Object { return &corev1.ConfigMapList{} },
-			Strategy: registry.Kind[*corev1.ConfigMap]{
-				ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1,
-				Check: validateConfigMap, CheckUpdate: validateConfigMapUpdate,
-			},
+			New:      func() runtime.Object { return &corev1.ConfigMap{} },
+			NewList:  func() runtime.Object { return &corev1.ConfigMapList{} },
+			Strategy: k.configMaps,
 			Table: registry.Table{
 				Columns: []metav1.TableColumnDefinition{registry.Column("Data", "integer", "The number of keys in data and binaryData")},
 				Cells: func(o runtime.Object) []any {
@@ -58,14 +62,10 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssu
 		},
 		registry.Resource{
 			Singular: "secret", Plural: "secrets",
-			New:     func() runtime.Object { return &corev1.Secret{} },
-			NewList: func() runtime.Object { return &corev1.SecretList{} },
-			Fields:  secretFields,
-			Strategy: registry.Kind[*corev1.Secret]{
-				ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1,
-				OnCreate: normalizeSecret, OnUpdate: func(s, _ *corev1.Secret) { normalizeSecret(s) },
-				Check: validateSecret, CheckUpdate: validateSecretUpdate,
-			},
+			New:      func() runtime.Object { return &corev1.Secret{} },
+			NewList:  func() runtime.Object { return &corev1.SecretList{} },
+			Fields:   secretFields,
+			Strategy: k.secrets,
 			Table: registry.Table{
 				Columns: []metav1.TableColumnDefinition{
 					registry.Column("Type", "string", "The type of the secret"),
@@ -81,7 +81,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssu
 			Singular: "serviceaccount", Plural: "serviceaccounts", ShortNames: []string{"sa"},
 			New:      func() runtime.Object { return &corev1.ServiceAccount{} },
 			NewList:  func() runtime.Object { return &corev1.ServiceAccountList{} },
-			Strategy: registry.Kind[*corev1.ServiceAccount]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1},
+			Strategy: k.serviceAccounts,
 			Serve: func(main *registry.Served) map[string]rest.Storage {
 				return map[string]rest.Storage{
 					"serviceaccounts":       main,
@@ -93,35 +93,30 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssu
 				Cells:   func(o runtime.Object) []any { return []any{registry.Count(len(o.(*corev1.ServiceAccount).Secrets))} },
 			},
 		},
+		nodeResource(typer),
 		registry.Resource{
 			Singular: "pod", Plural: "pods", ShortNames: []string{"po"}, Categories: []string{"all"},
 			New:      func() runtime.Object { return &corev1.Pod{} },
 			NewList:  func() runtime.Object { return &corev1.PodList{} },
 			Fields:   podFields,
-			Strategy: pods,
-			Status:   registry.StatusOf[*corev1.Pod]{Kind: pods},
+			Strategy: k.pods,
+			Status:   registry.StatusOf[*corev1.Pod]{Kind: k.pods, Upstream: upstream.For(pod.StatusStrategy)},
 			Table:    podTable,
 		},
 		registry.Resource{
 			Singular: "podtemplate", Plural: "podtemplates",
-			New:     func() runtime.Object { return &corev1.PodTemplate{} },
-			NewList: func() runtime.Object { return &corev1.PodTemplateList{} },
-			Strategy: registry.Kind[*corev1.PodTemplate]{
-				ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Check: validatePodTemplate,
-			},
-			Table: podTemplateTable,
+			New:      func() runtime.Object { return &corev1.PodTemplate{} },
+			NewList:  func() runtime.Object { return &corev1.PodTemplateList{} },
+			Strategy: k.podTemplates,
+			Table:    podTemplateTable,
 		},
 		registry.Resource{
 			Singular: "service", Plural: "services", ShortNames: []string{"svc"}, Categories: []string{"all"},
-			New:     func() runtime.Object { return &corev1.Service{} },
-			NewList: func() runtime.Object { return &corev1.ServiceList{} },
-			Fields:  serviceFields,
-			Strategy: registry.Kind[*corev1.Service]{
-				ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1,
-				ValidName: apivalidation.NameIsDNS1035Label,
-				Check:     validateService, CheckUpdate: validateServiceUpdate, OnUpdate: keepAllocated,
-			},
-			Status: registry.StatusOf[*corev1.Service]{Kind: registry.Kind[*corev1.Service]{ObjectTyper: typer, APIVersion: v1}},
+			New:      func() runtime.Object { return &corev1.Service{} },
+			NewList:  func() runtime.Object { return &corev1.ServiceList{} },
+			Fields:   serviceFields,
+			Strategy: k.services,
+			Status:   registry.StatusOf[*corev1.Service]{Kind: k.services, Upstream: upstream.For(service.StatusStrategy)},
 			Table: registry.Table{
 				Columns: []metav1.TableColumnDefinition{
 					registry.Column("Type", "string", "The type of the service"),
@@ -138,7 +133,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssu
 			Singular: "endpoints", Plural: "endpoints", ShortNames: []string{"ep"},
 			New:      func() runtime.Object { return &corev1.Endpoints{} },
 			NewList:  func() runtime.Object { return &corev1.EndpointsList{} },
-			Strategy: registry.Kind[*corev1.Endpoints]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Check: validateEndpoints},
+			Strategy: k.endpoints,
 			Table: registry.Table{
 				Columns: []metav1.TableColumnDefinition{registry.Column("Endpoints", "string", corev1.Endpoints{}.SwaggerDoc()["subsets"])},
 				Cells:   endpointsCells,
@@ -149,14 +144,14 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssu
 			New:      func() runtime.Object { return &corev1.Event{} },
 			NewList:  func() runtime.Object { return &corev1.EventList{} },
 			Fields:   eventFields,
-			Strategy: registry.Kind[*corev1.Event]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Check: validateEvent},
+			Strategy: k.events,
 			Table:    eventTable,
 		},
 		registry.Resource{
 			Singular: "limitrange", Plural: "limitranges", ShortNames: []string{"limits"},
 			New:      func() runtime.Object { return &corev1.LimitRange{} },
 			NewList:  func() runtime.Object { return &corev1.LimitRangeList{} },
-			Strategy: registry.Kind[*corev1.LimitRange]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Check: validateLimitRange},
+			Strategy: k.limitRanges,
 			Table: registry.Table{
 				Columns: []metav1.TableColumnDefinition{registry.Column("Created At", "date", metav1.ObjectMeta{}.SwaggerDoc()["creationTimestamp"])},
 				Cells:   limitRangeCells,
@@ -167,9 +162,46 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssu
 			Singular: "resourcequota", Plural: "resourcequotas", ShortNames: []string{"quota"},
 			New:      func() runtime.Object { return &corev1.ResourceQuota{} },
 			NewList:  func() runtime.Object { return &corev1.ResourceQuotaList{} },
-			Strategy: registry.Kind[*corev1.ResourceQuota]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Check: validateResourceQuota},
-			Status:   registry.StatusOf[*corev1.ResourceQuota]{Kind: registry.Kind[*corev1.ResourceQuota]{ObjectTyper: typer, APIVersion: v1}},
+			Strategy: k.resourceQuotas,
+			Status:   registry.StatusOf[*corev1.ResourceQuota]{Kind: k.resourceQuotas, Upstream: upstream.For(resourcequota.StatusStrategy)},
 			Table:    quotaTable,
 		},
+		replicationControllers(typer),
 	)
+}
+
+// coreKinds are the strategies of the core/v1 kinds: upstream's, run on
+// the hub's v1 objects, with what the hub adds.
+type coreKinds struct {
+	namespaces      registry.Kind[*corev1.Namespace]
+	configMaps      registry.Kind[*corev1.ConfigMap]
+	secrets         registry.Kind[*corev1.Secret]
+	serviceAccounts registry.Kind[*corev1.ServiceAccount]
+	pods            registry.Kind[*corev1.Pod]
+	podTemplates    registry.Kind[*corev1.PodTemplate]
+	services        registry.Kind[*corev1.Service]
+	endpoints       registry.Kind[*corev1.Endpoints]
+	events          registry.Kind[*corev1.Event]
+	limitRanges     registry.Kind[*corev1.LimitRange]
+	resourceQuotas  registry.Kind[*corev1.ResourceQuota]
+}
+
+func kinds(typer runtime.ObjectTyper) coreKinds {
+	v1 := corev1.SchemeGroupVersion.String()
+	return coreKinds{
+		namespaces:      registry.Kind[*corev1.Namespace]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, ClusterScoped: true, Upstream: upstream.For(namespace.Strategy)},
+		configMaps:      registry.Kind[*corev1.ConfigMap]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(configmap.Strategy)},
+		secrets:         registry.Kind[*corev1.Secret]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(secret.Strategy)},
+		serviceAccounts: registry.Kind[*corev1.ServiceAccount]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(serviceaccount.Strategy)},
+		pods:            registry.Kind[*corev1.Pod]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(pod.Strategy)},
+		podTemplates:    registry.Kind[*corev1.PodTemplate]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(podtemplate.Strategy)},
+		services: registry.Kind[*corev1.Service]{
+			ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(service.Strategy),
+			OnCreate: initService, OnUpdate: updateService,
+		},
+		endpoints:      registry.Kind[*corev1.Endpoints]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(endpoint.Strategy)},
+		events:         registry.Kind[*corev1.Event]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(event.Strategy)},
+		limitRanges:    registry.Kind[*corev1.LimitRange]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(limitrange.Strategy)},
+		resourceQuotas: registry.Kind[*corev1.ResourceQuota]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(resourcequota.Strategy)},
+	}
 }

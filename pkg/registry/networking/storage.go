@@ -11,6 +11,11 @@ import (
 	"k8s.io/apiserver/pkg/storage/names"
 
 	"github.com/canopy-dev/canopy/pkg/registry"
+	"github.com/canopy-dev/canopy/pkg/registry/upstream"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/networking/ingress"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/networking/ingressclass"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/networking/ipaddress"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/networking/networkpolicy"
 )
 
 // hostsShown is how many hosts kubectl get lists before "more".
@@ -18,14 +23,14 @@ const hostsShown = 3
 
 // NewStorage returns the networking.k8s.io/v1 resources.
 func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group, error) {
-	v1 := networkingv1.SchemeGroupVersion.String()
+	ingresses := registry.Kind[*networkingv1.Ingress]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, Upstream: upstream.For(ingress.Strategy)}
 	return f.Build(networkingv1.SchemeGroupVersion,
 		registry.Resource{
 			Singular: "ingress", Plural: "ingresses", ShortNames: []string{"ing"},
 			New:      func() runtime.Object { return &networkingv1.Ingress{} },
 			NewList:  func() runtime.Object { return &networkingv1.IngressList{} },
-			Strategy: registry.Kind[*networkingv1.Ingress]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Check: validateIngress},
-			Status:   registry.StatusOf[*networkingv1.Ingress]{Kind: registry.Kind[*networkingv1.Ingress]{ObjectTyper: typer, APIVersion: v1}},
+			Strategy: ingresses,
+			Status:   registry.StatusOf[*networkingv1.Ingress]{Kind: ingresses, Upstream: upstream.For(ingress.StatusStrategy)},
 			Table: registry.Table{
 				Columns: []metav1.TableColumnDefinition{
 					registry.Column("Class", "string", "The name of the IngressClass resource that should be used for additional configuration"),
@@ -41,8 +46,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 			New:     func() runtime.Object { return &networkingv1.IngressClass{} },
 			NewList: func() runtime.Object { return &networkingv1.IngressClassList{} },
 			Strategy: registry.Kind[*networkingv1.IngressClass]{
-				ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, ClusterScoped: true,
-				Check: validateIngressClass, CheckUpdate: validateIngressClassUpdate,
+				ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, ClusterScoped: true, Upstream: upstream.For(ingressclass.Strategy),
 			},
 			Table: registry.Table{
 				Columns: []metav1.TableColumnDefinition{
@@ -57,18 +61,18 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 		// emptied with it, but not served.
 		registry.Resource{
 			Singular: "ipaddress", Plural: "ipaddresses",
-			New:     func() runtime.Object { return &networkingv1.IPAddress{} },
-			NewList: func() runtime.Object { return &networkingv1.IPAddressList{} },
-			Strategy: registry.Kind[*networkingv1.IPAddress]{
-				ObjectTyper: typer, APIVersion: v1, ClusterScoped: true, Check: validateIPAddress,
-			},
-			Serve: func(*registry.Served) map[string]rest.Storage { return nil },
+			New:      func() runtime.Object { return &networkingv1.IPAddress{} },
+			NewList:  func() runtime.Object { return &networkingv1.IPAddressList{} },
+			Strategy: registry.Kind[*networkingv1.IPAddress]{ObjectTyper: typer, ClusterScoped: true, Upstream: upstream.For(ipaddress.Strategy)},
+			Serve:    func(*registry.Served) map[string]rest.Storage { return nil },
 		},
 		registry.Resource{
 			Singular: "networkpolicy", Plural: "networkpolicies", ShortNames: []string{"netpol"},
-			New:      func() runtime.Object { return &networkingv1.NetworkPolicy{} },
-			NewList:  func() runtime.Object { return &networkingv1.NetworkPolicyList{} },
-			Strategy: registry.Kind[*networkingv1.NetworkPolicy]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Check: validateNetworkPolicy},
+			New:     func() runtime.Object { return &networkingv1.NetworkPolicy{} },
+			NewList: func() runtime.Object { return &networkingv1.NetworkPolicyList{} },
+			Strategy: registry.Kind[*networkingv1.NetworkPolicy]{
+				ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, Upstream: upstream.For(networkpolicy.Strategy),
+			},
 			Table: registry.Table{
 				Columns: []metav1.TableColumnDefinition{registry.Column("Pod-Selector", "string", networkingv1.NetworkPolicySpec{}.SwaggerDoc()["podSelector"])},
 				Cells: func(o runtime.Object) []any {

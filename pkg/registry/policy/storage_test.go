@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"context"
 	"testing"
 
 	policyv1 "k8s.io/api/policy/v1"
@@ -9,8 +10,12 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/canopy-dev/canopy/internal/fieldtest"
+	"github.com/canopy-dev/canopy/pkg/registry/upstream"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/policy/poddisruptionbudget"
 )
 
+// TestValidatePodDisruptionBudget checks that budgets are validated by
+// upstream's strategy, which names the field to fix.
 func TestValidatePodDisruptionBudget(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -27,7 +32,8 @@ func TestValidatePodDisruptionBudget(t *testing.T) {
 		{"eviction policy", policyv1.PodDisruptionBudgetSpec{UnhealthyPodEvictionPolicy: ptr.To[policyv1.UnhealthyPodEvictionPolicyType]("Never")}, "spec.unhealthyPodEvictionPolicy"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fieldtest.OnlyField(t, validatePodDisruptionBudget(&policyv1.PodDisruptionBudget{Spec: tc.spec}), tc.want)
+			pdb := &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"}, Spec: tc.spec}
+			fieldtest.OnlyField(t, upstream.For(poddisruptionbudget.Strategy).Validate(context.Background(), pdb), tc.want)
 		})
 	}
 }

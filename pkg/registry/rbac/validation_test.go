@@ -30,7 +30,8 @@ func TestValidateRules(t *testing.T) {
 		{"no resources", false, role(rbacv1.PolicyRule{Verbs: []string{"get"}, APIGroups: []string{""}}), s},
 		{"non-resource URL in a Role", false, role(rbacv1.PolicyRule{Verbs: []string{"get"}, NonResourceURLs: []string{"/healthz"}}), s},
 		{"non-resource URL in a ClusterRole", true, clusterRole(rbacv1.PolicyRule{Verbs: []string{"get"}, NonResourceURLs: []string{"/healthz", "*"}}), cs},
-		{"relative non-resource URL", false, clusterRole(rbacv1.PolicyRule{Verbs: []string{"get"}, NonResourceURLs: []string{"healthz"}}), cs},
+		// Upstream does not ask non-resource URLs to start with "/".
+		{"relative non-resource URL", true, clusterRole(rbacv1.PolicyRule{Verbs: []string{"get"}, NonResourceURLs: []string{"healthz"}}), cs},
 		{"resources and URLs in one rule", false, clusterRole(rbacv1.PolicyRule{Verbs: []string{"get"}, APIGroups: []string{""}, Resources: []string{"pods"}, NonResourceURLs: []string{"/healthz"}}), cs},
 		{"aggregation", true, &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "r"}, AggregationRule: &rbacv1.AggregationRule{
 			ClusterRoleSelectors: []metav1.LabelSelector{{MatchLabels: map[string]string{"a": "b"}}},
@@ -45,7 +46,13 @@ func TestValidateRules(t *testing.T) {
 	}
 }
 
+// TestValidateBindings checks bindings as the API takes them: defaulted
+// as they are decoded, then prepared and validated by upstream.
 func TestValidateBindings(t *testing.T) {
+	scheme := runtime.NewScheme()
+	if err := AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
 	rb := roleBindingStrategy(nil)
 	crb := clusterRoleBindingStrategy(nil)
 	user := rbacv1.Subject{Kind: rbacv1.UserKind, Name: "alice"}
@@ -76,6 +83,7 @@ func TestValidateBindings(t *testing.T) {
 		{"cluster binding of a Role", false, clusterBinding(roleRef, user), crb},
 		{"cluster binding, service account without namespace", false, clusterBinding(clusterRoleRef, sa), crb},
 	} {
+		scheme.Default(tc.obj)
 		tc.s.PrepareForCreate(t.Context(), tc.obj)
 		if errs := tc.s.Validate(t.Context(), tc.obj); (len(errs) == 0) != tc.valid {
 			t.Errorf("%s: %v", tc.name, errs)
@@ -83,10 +91,12 @@ func TestValidateBindings(t *testing.T) {
 	}
 
 	old := binding(roleRef, user)
+	scheme.Default(old)
 	rb.PrepareForCreate(t.Context(), old)
 	old.ResourceVersion = "1"
 	moreSubjects := old.DeepCopy()
 	moreSubjects.Subjects = append(moreSubjects.Subjects, rbacv1.Subject{Kind: rbacv1.GroupKind, Name: "devs"})
+	scheme.Default(moreSubjects)
 	rb.PrepareForUpdate(t.Context(), moreSubjects, old)
 	if errs := rb.ValidateUpdate(t.Context(), moreSubjects, old); len(errs) != 0 {
 		t.Errorf("adding a subject: %v", errs)

@@ -80,6 +80,15 @@ const LeavingAnnotation = "workload.canopy.dev/leaving"
 // at the target of key.
 func StatusAnnotation(key string) string { return StatusAnnotationPrefix + key }
 
+// ConditionSyncFailed is the condition type that a syncer sets True on
+// a hub object while the physical cluster of its target refuses it, as
+// with a 422 or an admission policy's denial there, its message naming
+// the target and quoting the physical cluster. It is removed once the
+// object is synced. Where the object is assigned to several targets, it
+// is in the status each reports, and the aggregated status has it True
+// where any target does, naming each (pkg/controller/statusaggregation).
+const ConditionSyncFailed = "SyncFailed"
+
 // ReplicasAnnotation is the annotation holding the replicas of a hub
 // object at the target of key.
 func ReplicasAnnotation(key string) string { return ReplicasAnnotationPrefix + key }

@@ -1,0 +1,240 @@
+package resourcequota
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	quota "k8s.io/apiserver/pkg/quota/v1"
+	"k8s.io/apiserver/pkg/quota/v1/generic"
+	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
+	"k8s.io/klog/v2"
+
+	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
+	"github.com/canopy-dev/canopy/pkg/informer"
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/loopback"
+	"github.com/canopy-dev/canopy/pkg/shard"
+)
+
+const (
+	// workers is how many namespaces' quotas are computed at once.
+	workers = 4
+	// delay gathers the changes to a namespace that come together, as a
+	// Deployment's pods do, into one computation.
+	delay = 200 * time.Millisecond
+)
+
+// aliases are the names quota also counts these resources' objects by,
+// as kube's evaluators do for backward compatibility.
+var aliases = map[schema.GroupResource]corev1.ResourceName{
+	corev1.Resource("configmaps"):             corev1.ResourceConfigMaps,
+	corev1.Resource("resourcequotas"):         corev1.ResourceQuotas,
+	corev1.Resource("replicationcontrollers"): corev1.ResourceReplicationControllers,
+	corev1.Resource("secrets"):                corev1.ResourceSecrets,
+}
+
+var quotasResource = corev1.SchemeGroupVersion.WithResource("resourcequotas")
+
+// Config is what the controller watches and writes with.
+type Config struct {
+	// Quotas is the ResourceQuotas' store.
+	Quotas *genericregistry.Store
+	// Counted are the stores of the namespaced resources whose objects
+	// quota counts: count/<resource>[.<group>] of each, and what the
+	// evaluators of pods and services add.
+	Counted   []*genericregistry.Store
+	Informers *informer.Factory
+	// Ownership says which logical clusters' quotas this replica keeps.
+	Ownership shard.Ownership
+	// Client writes the quotas' status as the controller's own user.
+	Client *loopback.Client
+}
+
+// key names one namespace of one logical cluster.
+type key struct {
+	cluster   logicalcluster.Name
+	namespace string
+}
+
+// counted is a resource quota counts, and the informer of its objects.
+type counted struct {
+	resource schema.GroupResource
+	informer *informer.Informer
+}
+
+// Controller keeps the status of every ResourceQuota: what its namespace
+// uses of what it limits.
+type Controller struct {
+	quotas  *informer.Informer
+	counted []counted
+	client  *loopback.Client
+	loop    clusterwide.Loop[key]
+}
+
+// New returns the controller of c.
+func New(c Config) *Controller {
+	ctl := &Controller{quotas: c.Informers.For(c.Quotas), client: c.Client}
+	ctl.loop = clusterwide.Loop[key]{
+		Name:      "resourcequota",
+		Workers:   workers,
+		Delay:     delay,
+		Cluster:   func(k key) logicalcluster.Name { return k.cluster },
+		Ownership: c.Ownership,
+		Process:   ctl.process,
+	}
+	ctl.loop.Watch(ctl.quotas, namespaceOf)
+	for _, s := range c.Counted {
+		gr := s.DefaultQualifiedResource
+		// Pods and services are counted by what they hold; every other
+		// resource by its objects alone, which their metadata tells.
+		var i *informer.Informer
+		if gr == pods || gr == services {
+			i = c.Informers.For(s)
+		} else {
+			i = c.Informers.Metadata(s)
+		}
+		ctl.counted = append(ctl.counted, counted{gr, i})
+		ctl.loop.Watch(i, ctl.quotaed)
+	}
+	return ctl
+}
+
+// Run works until ctx ends.
+func (c *Controller) Run(ctx context.Context) { c.loop.Run(ctx) }
+
+// namespaceOf is the key of obj's namespace.
+func namespaceOf(obj runtime.Object, _ bool) []key {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return nil
+	}
+	cluster, err := logicalcluster.FromObject(m)
+	if err != nil {
+		klog.ErrorS(err, "A stored object has no logical cluster", "namespace", m.GetNamespace(), "name", m.GetName())
+		return nil
+	}
+	return []key{{cluster, m.GetNamespace()}}
+}
+
+// quotaed is the key of obj's namespace if a quota there may count obj:
+// a namespace without quotas costs a change one index lookup.
+func (c *Controller) quotaed(obj runtime.Object, deleted bool) []key {
+	keys := namespaceOf(obj, deleted)
+	if len(keys) == 0 || len(c.quotas.InNamespace(keys[0].cluster, keys[0].namespace)) == 0 {
+		return nil
+	}
+	return keys
+}
+
+// registry is quota's evaluators of the resources counted, over the
+// objects of cluster.
+func (c *Controller) registry(cluster logicalcluster.Name) quota.Registry {
+	evaluators := make([]quota.Evaluator, 0, len(c.counted))
+	for _, r := range c.counted {
+		list := func(ns string) ([]runtime.Object, error) { return r.informer.InNamespace(cluster, ns), nil }
+		switch r.resource {
+		case pods:
+			evaluators = append(evaluators, &podEvaluator{list: list, now: time.Now})
+		case services:
+			evaluators = append(evaluators, &serviceEvaluator{list: list})
+		default:
+			evaluators = append(evaluators, generic.NewObjectCountEvaluator(r.resource, list, aliases[r.resource]))
+		}
+	}
+	return generic.NewRegistry(evaluators)
+}
+
+// process brings the status of every quota of namespace k up to date,
+// from the informers, which the event that queued k is already in. A
+// status written from an older quota conflicts and is retried.
+func (c *Controller) process(ctx context.Context, k key) error {
+	quotas := c.quotas.InNamespace(k.cluster, k.namespace)
+	if len(quotas) == 0 {
+		return nil
+	}
+	ctx = logicalcluster.WithCluster(ctx, k.cluster)
+	registry := c.registry(k.cluster)
+	var errs []error
+	for _, obj := range quotas {
+		q, ok := obj.(*corev1.ResourceQuota)
+		if !ok {
+			continue
+		}
+		status, dirty, err := syncStatus(q, registry)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if !dirty {
+			continue
+		}
+		updated := q.DeepCopy()
+		updated.TypeMeta = metav1.TypeMeta{APIVersion: corev1.SchemeGroupVersion.String(), Kind: "ResourceQuota"}
+		updated.Status = status
+		if err := c.client.Update(ctx, quotasResource, k.namespace, updated, "status"); err != nil && !apierrors.IsNotFound(err) {
+			errs = append(errs, fmt.Errorf("updating the status of ResourceQuota %s/%s in logical cluster %s: %w", k.namespace, q.Name, k.cluster, err))
+		}
+	}
+	c.recountAfterGrace(k)
+	return errors.Join(errs...)
+}
+
+// syncStatus is what kube's resourcequota controller computes of quota q
+// (syncResourceQuota, k8s.io/kubernetes@v1.37.1
+// pkg/controller/resourcequota/resource_quota_controller.go): hard is
+// the spec's, used is what registry counts of what hard limits, keeping
+// the usage last seen of what it cannot count; and whether that differs
+// from q's status.
+func syncStatus(q *corev1.ResourceQuota, registry quota.Registry) (corev1.ResourceQuotaStatus, bool, error) {
+	dirty := !apiequality.Semantic.DeepEqual(q.Spec.Hard, q.Status.Hard) || q.Status.Hard == nil || q.Status.Used == nil
+	used := corev1.ResourceList{}
+	if q.Status.Used != nil {
+		used = quota.Add(corev1.ResourceList{}, q.Status.Used)
+	}
+	hard := quota.Add(corev1.ResourceList{}, q.Spec.Hard)
+	// An error leaves the usage it could count to be written all the same.
+	newUsage, err := quota.CalculateUsage(q.Namespace, q.Spec.Scopes, hard, registry, q.Spec.ScopeSelector)
+	for name, value := range newUsage {
+		used[name] = value
+	}
+	used = quota.Mask(used, quota.ResourceNames(hard))
+	status := corev1.ResourceQuotaStatus{Hard: hard, Used: used}
+	return status, dirty || !quota.Equals(status.Used, q.Status.Used), err
+}
+
+// recountAfterGrace queues namespace k again when the deletion grace
+// period of one of its pods ends, when the pod's compute resources stop
+// counting without any change to tell of it. Kube's controller finds
+// that in its periodic full resync; the hub keeps no timer but for such
+// a pod.
+func (c *Controller) recountAfterGrace(k key) {
+	now := time.Now()
+	var next time.Duration
+	for _, r := range c.counted {
+		if r.resource != pods {
+			continue
+		}
+		for _, obj := range r.informer.InNamespace(k.cluster, k.namespace) {
+			pod, ok := obj.(*corev1.Pod)
+			if !ok || !countsCompute(pod, now) {
+				continue
+			}
+			if end, ok := graceEnds(pod); ok {
+				if wait := end.Sub(now) + time.Second; next == 0 || wait < next {
+					next = wait
+				}
+			}
+		}
+	}
+	if next > 0 {
+		c.loop.AddAfter(k, next)
+	}
+}
