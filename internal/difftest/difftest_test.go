@@ -158,6 +158,25 @@ func TestNormalize(t *testing.T) {
 	if got := Normalize(headless); got["spec"].(map[string]any)["clusterIP"] != "None" {
 		t.Errorf("a headless Service's clusterIP normalized to %v", got["spec"])
 	}
+	// A SelfSubjectRulesReview's rules in any order are the same answer;
+	// each rule's own lists keep theirs.
+	rules := func(order ...int) map[string]any {
+		all := []any{
+			map[string]any{"verbs": []any{"get"}, "nonResourceURLs": []any{"/version", "/healthz"}},
+			map[string]any{"verbs": []any{"*"}, "nonResourceURLs": []any{"*"}},
+		}
+		var list []any
+		for _, i := range order {
+			list = append(list, all[i])
+		}
+		return map[string]any{"kind": "SelfSubjectRulesReview", "status": map[string]any{"nonResourceRules": list}}
+	}
+	if a, b := Normalize(rules(0, 1)), Normalize(rules(1, 0)); !reflect.DeepEqual(a, b) {
+		t.Errorf("rules in another order normalized apart: %v, %v", a, b)
+	}
+	if got := Normalize(rules(0))["status"].(map[string]any)["nonResourceRules"].([]any)[0].(map[string]any)["nonResourceURLs"]; !reflect.DeepEqual(got, []any{"/version", "/healthz"}) {
+		t.Errorf("a rule's URLs normalized to %v", got)
+	}
 }
 
 func statusAnswer(code int, reason string, causes ...string) Answer {
