@@ -239,6 +239,10 @@ func TestAllowedReason(t *testing.T) {
 	if _, reason, _ := a.Authorize(ctx, discovery); reason != `RBAC: allowed by ClusterRoleBinding "system:discovery" of ClusterRole "system:discovery" to Group "system:authenticated"` {
 		t.Errorf("discovery allowed saying %q", reason)
 	}
+	review := authorizer.AttributesRecord{User: discovery.User, Verb: "create", APIGroup: "authorization.k8s.io", Resource: "selfsubjectaccessreviews", ResourceRequest: true}
+	if _, reason, _ := a.Authorize(ctx, review); reason != `RBAC: allowed by ClusterRoleBinding "system:basic-user" of ClusterRole "system:basic-user" to Group "system:authenticated"` {
+		t.Errorf("a SelfSubjectAccessReview allowed saying %q", reason)
+	}
 	health := authorizer.AttributesRecord{User: &user.DefaultInfo{Name: user.Anonymous, Groups: []string{user.AllUnauthenticated}}, Verb: "get", Path: "/readyz"}
 	if _, reason, _ := a.Authorize(ctx, health); reason != `RBAC: allowed by ClusterRoleBinding "system:public-info-viewer" of ClusterRole "system:public-info-viewer" to Group "system:unauthenticated"` {
 		t.Errorf("readyz allowed saying %q", reason)
