@@ -250,6 +250,23 @@ func TestDivergenceCovers(t *testing.T) {
 	if d.Covers(Kind{GroupVersionKind: fromAPIVersion("apps/v1", "Deployment")}, Difference{Aspect: AspectObject, Path: "spec.priority"}) {
 		t.Errorf("%v covers another kind", d)
 	}
+	// One that is only at the hub covers the field the hub alone gives,
+	// and not one both give otherwise.
+	d.Only = "hub"
+	for diff, want := range map[Difference]bool{
+		{Aspect: AspectObject, Path: "spec.priority", Class: "object: spec.priority only at hub"}:  true,
+		{Aspect: AspectObject, Path: "spec.priority", Class: "object: spec.priority only at kube"}: false,
+		{Aspect: AspectObject, Path: "spec.priority", Class: "object: spec.priority differs"}:      false,
+	} {
+		if got := d.Covers(pod, diff); got != want {
+			t.Errorf("%v covers %v: %v, want %v", d, diff, got, want)
+		}
+	}
+	for _, d := range Divergences {
+		if d.Only != "" && d.Only != "hub" && d.Only != "kube" {
+			t.Errorf("divergences.yaml: %s %s: only is %q, not hub or kube", d.Kind, d.Path, d.Only)
+		}
+	}
 }
 
 var updateREADME = flag.Bool("update-readme", false, "write the README's list of deliberate divergences from divergences.yaml")
