@@ -195,13 +195,10 @@ func kinds(typer runtime.ObjectTyper) coreKinds {
 		serviceAccounts: registry.Kind[*corev1.ServiceAccount]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(serviceaccount.Strategy)},
 		pods:            registry.Kind[*corev1.Pod]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(pod.Strategy)},
 		podTemplates:    registry.Kind[*corev1.PodTemplate]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(podtemplate.Strategy)},
-		services: registry.Kind[*corev1.Service]{
-			ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(service.Strategy),
-			OnCreate: initService, OnUpdate: updateService,
-		},
-		endpoints:      registry.Kind[*corev1.Endpoints]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(endpoint.Strategy)},
-		events:         registry.Kind[*corev1.Event]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(event.Strategy)},
-		limitRanges:    registry.Kind[*corev1.LimitRange]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(limitrange.Strategy)},
-		resourceQuotas: registry.Kind[*corev1.ResourceQuota]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(resourcequota.Strategy)},
+		services:        registry.Kind[*corev1.Service]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(service.Strategy)},
+		endpoints:       registry.Kind[*corev1.Endpoints]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(endpoint.Strategy)},
+		events:          registry.Kind[*corev1.Event]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(event.Strategy)},
+		limitRanges:     registry.Kind[*corev1.LimitRange]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(limitrange.Strategy)},
+		resourceQuotas:  registry.Kind[*corev1.ResourceQuota]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(resourcequota.Strategy)},
 	}
 }
