@@ -142,7 +142,7 @@ func testServices(t *testing.T, k kubectl) {
 		"ep":            "NAME ENDPOINTS AGE",
 		"ev":            "LAST SEEN TYPE REASON OBJECT MESSAGE",
 		"limits":        "NAME CREATED AT",
-		"quota":         "NAME AGE REQUEST LIMIT",
+		"quota":         "NAME REQUEST LIMIT AGE",
 		"ing":           "NAME CLASS HOSTS ADDRESS PORTS AGE",
 		"netpol":        "NAME POD-SELECTOR AGE",
 		"pdb":           "NAME MIN AVAILABLE MAX UNAVAILABLE ALLOWED DISRUPTIONS AGE",
