@@ -39,8 +39,9 @@ type Allocator struct {
 // service storage does before its strategy runs, and allocate and
 // release cluster IPs with a: on create, clusterIPs kept in step with
 // clusterIP, the IP family fields set (their errors answered alone), and
-// a cluster IP given or claimed; on update, what was allocated kept over
-// an update that leaves it out, then the same.
+// a cluster IP given or claimed, and a health check node port where one
+// is needed (giveHealthCheckNodePort); on update, what was allocated kept
+// over an update that leaves it out, then the same.
 func (a *Allocator) Install(services *genericregistry.Store) {
 	beginCreate, beginUpdate, afterDelete := services.BeginCreate, services.BeginUpdate, services.AfterDelete
 	services.BeginCreate = func(ctx context.Context, obj runtime.Object, options *metav1.CreateOptions) (genericregistry.FinishFunc, error) {
@@ -53,6 +54,7 @@ func (a *Allocator) Install(services *genericregistry.Store) {
 		if err != nil {
 			return nil, err
 		}
+		giveHealthCheckNodePort(svc)
 		return chain(ctx, release, func() (genericregistry.FinishFunc, error) { return beginCreate(ctx, obj, options) })
 	}
 	services.BeginUpdate = func(ctx context.Context, obj, old runtime.Object, options *metav1.UpdateOptions) (genericregistry.FinishFunc, error) {
@@ -67,6 +69,7 @@ func (a *Allocator) Install(services *genericregistry.Store) {
 		if err != nil {
 			return nil, err
 		}
+		giveHealthCheckNodePort(svc)
 		return chain(ctx, finish, func() (genericregistry.FinishFunc, error) { return beginUpdate(ctx, obj, old, options) })
 	}
 	services.AfterDelete = func(obj runtime.Object, options *metav1.DeleteOptions) {

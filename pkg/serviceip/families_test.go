@@ -119,3 +119,32 @@ func TestUpdateKeepsAllocated(t *testing.T) {
 		t.Errorf("clusterIPs %v were not cleared with clusterIP", cleared.Spec.ClusterIPs)
 	}
 }
+
+// A LoadBalancer Service with externalTrafficPolicy Local gets a health
+// check node port, which upstream's validation requires, of the node port
+// range and none of its own node ports; one it has is kept.
+func TestHealthCheckNodePort(t *testing.T) {
+	lb := func(hc int32) *corev1.Service {
+		return service(func(s *corev1.ServiceSpec) {
+			s.Type, s.ExternalTrafficPolicy, s.HealthCheckNodePort = corev1.ServiceTypeLoadBalancer, corev1.ServiceExternalTrafficPolicyLocal, hc
+			s.Ports[0].NodePort = 30000
+		})
+	}
+	for range 100 {
+		svc := lb(0)
+		giveHealthCheckNodePort(svc)
+		if p := svc.Spec.HealthCheckNodePort; p < 30001 || p > 32767 {
+			t.Fatalf("health check node port %d, want one of 30001-32767", p)
+		}
+	}
+	given := lb(31000)
+	giveHealthCheckNodePort(given)
+	if given.Spec.HealthCheckNodePort != 31000 {
+		t.Errorf("a given health check node port became %d", given.Spec.HealthCheckNodePort)
+	}
+	cluster := service(func(s *corev1.ServiceSpec) { s.Type = corev1.ServiceTypeLoadBalancer })
+	giveHealthCheckNodePort(cluster)
+	if cluster.Spec.HealthCheckNodePort != 0 {
+		t.Errorf("a LoadBalancer with externalTrafficPolicy Cluster got health check node port %d", cluster.Spec.HealthCheckNodePort)
+	}
+}

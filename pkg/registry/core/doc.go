@@ -14,7 +14,8 @@
 // values kept over an update that leaves them out, and the IP family
 // fields of the one family it allocates from. Node ports are not
 // allocated: a Service gets those from the physical cluster it is applied
-// to.
+// to, but for a placeholder health check node port, which validation
+// requires.
 //
 // The hub has no internal versions of these types of its own: the k8s.io/api
 // v1 types are registered as the internal version too, so requests and
