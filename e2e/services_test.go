@@ -185,6 +185,13 @@ func testServices(t *testing.T, k kubectl) {
 		t.Errorf("changing a cluster IP: %v; want it refused", err)
 	}
 
+	// A LoadBalancer with externalTrafficPolicy Local gets a health check
+	// node port, as kube-apiserver gives it, which its validation requires.
+	k.must("create", "-f", writeFile(t, "apiVersion: v1\nkind: Service\nmetadata: {name: local}\nspec: {type: LoadBalancer, externalTrafficPolicy: Local, selector: {app: web}, ports: [{port: 80}]}\n"))
+	if got := k.must("get", "svc", "local", "-o", "jsonpath={.spec.healthCheckNodePort}"); got == "" || got == "0" {
+		t.Errorf("a LoadBalancer Service with externalTrafficPolicy Local has health check node port %q", got)
+	}
+
 	// Status is written through the status subresource only.
 	lb := `{"status":{"loadBalancer":{"ingress":[{"ip":"IP"}]}}}`
 	k.must("patch", "svc", "web", "--type=merge", "-p", strings.Replace(lb, "IP", "192.0.2.1", 1))
