@@ -78,6 +78,7 @@ kind: MutatingAdmissionPolicy
 metadata:
   name: owner-label
 spec:
+  reinvocationPolicy: Never
   matchConstraints:
     resourceRules:
     - apiGroups: [""]

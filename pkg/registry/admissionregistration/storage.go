@@ -9,6 +9,11 @@ import (
 	"k8s.io/apiserver/pkg/storage/names"
 
 	"github.com/canopy-dev/canopy/pkg/registry"
+	"github.com/canopy-dev/canopy/pkg/registry/upstream"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/admissionregistration/mutatingadmissionpolicy"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/admissionregistration/mutatingadmissionpolicybinding"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/admissionregistration/validatingadmissionpolicy"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/admissionregistration/validatingadmissionpolicybinding"
 )
 
 type (
@@ -20,13 +25,14 @@ type (
 
 // NewStorage returns the admissionregistration.k8s.io/v1 resources.
 func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group, error) {
-	v1 := admissionregistrationv1.SchemeGroupVersion.String()
+	policies := validatingadmissionpolicy.NewStrategy(nil, nil)
+	policyKind := registry.Kind[*policy]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, ClusterScoped: true, Upstream: upstream.For(policies)}
 	return f.Build(admissionregistrationv1.SchemeGroupVersion, registry.Resource{
 		Singular: "validatingadmissionpolicy", Plural: "validatingadmissionpolicies", Categories: []string{"api-extensions"},
 		New:      func() runtime.Object { return &policy{} },
 		NewList:  func() runtime.Object { return &admissionregistrationv1.ValidatingAdmissionPolicyList{} },
-		Strategy: registry.Kind[*policy]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, ClusterScoped: true, Check: validatePolicy},
-		Status:   registry.StatusOf[*policy]{Kind: registry.Kind[*policy]{ObjectTyper: typer, APIVersion: v1, ClusterScoped: true}},
+		Strategy: policyKind,
+		Status:   registry.StatusOf[*policy]{Kind: policyKind, Upstream: upstream.For(validatingadmissionpolicy.NewStatusStrategy(policies))},
 		Table: registry.Table{
 			Columns: []metav1.TableColumnDefinition{
 				registry.Column("Validations", "integer", admissionregistrationv1.ValidatingAdmissionPolicySpec{}.SwaggerDoc()["validations"]),
@@ -41,7 +47,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 		Singular: "validatingadmissionpolicybinding", Plural: "validatingadmissionpolicybindings", Categories: []string{"api-extensions"},
 		New:      func() runtime.Object { return &binding{} },
 		NewList:  func() runtime.Object { return &admissionregistrationv1.ValidatingAdmissionPolicyBindingList{} },
-		Strategy: registry.Kind[*binding]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, ClusterScoped: true, Check: validateBinding},
+		Strategy: registry.Kind[*binding]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, ClusterScoped: true, Upstream: upstream.For(validatingadmissionpolicybinding.NewStrategy(nil, nil, unresolved))},
 		Table: registry.Table{
 			Columns: []metav1.TableColumnDefinition{
 				registry.Column("PolicyName", "string", admissionregistrationv1.ValidatingAdmissionPolicyBindingSpec{}.SwaggerDoc()["policyName"]),
@@ -61,7 +67,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 		Singular: "mutatingadmissionpolicy", Plural: "mutatingadmissionpolicies", Categories: []string{"api-extensions"},
 		New:      func() runtime.Object { return &mutatingPolicy{} },
 		NewList:  func() runtime.Object { return &admissionregistrationv1.MutatingAdmissionPolicyList{} },
-		Strategy: registry.Kind[*mutatingPolicy]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, ClusterScoped: true, Check: validateMutatingPolicy},
+		Strategy: registry.Kind[*mutatingPolicy]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, ClusterScoped: true, Upstream: upstream.For(mutatingadmissionpolicy.NewStrategy(nil, nil))},
 		Table: registry.Table{
 			Columns: []metav1.TableColumnDefinition{
 				registry.Column("Mutations", "integer", admissionregistrationv1.MutatingAdmissionPolicySpec{}.SwaggerDoc()["mutations"]),
@@ -76,7 +82,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 		Singular: "mutatingadmissionpolicybinding", Plural: "mutatingadmissionpolicybindings", Categories: []string{"api-extensions"},
 		New:      func() runtime.Object { return &mutatingBinding{} },
 		NewList:  func() runtime.Object { return &admissionregistrationv1.MutatingAdmissionPolicyBindingList{} },
-		Strategy: registry.Kind[*mutatingBinding]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, ClusterScoped: true, Check: validateMutatingBinding},
+		Strategy: registry.Kind[*mutatingBinding]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, ClusterScoped: true, Upstream: upstream.For(mutatingadmissionpolicybinding.NewStrategy(nil, nil, unresolved))},
 		Table: registry.Table{
 			Columns: []metav1.TableColumnDefinition{
 				registry.Column("PolicyName", "string", admissionregistrationv1.MutatingAdmissionPolicyBindingSpec{}.SwaggerDoc()["policyName"]),
