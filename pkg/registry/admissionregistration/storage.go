@@ -1,8 +1,6 @@
 package admissionregistration
 
 import (
-	"strings"
-
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -23,6 +21,17 @@ type (
 	mutatingBinding = admissionregistrationv1.MutatingAdmissionPolicyBinding
 )
 
+// The columns of kubectl get, as kube-apiserver's printers give them
+// (k8s.io/kubernetes@v1.37.1 pkg/printers/internalversion/printers.go,
+// printValidatingAdmissionPolicy and the three after it).
+var (
+	paramKindColumn = registry.Column("ParamKind", "string", "ParamKind specifies the kind of resources used to parameterize this policy")
+	bindingColumns  = []metav1.TableColumnDefinition{
+		registry.Column("PolicyName", "string", "PolicyName indicates the policy definition which the policy binding binded to"),
+		registry.Column("ParamRef", "string", "ParamRef indicates the param resource which sets the configuration param"),
+	}
+)
+
 // NewStorage returns the admissionregistration.k8s.io/v1 resources.
 func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group, error) {
 	policies := validatingadmissionpolicy.NewStrategy(nil, nil)
@@ -35,8 +44,8 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 		Status:   registry.StatusOf[*policy]{Kind: policyKind, Upstream: upstream.For(validatingadmissionpolicy.NewStatusStrategy(policies))},
 		Table: registry.Table{
 			Columns: []metav1.TableColumnDefinition{
-				registry.Column("Validations", "integer", admissionregistrationv1.ValidatingAdmissionPolicySpec{}.SwaggerDoc()["validations"]),
-				registry.Column("ParamKind", "string", admissionregistrationv1.ValidatingAdmissionPolicySpec{}.SwaggerDoc()["paramKind"]),
+				registry.Column("Validations", "integer", "Validations indicates the number of validation rules defined in this configuration"),
+				paramKindColumn,
 			},
 			Cells: func(o runtime.Object) []any {
 				p := o.(*policy)
@@ -49,18 +58,10 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 		NewList:  func() runtime.Object { return &admissionregistrationv1.ValidatingAdmissionPolicyBindingList{} },
 		Strategy: registry.Kind[*binding]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, ClusterScoped: true, Upstream: upstream.For(validatingadmissionpolicybinding.NewStrategy(nil, nil, unresolved))},
 		Table: registry.Table{
-			Columns: []metav1.TableColumnDefinition{
-				registry.Column("PolicyName", "string", admissionregistrationv1.ValidatingAdmissionPolicyBindingSpec{}.SwaggerDoc()["policyName"]),
-				registry.Column("ParamRef", "string", admissionregistrationv1.ValidatingAdmissionPolicyBindingSpec{}.SwaggerDoc()["paramRef"]),
-				registry.Column("Actions", "string", admissionregistrationv1.ValidatingAdmissionPolicyBindingSpec{}.SwaggerDoc()["validationActions"]),
-			},
+			Columns: bindingColumns,
 			Cells: func(o runtime.Object) []any {
 				b := o.(*binding)
-				actions := make([]string, len(b.Spec.ValidationActions))
-				for i, a := range b.Spec.ValidationActions {
-					actions[i] = string(a)
-				}
-				return []any{b.Spec.PolicyName, paramRef(b.Spec.ParamRef), strings.Join(actions, ",")}
+				return []any{b.Spec.PolicyName, paramRef(b.Spec.ParamRef)}
 			},
 		},
 	}, registry.Resource{
@@ -70,8 +71,8 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 		Strategy: registry.Kind[*mutatingPolicy]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, ClusterScoped: true, Upstream: upstream.For(mutatingadmissionpolicy.NewStrategy(nil, nil))},
 		Table: registry.Table{
 			Columns: []metav1.TableColumnDefinition{
-				registry.Column("Mutations", "integer", admissionregistrationv1.MutatingAdmissionPolicySpec{}.SwaggerDoc()["mutations"]),
-				registry.Column("ParamKind", "string", admissionregistrationv1.MutatingAdmissionPolicySpec{}.SwaggerDoc()["paramKind"]),
+				registry.Column("Mutations", "integer", "Mutation indicates the number of mutations rules defined in this configuration"),
+				paramKindColumn,
 			},
 			Cells: func(o runtime.Object) []any {
 				p := o.(*mutatingPolicy)
@@ -84,10 +85,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 		NewList:  func() runtime.Object { return &admissionregistrationv1.MutatingAdmissionPolicyBindingList{} },
 		Strategy: registry.Kind[*mutatingBinding]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, ClusterScoped: true, Upstream: upstream.For(mutatingadmissionpolicybinding.NewStrategy(nil, nil, unresolved))},
 		Table: registry.Table{
-			Columns: []metav1.TableColumnDefinition{
-				registry.Column("PolicyName", "string", admissionregistrationv1.MutatingAdmissionPolicyBindingSpec{}.SwaggerDoc()["policyName"]),
-				registry.Column("ParamRef", "string", admissionregistrationv1.MutatingAdmissionPolicyBindingSpec{}.SwaggerDoc()["paramRef"]),
-			},
+			Columns: bindingColumns,
 			Cells: func(o runtime.Object) []any {
 				b := o.(*mutatingBinding)
 				return []any{b.Spec.PolicyName, paramRef(b.Spec.ParamRef)}
@@ -104,15 +102,19 @@ func paramKind(k *admissionregistrationv1.ParamKind) string {
 	return k.APIVersion + "/" + k.Kind
 }
 
-// paramRef is a paramRef as kube-apiserver prints it.
+// paramRef is a paramRef as kube-apiserver prints it: a name without a
+// namespace is printed in "*", as it cannot tell whether the params are
+// cluster-scoped, and a selector as its Go value.
 func paramRef(r *admissionregistrationv1.ParamRef) string {
 	switch {
 	case r == nil:
 		return "<unset>"
-	case r.Name == "":
-		return "*"
-	case r.Namespace == "":
-		return r.Name
+	case r.Name != "" && r.Namespace != "":
+		return r.Namespace + "/" + r.Name
+	case r.Name != "":
+		return "*/" + r.Name
+	case r.Selector != nil:
+		return r.Selector.String()
 	}
-	return r.Namespace + "/" + r.Name
+	return "<unset>"
 }
