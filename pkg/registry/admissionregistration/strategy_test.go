@@ -55,6 +55,16 @@ func validPolicy() *policy {
 	return p
 }
 
+func validBinding() *binding {
+	return &binding{
+		ObjectMeta: metav1.ObjectMeta{Name: "max-replicas"},
+		Spec: admissionregistrationv1.ValidatingAdmissionPolicyBindingSpec{
+			PolicyName:        "max-replicas",
+			ValidationActions: []admissionregistrationv1.ValidationAction{admissionregistrationv1.Deny},
+		},
+	}
+}
+
 func TestValidatePolicy(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -117,13 +127,7 @@ func TestValidateBinding(t *testing.T) {
 		}, "spec.matchResources.namespaceSelector.matchLabels"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			b := &binding{
-				ObjectMeta: metav1.ObjectMeta{Name: "max-replicas"},
-				Spec: admissionregistrationv1.ValidatingAdmissionPolicyBindingSpec{
-					PolicyName:        "max-replicas",
-					ValidationActions: []admissionregistrationv1.ValidationAction{admissionregistrationv1.Deny},
-				},
-			}
+			b := validBinding()
 			tc.change(b)
 			fieldtest.OnlyField(t, validate(upstream.For(validatingadmissionpolicybinding.NewStrategy(nil, nil, unresolved)), b), tc.want)
 		})
@@ -136,14 +140,8 @@ func TestValidateTwoFields(t *testing.T) {
 	p := validPolicy()
 	p.Spec.Validations = nil
 	fieldtest.Fields(t, validate(upstream.For(validatingadmissionpolicy.NewStrategy(nil, nil)), p), "spec.validations", "spec.auditAnnotations")
-	b := &binding{
-		ObjectMeta: metav1.ObjectMeta{Name: "max-replicas"},
-		Spec: admissionregistrationv1.ValidatingAdmissionPolicyBindingSpec{
-			PolicyName:        "max-replicas",
-			ValidationActions: []admissionregistrationv1.ValidationAction{admissionregistrationv1.Deny},
-			ParamRef:          &admissionregistrationv1.ParamRef{Name: "limits", Selector: &metav1.LabelSelector{}, ParameterNotFoundAction: ptr.To(admissionregistrationv1.DenyAction)},
-		},
-	}
+	b := validBinding()
+	b.Spec.ParamRef = &admissionregistrationv1.ParamRef{Name: "limits", Selector: &metav1.LabelSelector{}, ParameterNotFoundAction: ptr.To(admissionregistrationv1.DenyAction)}
 	fieldtest.Fields(t, validate(upstream.For(validatingadmissionpolicybinding.NewStrategy(nil, nil, unresolved)), b), "spec.paramRef.name", "spec.paramRef.selector")
 }
 
