@@ -9,11 +9,14 @@
 // an update must name the resourceVersion it replaces. Package
 // admission/admissionpolicy enforces them.
 //
-// Upstream's strategies also take an authorizer, with which kube-apiserver
-// checks that whoever writes a policy with a paramKind, or a binding with
-// a paramRef, may read those params. The hub gives them none, so that
-// check is not made: whoever may write policies and bindings in a logical
-// cluster may have them read any params of it.
+// Upstream's strategies also check, as kube-apiserver's do, that whoever
+// writes a policy with a paramKind may read every object of that kind,
+// and whoever writes a binding with a paramRef may read the params it
+// names, so that no one makes a policy read for him what he may not
+// read. The hub gives them the RBAC authorizer of the request's logical
+// cluster (system:masters skips the check, as upstream lets it), and
+// resolves paramKinds among the kinds it serves, where kube-apiserver
+// asks its discovery.
 //
 // As in package core, the v1 Go types are registered as the internal
 // version too, so nothing converts.

@@ -4,6 +4,7 @@ import (
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/storage/names"
 
 	"github.com/canopy-dev/canopy/pkg/registry"
@@ -32,16 +33,24 @@ var (
 	}
 )
 
-// NewStorage returns the admissionregistration.k8s.io/v1 resources.
-func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group, error) {
-	policies := validatingadmissionpolicy.NewStrategy(nil, nil)
+// NewStorage returns the admissionregistration.k8s.io/v1 resources,
+// whose paramKinds and paramRefs are authorized by access.
+func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, access ParamAccess) (registry.Group, error) {
+	resources, err := newParamResources(access.Stores, typer)
+	if err != nil {
+		return registry.Group{}, err
+	}
+	policies := validatingadmissionpolicy.NewStrategy(access.Authorizer, resources)
 	policyKind := registry.Kind[*policy]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, ClusterScoped: true, Upstream: upstream.For(policies)}
+	getter := &policyGetter{}
 	return f.Build(admissionregistrationv1.SchemeGroupVersion, registry.Resource{
 		Singular: "validatingadmissionpolicy", Plural: "validatingadmissionpolicies", Categories: []string{"api-extensions"},
 		New:      func() runtime.Object { return &policy{} },
 		NewList:  func() runtime.Object { return &admissionregistrationv1.ValidatingAdmissionPolicyList{} },
 		Strategy: policyKind,
-		Status:   registry.StatusOf[*policy]{Kind: policyKind, Upstream: upstream.For(validatingadmissionpolicy.NewStatusStrategy(policies))},
+		// The bindings' strategy reads the policies they name here.
+		Configure: func(s *genericregistry.Store) { getter.validating = s },
+		Status:    registry.StatusOf[*policy]{Kind: policyKind, Upstream: upstream.For(validatingadmissionpolicy.NewStatusStrategy(policies))},
 		Table: registry.Table{
 			Columns: []metav1.TableColumnDefinition{
 				registry.Column("Validations", "integer", "Validations indicates the number of validation rules defined in this configuration"),
@@ -56,7 +65,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 		Singular: "validatingadmissionpolicybinding", Plural: "validatingadmissionpolicybindings", Categories: []string{"api-extensions"},
 		New:      func() runtime.Object { return &binding{} },
 		NewList:  func() runtime.Object { return &admissionregistrationv1.ValidatingAdmissionPolicyBindingList{} },
-		Strategy: registry.Kind[*binding]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, ClusterScoped: true, Upstream: upstream.For(validatingadmissionpolicybinding.NewStrategy(nil, nil, unresolved))},
+		Strategy: registry.Kind[*binding]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, ClusterScoped: true, Upstream: upstream.For(validatingadmissionpolicybinding.NewStrategy(access.Authorizer, getter, resources))},
 		Table: registry.Table{
 			Columns: bindingColumns,
 			Cells: func(o runtime.Object) []any {
@@ -66,9 +75,10 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 		},
 	}, registry.Resource{
 		Singular: "mutatingadmissionpolicy", Plural: "mutatingadmissionpolicies", Categories: []string{"api-extensions"},
-		New:      func() runtime.Object { return &mutatingPolicy{} },
-		NewList:  func() runtime.Object { return &admissionregistrationv1.MutatingAdmissionPolicyList{} },
-		Strategy: registry.Kind[*mutatingPolicy]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, ClusterScoped: true, Upstream: upstream.For(mutatingadmissionpolicy.NewStrategy(nil, nil))},
+		New:       func() runtime.Object { return &mutatingPolicy{} },
+		NewList:   func() runtime.Object { return &admissionregistrationv1.MutatingAdmissionPolicyList{} },
+		Configure: func(s *genericregistry.Store) { getter.mutating = s },
+		Strategy:  registry.Kind[*mutatingPolicy]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, ClusterScoped: true, Upstream: upstream.For(mutatingadmissionpolicy.NewStrategy(access.Authorizer, resources))},
 		Table: registry.Table{
 			Columns: []metav1.TableColumnDefinition{
 				registry.Column("Mutations", "integer", "Mutation indicates the number of mutations rules defined in this configuration"),
@@ -83,7 +93,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 		Singular: "mutatingadmissionpolicybinding", Plural: "mutatingadmissionpolicybindings", Categories: []string{"api-extensions"},
 		New:      func() runtime.Object { return &mutatingBinding{} },
 		NewList:  func() runtime.Object { return &admissionregistrationv1.MutatingAdmissionPolicyBindingList{} },
-		Strategy: registry.Kind[*mutatingBinding]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, ClusterScoped: true, Upstream: upstream.For(mutatingadmissionpolicybinding.NewStrategy(nil, nil, unresolved))},
+		Strategy: registry.Kind[*mutatingBinding]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, ClusterScoped: true, Upstream: upstream.For(mutatingadmissionpolicybinding.NewStrategy(access.Authorizer, getter, resources))},
 		Table: registry.Table{
 			Columns: bindingColumns,
 			Cells: func(o runtime.Object) []any {

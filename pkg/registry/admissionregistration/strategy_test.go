@@ -129,7 +129,7 @@ func TestValidateBinding(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			b := validBinding()
 			tc.change(b)
-			fieldtest.OnlyField(t, validate(upstream.For(validatingadmissionpolicybinding.NewStrategy(nil, nil, unresolved)), b), tc.want)
+			fieldtest.OnlyField(t, validate(upstream.For(validatingadmissionpolicybinding.NewStrategy(nil, nil, paramResources{})), b), tc.want)
 		})
 	}
 }
@@ -142,7 +142,7 @@ func TestValidateTwoFields(t *testing.T) {
 	fieldtest.Fields(t, validate(upstream.For(validatingadmissionpolicy.NewStrategy(nil, nil)), p), "spec.validations", "spec.auditAnnotations")
 	b := validBinding()
 	b.Spec.ParamRef = &admissionregistrationv1.ParamRef{Name: "limits", Selector: &metav1.LabelSelector{}, ParameterNotFoundAction: ptr.To(admissionregistrationv1.DenyAction)}
-	fieldtest.Fields(t, validate(upstream.For(validatingadmissionpolicybinding.NewStrategy(nil, nil, unresolved)), b), "spec.paramRef.name", "spec.paramRef.selector")
+	fieldtest.Fields(t, validate(upstream.For(validatingadmissionpolicybinding.NewStrategy(nil, nil, paramResources{})), b), "spec.paramRef.name", "spec.paramRef.selector")
 }
 
 func TestValidateMutatingPolicy(t *testing.T) {
@@ -185,5 +185,5 @@ func TestValidateMutatingPolicy(t *testing.T) {
 			fieldtest.OnlyField(t, validate(upstream.For(mutatingadmissionpolicy.NewStrategy(nil, nil)), p), tc.want)
 		})
 	}
-	fieldtest.OnlyField(t, validate(upstream.For(mutatingadmissionpolicybinding.NewStrategy(nil, nil, unresolved)), &mutatingBinding{ObjectMeta: metav1.ObjectMeta{Name: "owner"}}), "spec.policyName")
+	fieldtest.OnlyField(t, validate(upstream.For(mutatingadmissionpolicybinding.NewStrategy(nil, nil, paramResources{})), &mutatingBinding{ObjectMeta: metav1.ObjectMeta{Name: "owner"}}), "spec.policyName")
 }
