@@ -26,6 +26,8 @@ upstream_apis=(
 	k8s.io/api/certificates/v1
 	k8s.io/api/flowcontrol/v1
 	k8s.io/api/storagemigration/v1
+	k8s.io/api/storage/v1
+	k8s.io/api/node/v1
 	k8s.io/api/networking/v1
 	k8s.io/api/policy/v1
 	k8s.io/api/autoscaling/v1

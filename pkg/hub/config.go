@@ -38,6 +38,7 @@ import (
 	authenticationregistry "github.com/canopy-dev/canopy/pkg/registry/authentication"
 	authorizationregistry "github.com/canopy-dev/canopy/pkg/registry/authorization"
 	"github.com/canopy-dev/canopy/pkg/registry/core"
+	"github.com/canopy-dev/canopy/pkg/registry/events"
 	rbacregistry "github.com/canopy-dev/canopy/pkg/registry/rbac"
 	"github.com/canopy-dev/canopy/pkg/registry/tenancy"
 	"github.com/canopy-dev/canopy/pkg/serviceaccount"
@@ -147,7 +148,7 @@ func newScheme() (*runtime.Scheme, serializer.CodecFactory, error) {
 	scheme := runtime.NewScheme()
 	addToScheme := []func(*runtime.Scheme) error{
 		core.AddToScheme, tenancy.AddToScheme, rbacregistry.AddToScheme, authenticationregistry.AddToScheme, authorizationregistry.AddToScheme,
-		apiextensionsregistry.AddToScheme, admissionregistration.AddToScheme,
+		apiextensionsregistry.AddToScheme, admissionregistration.AddToScheme, events.AddToScheme,
 	}
 	for _, g := range storedGroups {
 		addToScheme = append(addToScheme, g.addToScheme)

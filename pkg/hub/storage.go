@@ -16,9 +16,12 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	eventsv1 "k8s.io/api/events/v1"
 	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	nodev1 "k8s.io/api/node/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	storagemigrationv1 "k8s.io/api/storagemigration/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -45,11 +48,14 @@ import (
 	"github.com/canopy-dev/canopy/pkg/registry/coordination"
 	"github.com/canopy-dev/canopy/pkg/registry/core"
 	"github.com/canopy-dev/canopy/pkg/registry/discovery"
+	"github.com/canopy-dev/canopy/pkg/registry/events"
 	"github.com/canopy-dev/canopy/pkg/registry/flowcontrol"
 	"github.com/canopy-dev/canopy/pkg/registry/networking"
+	noderegistry "github.com/canopy-dev/canopy/pkg/registry/node"
 	placementregistry "github.com/canopy-dev/canopy/pkg/registry/placement"
 	"github.com/canopy-dev/canopy/pkg/registry/policy"
 	rbacregistry "github.com/canopy-dev/canopy/pkg/registry/rbac"
+	storageregistry "github.com/canopy-dev/canopy/pkg/registry/storage"
 	"github.com/canopy-dev/canopy/pkg/registry/storagemigration"
 	"github.com/canopy-dev/canopy/pkg/registry/tenancy"
 	"github.com/canopy-dev/canopy/pkg/registry/workload"
@@ -150,6 +156,8 @@ var storedGroups = []struct {
 	{certificatesv1.SchemeGroupVersion, certificates.AddToScheme, certificates.NewStorage},
 	{flowcontrolv1.SchemeGroupVersion, flowcontrol.AddToScheme, flowcontrol.NewStorage},
 	{storagemigrationv1.SchemeGroupVersion, storagemigration.AddToScheme, storagemigration.NewStorage},
+	{storagev1.SchemeGroupVersion, storageregistry.AddToScheme, storageregistry.NewStorage},
+	{nodev1.SchemeGroupVersion, noderegistry.AddToScheme, noderegistry.NewStorage},
 }
 
 // newAPIStorage builds the storage of every API over c's datastore.
@@ -175,6 +183,8 @@ func newAPIStorage(c *config) (*apiStorage, error) {
 		}
 		s.groups = append(s.groups, storedGroup{g.version, storage})
 	}
+	// events.k8s.io/v1 serves core/v1's Events at another version.
+	s.groups = append(s.groups, storedGroup{eventsv1.SchemeGroupVersion, events.Serve(s.core)})
 	// Admission policies and bindings are checked, as kube-apiserver
 	// checks them, against who may read their params: by the logical
 	// cluster's RBAC, over the kinds of the groups built above.

@@ -26,6 +26,8 @@ var served = []runtime.Object{
 	&corev1.LimitRange{}, &corev1.LimitRangeList{},
 	&corev1.ResourceQuota{}, &corev1.ResourceQuotaList{},
 	&corev1.ReplicationController{}, &corev1.ReplicationControllerList{},
+	&corev1.PersistentVolume{}, &corev1.PersistentVolumeList{},
+	&corev1.PersistentVolumeClaim{}, &corev1.PersistentVolumeClaimList{},
 }
 
 // authenticationInternalVersion is the internal version of

@@ -165,6 +165,8 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssu
 			Table:    quotaTable,
 		},
 		replicationControllers(typer),
+		persistentVolumes(typer),
+		persistentVolumeClaims(typer),
 	)
 }
 
