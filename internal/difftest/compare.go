@@ -32,6 +32,11 @@ type Difference struct {
 	// Class names the difference for counting: the same class in two
 	// cases is the same divergence.
 	Class string
+	// Codes are, for a difference of code, kube-apiserver's and the hub's,
+	// and SameMessage whether both answered a Status with the same
+	// message: the same refusal, told with another code.
+	Codes       [2]int
+	SameMessage bool
 }
 
 // maxObjectDifferences bounds the differences one pair of objects gives,
@@ -50,7 +55,8 @@ func CompareAnswers(kube, hub Answer) []Difference {
 	}
 	ks, hs := asStatus(kube), asStatus(hub)
 	if kube.Code != hub.Code {
-		return []Difference{{Aspect: AspectCode, Class: fmt.Sprintf("code: kube %d %s, hub %d %s", kube.Code, ks.reason(), hub.Code, hs.reason())}}
+		return []Difference{{Aspect: AspectCode, Class: fmt.Sprintf("code: kube %d %s, hub %d %s", kube.Code, ks.reason(), hub.Code, hs.reason()),
+			Codes: [2]int{kube.Code, hub.Code}, SameMessage: ks != nil && hs != nil && ks.Message == hs.Message}}
 	}
 	if ks != nil || hs != nil {
 		if ks == nil || hs == nil {

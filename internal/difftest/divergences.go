@@ -13,6 +13,10 @@ type Divergence struct {
 	Kind   string `json:"kind"`
 	Aspect Aspect `json:"aspect"`
 	Path   string `json:"path"`
+	// Codes, in an entry of aspect code, narrows it to the answers where
+	// kube-apiserver answers Codes[0] and the hub Codes[1], each a Status
+	// with the same message.
+	Codes  []int  `json:"codes,omitempty"`
 	Reason string `json:"reason"`
 }
 
@@ -40,6 +44,9 @@ func (d Divergence) Covers(k Kind, diff Difference) bool {
 	if d.Aspect != diff.Aspect && (d.Aspect != AspectObject || diff.Aspect != AspectWatch) {
 		return false
 	}
+	if d.Codes != nil && (len(d.Codes) != 2 || [2]int(d.Codes) != diff.Codes || !diff.SameMessage) {
+		return false
+	}
 	return d.Path == "" || diff.Path == d.Path ||
 		strings.HasPrefix(diff.Path, d.Path+".") || strings.HasPrefix(diff.Path, d.Path+"[")
 }
@@ -63,6 +70,9 @@ func READMESection() string {
 		what := string(d.Aspect)
 		if d.Path != "" {
 			what += " `" + d.Path + "`"
+		}
+		if len(d.Codes) == 2 {
+			what += fmt.Sprintf(" (kube %d, hub %d, same message)", d.Codes[0], d.Codes[1])
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", d.Kind, what, d.Reason)
 	}
