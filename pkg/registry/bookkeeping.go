@@ -10,7 +10,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apiserver/pkg/registry/rest"
-	"k8s.io/apiserver/pkg/storage"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
@@ -19,65 +18,55 @@ import (
 // The logicalcluster.Annotation is the hub's bookkeeping, which no client
 // wrote, so no client's managedFields may show it. The field manager
 // records who set what by comparing the stored object with the one a
-// request makes of it, so it must see both as kube-apiserver would: an
-// update's stored object without the annotation (bookkept), and the object
-// it makes without the annotation a client sent back (unstamped), before
-// stamp records the cluster again. Otherwise a manager that adds the
-// first annotation of an object does not own the annotations map, the
+// request makes of it, so it must see both as kube-apiserver would:
+// without the annotation. Otherwise a manager that adds the first
+// annotation of an object does not own the annotations map, the
 // "before-first-apply" manager of a first apply owns the annotation, and
 // an apply that changes nothing but what the annotation already made
 // (annotations: {}) looks like one that changes nothing at all.
 
-// bookkept is a storage whose updates see the stored object without the
-// annotation. What an update stores is stamped with the stored object's
-// cluster again, also where no BeginUpdate runs, as when a deletion
-// records its timestamp or empties the finalizers.
-type bookkept struct{ storage.Interface }
-
-func (s bookkept) GuaranteedUpdate(ctx context.Context, key string, destination runtime.Object, ignoreNotFound bool,
-	preconditions *storage.Preconditions, tryUpdate storage.UpdateFunc, cachedExistingObject runtime.Object,
-) error {
-	unstamped := func(existing runtime.Object, res storage.ResponseMeta) (runtime.Object, *uint64, error) {
-		m, err := meta.Accessor(existing)
-		if err != nil {
-			return nil, nil, err
-		}
-		cluster, stamped := m.GetAnnotations()[logicalcluster.Annotation]
-		if !stamped {
-			return tryUpdate(existing, res)
-		}
-		// The storage may try again with the same existing object, and
-		// must find it as stored.
-		existing = existing.DeepCopyObject()
-		if err := unstamp(existing, existing); err != nil {
-			return nil, nil, err
-		}
-		obj, ttl, err := tryUpdate(existing, res)
-		if err != nil {
-			return nil, nil, err
-		}
-		m, err = meta.Accessor(obj)
-		if err != nil {
-			return nil, nil, err
-		}
-		logicalcluster.SetOn(m, logicalcluster.Name(cluster))
-		return obj, ttl, nil
-	}
-	return s.Interface.GuaranteedUpdate(ctx, key, destination, ignoreNotFound, preconditions, unstamped, cachedExistingObject)
+// unstamped is an update's objInfo, made from the stored object without
+// the annotation, and without the annotation a client sent back, as
+// kube-apiserver makes it; the object made is then stamped with the
+// stored object's cluster again, before the store compares it with the
+// stored one, so that an update that changes nothing else is still one
+// that changes nothing, and is not written. It works in the object an
+// update makes rather than in the storage, as a dry run reads the stored
+// object without the storage's update.
+func unstamped(objInfo rest.UpdatedObjectInfo) rest.UpdatedObjectInfo {
+	return unstampedInfo{objInfo}
 }
 
-// unstamped is an update's objInfo, but the object it makes is without
-// the annotation a client sent back, as the stored object it was made
-// from is: so that an update that changes nothing else changes nothing,
-// as kube-apiserver's does, and is not written. stamp records the cluster
-// again once the update is checked.
-func unstamped(objInfo rest.UpdatedObjectInfo) rest.UpdatedObjectInfo {
-	return rest.WrapUpdatedObjectInfo(objInfo, func(_ context.Context, obj, old runtime.Object) (runtime.Object, error) {
-		if err := unstamp(obj, old); err != nil {
+type unstampedInfo struct{ rest.UpdatedObjectInfo }
+
+func (u unstampedInfo) UpdatedObject(ctx context.Context, old runtime.Object) (runtime.Object, error) {
+	m, err := meta.Accessor(old)
+	if err != nil {
+		return nil, apierrors.NewInternalError(err)
+	}
+	cluster, stamped := m.GetAnnotations()[logicalcluster.Annotation]
+	if stamped {
+		// The store goes on with old, as stored, once the update is made.
+		old = old.DeepCopyObject()
+		if err := unstamp(old, old); err != nil {
 			return nil, apierrors.NewInternalError(err)
 		}
-		return obj, nil
-	})
+	}
+	obj, err := u.UpdatedObjectInfo.UpdatedObject(ctx, old)
+	if err != nil {
+		return nil, err
+	}
+	if err := unstamp(obj, old); err != nil {
+		return nil, apierrors.NewInternalError(err)
+	}
+	if stamped {
+		m, err := meta.Accessor(obj)
+		if err != nil {
+			return nil, apierrors.NewInternalError(err)
+		}
+		logicalcluster.SetOn(m, logicalcluster.Name(cluster))
+	}
+	return obj, nil
 }
 
 // annotationPath and annotationsPath are the field paths of the

@@ -140,7 +140,7 @@ func (f *Factory) decorator(keyOf func(runtime.Object) (string, error), share fu
 			return nil, nil, fmt.Errorf("watch cache for %s: %w", config.GroupResource, err)
 		}
 		d := cacher.NewCacheDelegator(c, s)
-		return clientErrors{bookkept{d}, config.GroupResource}, func() {
+		return clientErrors{d, config.GroupResource}, func() {
 			d.Stop()
 			c.Stop()
 		}, nil
@@ -158,16 +158,18 @@ func (listThenWatch) IsWatchListSemanticsUnSupported() bool { return true }
 
 // stamp records the request's logical cluster on obj, overriding the
 // client: the annotation is what the watch cache keys the object by, so it
-// must always name the cluster whose key the object is stored under. An
-// annotation the client sent is no client's field (unstamp); old is the
-// object obj replaces, nil on create.
-func stamp(ctx context.Context, obj, old runtime.Object) error {
+// must always name the cluster whose key the object is stored under. On
+// create, an annotation the client sent is no client's field (unstamp);
+// an update's object is unstamped as it is made (ClientUpdate).
+func stamp(ctx context.Context, obj runtime.Object, creating bool) error {
 	cluster, ok := logicalcluster.ClusterFrom(ctx)
 	if !ok {
 		return apierrors.NewInternalError(fmt.Errorf("no logical cluster in the request"))
 	}
-	if err := unstamp(obj, old); err != nil {
-		return apierrors.NewInternalError(err)
+	if creating {
+		if err := unstamp(obj, nil); err != nil {
+			return apierrors.NewInternalError(err)
+		}
 	}
 	m, err := meta.Accessor(obj)
 	if err != nil {
@@ -179,7 +181,7 @@ func stamp(ctx context.Context, obj, old runtime.Object) error {
 
 func stampOnCreate(next genericregistry.BeginCreateFunc) genericregistry.BeginCreateFunc {
 	return func(ctx context.Context, obj runtime.Object, options *metav1.CreateOptions) (genericregistry.FinishFunc, error) {
-		if err := stamp(ctx, obj, nil); err != nil {
+		if err := stamp(ctx, obj, true); err != nil {
 			return nil, err
 		}
 		if next != nil {
@@ -191,7 +193,7 @@ func stampOnCreate(next genericregistry.BeginCreateFunc) genericregistry.BeginCr
 
 func stampOnUpdate(next genericregistry.BeginUpdateFunc) genericregistry.BeginUpdateFunc {
 	return func(ctx context.Context, obj, old runtime.Object, options *metav1.UpdateOptions) (genericregistry.FinishFunc, error) {
-		if err := stamp(ctx, obj, old); err != nil {
+		if err := stamp(ctx, obj, false); err != nil {
 			return nil, err
 		}
 		if next != nil {
