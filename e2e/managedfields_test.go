@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,9 +20,7 @@ import (
 // an object's first annotation owns the annotations map, as there.
 func TestManagedFieldsWithoutClusterAnnotation(t *testing.T) {
 	t.Parallel()
-	h, admin := startHub(t, buildHub(t), "")
-	admin.addContexts(h, filepath.Join(h.dataDir, "pki"), "admin")
-	admin.createLogicalCluster("root", "a")
+	_, admin, _ := startHubWith(t, "a")
 	client, err := kubernetes.NewForConfig(admin.restConfig("a"))
 	if err != nil {
 		t.Fatal(err)
