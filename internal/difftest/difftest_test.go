@@ -275,6 +275,35 @@ func TestDivergenceCovers(t *testing.T) {
 	}
 }
 
+// A deliberate divergence of codes covers those codes alone, and only when
+// both servers tell the same message.
+func TestDivergenceCoversCodes(t *testing.T) {
+	pod := Kind{GroupVersionKind: fromAPIVersion("v1", "Pod")}
+	d := Divergence{Kind: "*", Aspect: AspectCode, Codes: []int{500, 400}}
+	same := statusAnswer(500, "")
+	bad := statusAnswer(400, "BadRequest")
+	other := statusAnswer(400, "BadRequest")
+	other.Body["message"] = "something else"
+	other.Raw, _ = json.Marshal(other.Body)
+	for _, c := range []struct {
+		name      string
+		kube, hub Answer
+		want      bool
+	}{
+		{"same message", same, bad, true},
+		{"another message", same, other, false},
+		{"other codes", statusAnswer(422, "Invalid"), bad, false},
+	} {
+		diffs := CompareAnswers(c.kube, c.hub)
+		if len(diffs) != 1 {
+			t.Fatalf("%s: differences %v, want one of code", c.name, diffs)
+		}
+		if got := d.Covers(pod, diffs[0]); got != c.want {
+			t.Errorf("%s: covered %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
 var updateREADME = flag.Bool("update-readme", false, "write the README's list of deliberate divergences from divergences.yaml")
 
 const (

@@ -41,7 +41,7 @@ func (SelfSubjectReviews) GetSingularName() string { return "selfsubjectreview" 
 
 // Create returns a new review, holding the requester's user info and
 // nothing of the one posted, as kube's selfsubjectreview REST does
-// (k8s.io/kubernetes@v1.37.1 pkg/registry/authentication/selfsubjectreview):
+// (k8s.io/kubernetes@v1.37.1 pkg/registry/authentication/selfsubjectreview/rest.go):
 // a review is a question, and its metadata is no part of the answer.
 func (SelfSubjectReviews) Create(ctx context.Context, obj runtime.Object, createValidation rest.ValidateObjectFunc, _ *metav1.CreateOptions) (runtime.Object, error) {
 	if _, ok := obj.(*authenticationv1.SelfSubjectReview); !ok {
