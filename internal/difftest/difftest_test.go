@@ -129,7 +129,7 @@ func TestNormalize(t *testing.T) {
 			"name": "web-x7k2p", "generateName": "web-", "uid": "u-1", "resourceVersion": "12",
 			"creationTimestamp": "2026-01-01T00:00:00Z",
 			"managedFields":     []any{map[string]any{"manager": "m", "time": "2026-01-01T00:00:00Z"}},
-			"labels":            map[string]any{"controller-uid": "u-1"},
+			"labels":            map[string]any{"controller-uid": "u-1", "job-name": "web-x7k2p"},
 		},
 		"spec": map[string]any{
 			"clusterIP": "10.96.0.12", "clusterIPs": []any{"10.96.0.12"},
@@ -142,7 +142,7 @@ func TestNormalize(t *testing.T) {
 		"metadata": map[string]any{
 			"name": "web-<generated>", "generateName": "web-", "creationTimestamp": someTime,
 			"managedFields": []any{map[string]any{"manager": "m"}},
-			"labels":        map[string]any{"controller-uid": someUID},
+			"labels":        map[string]any{"controller-uid": someUID, "job-name": "web-<generated>"},
 		},
 		"spec": map[string]any{
 			"clusterIP": someAllocated, "clusterIPs": []any{someAllocated},

@@ -32,7 +32,8 @@ var generatedVolume = regexp.MustCompile(`^(kube-api-access-)[a-z0-9]{5}$`)
 // Normalize returns a copy of obj, an object a server answered, without
 // what legitimately differs between two servers: uid (also where the
 // object names itself, as a Job's selector does), resourceVersion,
-// timestamps, managedFields' times, generated names, and the cluster IPs
+// timestamps, managedFields' times, generated names (also where the
+// object names itself, as a Job's labels do), and the cluster IPs
 // and node ports each server allocates (whether one was allocated still
 // counts).
 func Normalize(obj map[string]any) map[string]any {
@@ -42,13 +43,14 @@ func Normalize(obj map[string]any) map[string]any {
 	obj = deepCopy(obj)
 	meta, _ := obj["metadata"].(map[string]any)
 	uid, _ := meta["uid"].(string)
+	generated := values{}
 	if meta != nil {
 		for _, f := range ignoredMetadata {
 			delete(meta, f)
 		}
 		if prefix, ok := meta["generateName"].(string); ok && prefix != "" {
 			if name, ok := meta["name"].(string); ok && strings.HasPrefix(name, prefix) {
-				meta["name"] = prefix + someGenerated
+				generated[name] = prefix + someGenerated
 			}
 		}
 		if mf, ok := meta["managedFields"].([]any); ok {
@@ -74,28 +76,36 @@ func Normalize(obj map[string]any) map[string]any {
 			}
 		}
 	}
-	normalizeValues(obj, "", uid)
+	if uid != "" {
+		generated[uid] = someUID
+	}
+	normalizeValues(obj, "", generated)
 	return obj
 }
 
-// normalizeValues replaces, under v, uid by a placeholder, times by one,
-// and generated volume names' suffixes.
-func normalizeValues(v any, key, uid string) any {
+// values maps what a server generated for an object, its uid and its
+// generated name, to their placeholders.
+type values map[string]string
+
+// normalizeValues replaces, under v, the generated values by their
+// placeholders, times by one, and generated volume names' suffixes.
+func normalizeValues(v any, key string, generated values) any {
 	switch v := v.(type) {
 	case map[string]any:
 		for k, e := range v {
-			v[k] = normalizeValues(e, k, uid)
+			v[k] = normalizeValues(e, k, generated)
 		}
 		return v
 	case []any:
 		for i, e := range v {
-			v[i] = normalizeValues(e, key, uid)
+			v[i] = normalizeValues(e, key, generated)
 		}
 		return v
 	case string:
+		if placeholder, ok := generated[v]; ok {
+			return placeholder
+		}
 		switch {
-		case uid != "" && v == uid:
-			return someUID
 		case isTimeKey(key) && isTime(v):
 			return someTime
 		case generatedVolume.MatchString(v):
