@@ -307,3 +307,41 @@ func TestReadEventsDropsStatusOnlyChanges(t *testing.T) {
 		t.Errorf("readEvents kept %s", got)
 	}
 }
+
+// What controllers wrote to an object after the harness made it, its
+// status, their managedFields and the annotations only they own, is left
+// out of an update's answer; what the harness's managers own stays.
+func TestWithoutControllers(t *testing.T) {
+	owns := func(manager string, annotations ...string) map[string]any {
+		fields := map[string]any{}
+		for _, a := range annotations {
+			fields["f:"+a] = map[string]any{}
+		}
+		return map[string]any{"manager": manager, "fieldsV1": map[string]any{"f:metadata": map[string]any{"f:annotations": fields}}}
+	}
+	a := Answer{Code: 200, Body: map[string]any{
+		"kind": "Deployment",
+		"metadata": map[string]any{
+			"annotations": map[string]any{"mine": "x", "deployment.kubernetes.io/revision": "1", "unowned": "y"},
+			"managedFields": []any{
+				owns(otherManager, "mine"),
+				owns("kube-controller-manager", "deployment.kubernetes.io/revision"),
+			},
+		},
+		"status": map[string]any{"replicas": 1.0},
+	}}
+	want := map[string]any{
+		"kind": "Deployment",
+		"metadata": map[string]any{
+			"annotations":   map[string]any{"mine": "x"},
+			"managedFields": []any{owns(otherManager, "mine")},
+		},
+	}
+	if got := a.withoutControllers().Body; !reflect.DeepEqual(got, want) {
+		g, _ := json.MarshalIndent(got, "", " ")
+		t.Errorf("withoutControllers:\n%s", g)
+	}
+	if _, ok := a.Body["status"]; !ok {
+		t.Error("withoutControllers changed the answer it was given")
+	}
+}

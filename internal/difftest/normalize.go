@@ -158,11 +158,13 @@ func isIP(s string) bool {
 }
 
 // withoutControllers is a copy of a, its object without what controllers
-// wrote to it since it was stored: its status, and the managedFields of
-// managers other than the harness's. An update or patch answers the
-// object as stored, and kube-apiserver's controllers (deployments,
-// quotas, disruption budgets…) write to the base objects between the
-// cases, each at its own time; what the request itself did is compared.
+// wrote to it since it was stored: its status, the managedFields of
+// managers other than the harness's, and the annotations none of the
+// harness's managers owns (a Deployment's revision). An update or patch
+// answers the object as stored, and the controllers of both servers
+// (deployments, quotas, disruption budgets…) write to the base objects
+// between the cases, each at its own time; what the request itself did
+// is compared.
 func (a Answer) withoutControllers() Answer {
 	if a.Body == nil || a.Body["kind"] == "Status" {
 		return a
@@ -178,6 +180,31 @@ func (a Answer) withoutControllers() Answer {
 			}
 		}
 		meta["managedFields"] = own
+		dropUnowned(meta, own)
 	}
 	return a
+}
+
+// dropUnowned deletes from meta the annotations that no entry of own,
+// managedFields entries, owns.
+func dropUnowned(meta map[string]any, own []any) {
+	annotations, _ := meta["annotations"].(map[string]any)
+	for key := range annotations {
+		owned := false
+		for _, e := range own {
+			fields, _ := e.(map[string]any)["fieldsV1"].(map[string]any)
+			m, _ := fields["f:metadata"].(map[string]any)
+			a, _ := m["f:annotations"].(map[string]any)
+			if _, ok := a["f:"+key]; ok {
+				owned = true
+				break
+			}
+		}
+		if !owned {
+			delete(annotations, key)
+		}
+	}
+	if annotations != nil && len(annotations) == 0 {
+		delete(meta, "annotations")
+	}
 }
