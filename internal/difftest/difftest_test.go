@@ -266,7 +266,7 @@ func TestREADMEListsDivergences(t *testing.T) {
 	t.Errorf("README.md's deliberate divergences are not divergences.yaml's; run go test ./internal/difftest -update-readme. Want:\n%s", READMESection())
 }
 
-// A Table is compared by its columns and cells, ages and allocated
+// A Table is compared by its columns and cells, ages, uids and allocated
 // addresses aside.
 func TestTableOf(t *testing.T) {
 	table := map[string]any{
@@ -276,14 +276,18 @@ func TestTableOf(t *testing.T) {
 			map[string]any{"name": "Name", "type": "string"},
 			map[string]any{"name": "Cluster-IP", "type": "string"},
 			map[string]any{"name": "Age", "type": "string"},
+			map[string]any{"name": "Selector", "type": "string"},
 		},
-		"rows": []any{map[string]any{"cells": []any{"web", "10.96.0.7", "3s"}, "object": map[string]any{"uid": "u"}}},
+		"rows": []any{map[string]any{
+			"cells":  []any{"web", "10.96.0.7", "3s", "controller-uid=u-1"},
+			"object": map[string]any{"metadata": map[string]any{"uid": "u-1"}},
+		}},
 	}
 	got := tableOf(table)
 	want := map[string]any{
 		"kind":              "Table",
 		"columnDefinitions": table["columnDefinitions"],
-		"rows":              []any{map[string]any{"cells": []any{"web", someAllocated, someTime}}},
+		"rows":              []any{map[string]any{"cells": []any{"web", someAllocated, someTime, "controller-uid=" + someUID}}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("tableOf:\n got %v\nwant %v", got, want)
