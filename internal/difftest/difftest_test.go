@@ -299,11 +299,13 @@ func TestTableOf(t *testing.T) {
 }
 
 // The watch script's events keep what the script wrote and leave out what
-// only changed status, as a controller's write does.
+// only changed status or annotations the script does not own, as a
+// controller's write does.
 func TestReadEventsDropsStatusOnlyChanges(t *testing.T) {
 	stream := `{"type":"ADDED","object":{"kind":"Pod","metadata":{"name":"w","resourceVersion":"1"}}}
 {"type":"MODIFIED","object":{"kind":"Pod","metadata":{"name":"w","resourceVersion":"2"},"status":{"phase":"Pending"}}}
 {"type":"MODIFIED","object":{"kind":"Pod","metadata":{"name":"w","resourceVersion":"3","labels":{"a":"b"}}}}
+{"type":"MODIFIED","object":{"kind":"Pod","metadata":{"name":"w","resourceVersion":"4","labels":{"a":"b"},"annotations":{"by":"a controller"}}}}
 {"type":"DELETED","object":{"kind":"Pod","metadata":{"name":"w","resourceVersion":"4","labels":{"a":"b"}}}}
 {"type":"ADDED","object":{"kind":"Pod","metadata":{"name":"after"}}}
 `

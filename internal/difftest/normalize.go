@@ -173,16 +173,23 @@ func (a Answer) withoutControllers() Answer {
 	delete(a.Body, "status")
 	meta, _ := a.Body["metadata"].(map[string]any)
 	if mf, ok := meta["managedFields"].([]any); ok {
-		var own []any
-		for _, e := range mf {
-			if e, ok := e.(map[string]any); ok && strings.HasPrefix(fmt.Sprint(e["manager"]), baseManager) {
-				own = append(own, e)
-			}
-		}
+		own := harnessOwn(mf)
 		meta["managedFields"] = own
 		dropUnowned(meta, own)
 	}
 	return a
+}
+
+// harnessOwn are the entries of managedFields mf of the harness's
+// managers.
+func harnessOwn(mf []any) []any {
+	var own []any
+	for _, e := range mf {
+		if e, ok := e.(map[string]any); ok && strings.HasPrefix(fmt.Sprint(e["manager"]), baseManager) {
+			own = append(own, e)
+		}
+	}
+	return own
 }
 
 // dropUnowned deletes from meta the annotations that no entry of own,
