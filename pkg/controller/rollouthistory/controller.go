@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -161,6 +162,11 @@ func (c *Controller) processDeployment(ctx context.Context, k key) error {
 		return nil
 	}
 	owned := c.owned(k, d)
+	if d.Spec.Paused && !slices.ContainsFunc(owned, func(rs *appsv1.ReplicaSet) bool { return EqualIgnoreHash(&rs.Spec.Template, &d.Spec.Template) }) {
+		// kube's controller makes no ReplicaSet for the template of a
+		// paused Deployment, and so no revision, until it is resumed.
+		return nil
+	}
 	for i := 0; i <= collisions; i++ {
 		var count *int32
 		if i > 0 {

@@ -26,7 +26,8 @@
 // The history is that of the templates the hub Deployment has had since
 // this controller saw it: a new template makes a new ReplicaSet, named
 // after the Deployment and the hash, with the next revision in
-// deployment.kubernetes.io/revision; a template that comes back, as after
+// deployment.kubernetes.io/revision, once the Deployment is not paused,
+// as kube's controller waits for; a template that comes back, as after
 // an undo, makes its ReplicaSet the newest revision again; ReplicaSets
 // beyond the Deployment's revisionHistoryLimit go, oldest first, as kube
 // cleans them up. Each is owned by the Deployment, a controller reference
