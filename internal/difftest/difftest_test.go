@@ -120,6 +120,10 @@ func TestJSONPatchApplies(t *testing.T) {
 	}
 }
 
+// namespaceNameLabel is the label kube-apiserver gives every Namespace,
+// its name.
+const namespaceNameLabel = "kubernetes.io/metadata.name"
+
 // The normalizer takes out what two servers legitimately answer
 // differently, and leaves the rest.
 func TestNormalize(t *testing.T) {
@@ -129,7 +133,7 @@ func TestNormalize(t *testing.T) {
 			"name": "web-x7k2p", "generateName": "web-", "uid": "u-1", "resourceVersion": "12",
 			"creationTimestamp": "2026-01-01T00:00:00Z",
 			"managedFields":     []any{map[string]any{"manager": "m", "time": "2026-01-01T00:00:00Z"}},
-			"labels":            map[string]any{"controller-uid": "u-1"},
+			"labels":            map[string]any{"controller-uid": "u-1", "job-name": "web-x7k2p"},
 		},
 		"spec": map[string]any{
 			"clusterIP": "10.96.0.12", "clusterIPs": []any{"10.96.0.12"},
@@ -142,7 +146,7 @@ func TestNormalize(t *testing.T) {
 		"metadata": map[string]any{
 			"name": "web-<generated>", "generateName": "web-", "creationTimestamp": someTime,
 			"managedFields": []any{map[string]any{"manager": "m"}},
-			"labels":        map[string]any{"controller-uid": someUID},
+			"labels":        map[string]any{"controller-uid": someUID, "job-name": "web-<generated>"},
 		},
 		"spec": map[string]any{
 			"clusterIP": someAllocated, "clusterIPs": []any{someAllocated},
@@ -337,7 +341,7 @@ func TestREADMEListsDivergences(t *testing.T) {
 	t.Errorf("README.md's deliberate divergences are not divergences.yaml's; run go test ./internal/difftest -update-readme. Want:\n%s", READMESection())
 }
 
-// A Table is compared by its columns and cells, ages and allocated
+// A Table is compared by its columns and cells, ages, uids and allocated
 // addresses aside.
 func TestTableOf(t *testing.T) {
 	table := map[string]any{
@@ -347,14 +351,18 @@ func TestTableOf(t *testing.T) {
 			map[string]any{"name": "Name", "type": "string"},
 			map[string]any{"name": "Cluster-IP", "type": "string"},
 			map[string]any{"name": "Age", "type": "string"},
+			map[string]any{"name": "Selector", "type": "string"},
 		},
-		"rows": []any{map[string]any{"cells": []any{"web", "10.96.0.7", "3s"}, "object": map[string]any{"uid": "u"}}},
+		"rows": []any{map[string]any{
+			"cells":  []any{"web", "10.96.0.7", "3s", "controller-uid=u-1"},
+			"object": map[string]any{"metadata": map[string]any{"uid": "u-1"}},
+		}},
 	}
 	got := tableOf(table)
 	want := map[string]any{
 		"kind":              "Table",
 		"columnDefinitions": table["columnDefinitions"],
-		"rows":              []any{map[string]any{"cells": []any{"web", someAllocated, someTime}}},
+		"rows":              []any{map[string]any{"cells": []any{"web", someAllocated, someTime, "controller-uid=" + someUID}}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("tableOf:\n got %v\nwant %v", got, want)
@@ -366,15 +374,55 @@ func TestTableOf(t *testing.T) {
 }
 
 // The watch script's events keep what the script wrote and leave out what
-// only changed status, as a controller's write does.
+// only changed status or annotations the script does not own, as a
+// controller's write does.
 func TestReadEventsDropsStatusOnlyChanges(t *testing.T) {
 	stream := `{"type":"ADDED","object":{"kind":"Pod","metadata":{"name":"w","resourceVersion":"1"}}}
 {"type":"MODIFIED","object":{"kind":"Pod","metadata":{"name":"w","resourceVersion":"2"},"status":{"phase":"Pending"}}}
 {"type":"MODIFIED","object":{"kind":"Pod","metadata":{"name":"w","resourceVersion":"3","labels":{"a":"b"}}}}
+{"type":"MODIFIED","object":{"kind":"Pod","metadata":{"name":"w","resourceVersion":"4","labels":{"a":"b"},"annotations":{"by":"a controller"}}}}
 {"type":"DELETED","object":{"kind":"Pod","metadata":{"name":"w","resourceVersion":"4","labels":{"a":"b"}}}}
 {"type":"ADDED","object":{"kind":"Pod","metadata":{"name":"after"}}}
 `
 	if got := eventTypes(readEvents(strings.NewReader(stream))); got != "[ADDED MODIFIED DELETED]" {
 		t.Errorf("readEvents kept %s", got)
+	}
+}
+
+// What controllers wrote to an object after the harness made it, its
+// status, their managedFields and the annotations only they own, is left
+// out of an update's answer; what the harness's managers own stays.
+func TestWithoutControllers(t *testing.T) {
+	owns := func(manager string, annotations ...string) map[string]any {
+		fields := map[string]any{}
+		for _, a := range annotations {
+			fields["f:"+a] = map[string]any{}
+		}
+		return map[string]any{"manager": manager, "fieldsV1": map[string]any{"f:metadata": map[string]any{"f:annotations": fields}}}
+	}
+	a := Answer{Code: 200, Body: map[string]any{
+		"kind": "Deployment",
+		"metadata": map[string]any{
+			"annotations": map[string]any{"mine": "x", "deployment.kubernetes.io/revision": "1", "unowned": "y"},
+			"managedFields": []any{
+				owns(otherManager, "mine"),
+				owns("kube-controller-manager", "deployment.kubernetes.io/revision"),
+			},
+		},
+		"status": map[string]any{"replicas": 1.0},
+	}}
+	want := map[string]any{
+		"kind": "Deployment",
+		"metadata": map[string]any{
+			"annotations":   map[string]any{"mine": "x"},
+			"managedFields": []any{owns(otherManager, "mine")},
+		},
+	}
+	if got := a.withoutControllers().Body; !reflect.DeepEqual(got, want) {
+		g, _ := json.MarshalIndent(got, "", " ")
+		t.Errorf("withoutControllers:\n%s", g)
+	}
+	if _, ok := a.Body["status"]; !ok {
+		t.Error("withoutControllers changed the answer it was given")
 	}
 }

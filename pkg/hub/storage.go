@@ -95,7 +95,7 @@ type apiStorage struct {
 	NamespaceStatus   rest.Updater
 
 	Deployments, ReplicaSets, StatefulSets, DaemonSets, ControllerRevisions *genericregistry.Store
-	ReplicaSetStatus                                                        rest.Updater
+	ReplicaSetStatus, DeploymentStatus                                      rest.Updater
 	// Aggregated are the workload resources whose status is the
 	// aggregate of their SyncTargets', by group resource.
 	Aggregated map[string]statusaggregation.Resource
@@ -233,6 +233,7 @@ func (s *apiStorage) lookUp() error {
 	s.Deployments = l.store(apps, "deployments")
 	s.ReplicaSets = l.store(apps, "replicasets")
 	s.ReplicaSetStatus = lookUp[rest.Updater](&l, apps, "replicasets/status")
+	s.DeploymentStatus = lookUp[rest.Updater](&l, apps, "deployments/status")
 	s.StatefulSets = l.store(apps, "statefulsets")
 	s.DaemonSets = l.store(apps, "daemonsets")
 	s.ControllerRevisions = l.store(apps, "controllerrevisions")
