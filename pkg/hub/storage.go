@@ -19,6 +19,7 @@ import (
 	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagemigrationv1 "k8s.io/api/storagemigration/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -49,6 +50,7 @@ import (
 	placementregistry "github.com/canopy-dev/canopy/pkg/registry/placement"
 	"github.com/canopy-dev/canopy/pkg/registry/policy"
 	rbacregistry "github.com/canopy-dev/canopy/pkg/registry/rbac"
+	"github.com/canopy-dev/canopy/pkg/registry/scheduling"
 	"github.com/canopy-dev/canopy/pkg/registry/storagemigration"
 	"github.com/canopy-dev/canopy/pkg/registry/tenancy"
 	"github.com/canopy-dev/canopy/pkg/registry/workload"
@@ -76,8 +78,11 @@ type apiStorage struct {
 	ServiceAccountStore, ConfigMaps *genericregistry.Store
 	Services                        *genericregistry.Store
 	ResourceQuotas                  *genericregistry.Store
-	IPAddresses                     *genericregistry.Store
-	Events                          rest.Creater
+	// LimitRanges and PriorityClasses are read by kube-apiserver's pod
+	// admission plugins (pkg/admission/kubeplugins).
+	LimitRanges, PriorityClasses *genericregistry.Store
+	IPAddresses                  *genericregistry.Store
+	Events                       rest.Creater
 	// Namespaces is the namespaces' store; NamespaceREST serves them,
 	// deleting one by marking it Terminating until it is emptied,
 	// NamespaceFinalize is their finalize subresource and NamespaceStatus
@@ -150,6 +155,7 @@ var storedGroups = []struct {
 	{certificatesv1.SchemeGroupVersion, certificates.AddToScheme, certificates.NewStorage},
 	{flowcontrolv1.SchemeGroupVersion, flowcontrol.AddToScheme, flowcontrol.NewStorage},
 	{storagemigrationv1.SchemeGroupVersion, storagemigration.AddToScheme, storagemigration.NewStorage},
+	{schedulingv1.SchemeGroupVersion, scheduling.AddToScheme, scheduling.NewStorage},
 }
 
 // newAPIStorage builds the storage of every API over c's datastore.
@@ -205,6 +211,8 @@ func (s *apiStorage) lookUp() error {
 	s.ServiceAccountStore = l.store(v1, "serviceaccounts")
 	s.ConfigMaps = l.store(v1, "configmaps")
 	s.ResourceQuotas = l.store(v1, "resourcequotas")
+	s.LimitRanges = l.store(v1, "limitranges")
+	s.PriorityClasses = l.store(schedulingv1.SchemeGroupVersion, "priorityclasses")
 	s.Services = l.store(v1, "services")
 	s.IPAddresses = l.store(networkingv1.SchemeGroupVersion, "ipaddresses")
 	s.Events = lookUp[rest.Creater](&l, v1, "events")
@@ -360,15 +368,17 @@ func (s *apiStorage) syncerStores() syncerscope.Stores {
 	return stores
 }
 
-// setUp sets up a new logical cluster: its bootstrap RBAC, and the
-// namespaces every Kubernetes cluster has, which tools assume.
+// setUp sets up a new logical cluster: its bootstrap RBAC, the
+// namespaces every Kubernetes cluster has, which tools assume, and the
+// system PriorityClasses.
 func (s *apiStorage) setUp(ctx context.Context, cluster logicalcluster.Name) error {
-	var rbacErr error
+	var rbacErr, classesErr error
 	var wg sync.WaitGroup
 	wg.Go(func() { rbacErr = s.rbac.SetUp(ctx, cluster) })
+	wg.Go(func() { classesErr = scheduling.SetUp(ctx, s.PriorityClasses, cluster) })
 	err := createDefaultNamespaces(ctx, s.NamespaceREST, cluster)
 	wg.Wait()
-	return errors.Join(err, rbacErr)
+	return errors.Join(err, rbacErr, classesErr)
 }
 
 // createDefaultNamespaces creates the namespaces every Kubernetes cluster

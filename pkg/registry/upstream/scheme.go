@@ -12,6 +12,7 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagemigrationv1 "k8s.io/api/storagemigration/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -41,6 +42,8 @@ import (
 	k8s_policy_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/policy/v1"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/rbac"
 	k8s_rbac_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/rbac/v1"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/scheduling"
+	k8s_scheduling_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/scheduling/v1"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/storagemigration"
 	k8s_storagemigration_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/storagemigration/v1"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/capabilities"
@@ -71,6 +74,7 @@ var groups = []group{
 	{certificatesv1.SchemeGroupVersion, certificates.AddToScheme, k8s_certificates_v1.AddToScheme},
 	{flowcontrolv1.SchemeGroupVersion, flowcontrol.AddToScheme, k8s_flowcontrol_v1.AddToScheme},
 	{storagemigrationv1.SchemeGroupVersion, storagemigration.AddToScheme, k8s_storagemigration_v1.AddToScheme},
+	{schedulingv1.SchemeGroupVersion, scheduling.AddToScheme, k8s_scheduling_v1.AddToScheme},
 }
 
 // Scheme is upstream's legacyscheme.Scheme, the one the lifted strategies

@@ -1,0 +1,255 @@
+package kubeplugins
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apiserver/pkg/admission"
+	"k8s.io/apiserver/pkg/admission/initializer"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/utils/lru"
+
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/informer"
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/registry/upstream"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/plugin/pkg/admission/defaulttolerationseconds"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/plugin/pkg/admission/limitranger"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/plugin/pkg/admission/priority"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/plugin/pkg/admission/serviceaccount"
+)
+
+// maxClusters bounds how many logical clusters' plugins are kept between
+// requests; those of the least recently admitted are made again when
+// next needed.
+const maxClusters = 1024
+
+// resources are the resources the plugins act on; a request for any other
+// passes without a look.
+var resources = map[schema.GroupResource]bool{
+	corev1.Resource("pods"):                  true,
+	schedulingv1.Resource("priorityclasses"): true,
+}
+
+// internalVersion is upstream's internal version of a group: what its
+// plugins are handed.
+func internalVersion(group string) schema.GroupVersion {
+	return schema.GroupVersion{Group: group, Version: runtime.APIVersionInternal}
+}
+
+// Informers are the shared informers whose objects the plugins read.
+type Informers struct {
+	LimitRanges, ServiceAccounts, PriorityClasses *informer.Informer
+}
+
+// Plugin runs kube-apiserver's admission plugins, in kube-apiserver's
+// order, on the requests to each logical cluster.
+type Plugin struct {
+	*admission.Handler
+	informers Informers
+	loopback  *rest.Config
+	http      *http.Client
+	clusters  *lru.Cache
+}
+
+var (
+	_ admission.MutationInterface   = &Plugin{}
+	_ admission.ValidationInterface = &Plugin{}
+)
+
+// New returns the plugin, reading from informers and looking up what they
+// do not hold yet through loopback, the hub's loopback client config, as
+// kube-apiserver's plugins do through its own.
+func New(informers Informers, loopback *rest.Config) (*Plugin, error) {
+	httpClient, err := rest.HTTPClientFor(loopback)
+	if err != nil {
+		return nil, err
+	}
+	return &Plugin{
+		Handler:   admission.NewHandler(admission.Create, admission.Update, admission.Delete),
+		informers: informers,
+		loopback:  loopback,
+		http:      httpClient,
+		clusters:  lru.New(maxClusters),
+	}, nil
+}
+
+// Admit runs the mutating plugins on a.
+func (p *Plugin) Admit(ctx context.Context, a admission.Attributes, o admission.ObjectInterfaces) error {
+	return p.run(ctx, a, func(chain admission.Interface, in *internalAttributes) error {
+		if m, ok := chain.(admission.MutationInterface); ok && m.Handles(a.GetOperation()) {
+			if err := m.Admit(ctx, in, o); err != nil {
+				return err
+			}
+			return in.writeBack(a)
+		}
+		return nil
+	})
+}
+
+// Validate runs the validating plugins on a.
+func (p *Plugin) Validate(ctx context.Context, a admission.Attributes, o admission.ObjectInterfaces) error {
+	return p.run(ctx, a, func(chain admission.Interface, in *internalAttributes) error {
+		if v, ok := chain.(admission.ValidationInterface); ok && v.Handles(a.GetOperation()) {
+			return v.Validate(ctx, in, o)
+		}
+		return nil
+	})
+}
+
+// run calls f with the plugins of a's logical cluster and a as upstream's
+// plugins see it, when a is for a resource they act on.
+func (p *Plugin) run(ctx context.Context, a admission.Attributes, f func(admission.Interface, *internalAttributes) error) error {
+	if !resources[a.GetResource().GroupResource()] || upsynced(a) {
+		return nil
+	}
+	cluster, ok := logicalcluster.ClusterFrom(ctx)
+	if !ok {
+		// Every write addresses one logical cluster; a wildcard request
+		// is a read, which no plugin looks at.
+		return nil
+	}
+	in, err := toInternal(a)
+	if err != nil {
+		return apierrors.NewInternalError(err)
+	}
+	chain, err := p.chain(cluster)
+	if err != nil {
+		return apierrors.NewInternalError(fmt.Errorf("making the admission plugins of logical cluster %s: %w", cluster, err))
+	}
+	return f(chain, in)
+}
+
+// upsynced tells whether a is for an upsynced pod: a copy of a pod that a
+// physical cluster's kube-apiserver admitted, with its own LimitRanges,
+// ServiceAccounts and PriorityClasses, which the logical cluster need not
+// have. Only the target's syncer writes them (pkg/admission/upsynced).
+func upsynced(a admission.Attributes) bool {
+	for _, obj := range []runtime.Object{a.GetObject(), a.GetOldObject()} {
+		if m, err := meta.Accessor(obj); obj != nil && err == nil {
+			if _, ok := m.GetLabels()[workloadv1alpha1.UpsyncedLabel]; ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// chain is the plugins of cluster, made on first need and kept while the
+// cluster is among the maxClusters last admitted. Keeping them keeps
+// LimitRanger's short-lived cache of namespaces without LimitRanges,
+// which spares a live lookup for each pod.
+func (p *Plugin) chain(cluster logicalcluster.Name) (admission.Interface, error) {
+	if c, ok := p.clusters.Get(cluster); ok {
+		return c.(admission.Interface), nil
+	}
+	c, err := p.newChain(cluster)
+	if err != nil {
+		return nil, err
+	}
+	p.clusters.Add(cluster, c)
+	return c, nil
+}
+
+// newChain makes kube-apiserver's plugins for cluster, initialized as
+// kube-apiserver initializes them: with informers, which here are views of
+// the shared informers that show cluster's objects, and a client of the
+// hub's loopback connection to cluster.
+func (p *Plugin) newChain(cluster logicalcluster.Name) (admission.Interface, error) {
+	factory := informers.NewSharedInformerFactory(nil, 0)
+	for obj, i := range map[runtime.Object]*informer.Informer{
+		&corev1.LimitRange{}:          p.informers.LimitRanges,
+		&corev1.ServiceAccount{}:      p.informers.ServiceAccounts,
+		&schedulingv1.PriorityClass{}: p.informers.PriorityClasses,
+	} {
+		view := i.Cluster(cluster)
+		factory.InformerFor(obj, func(kubernetes.Interface, time.Duration) cache.SharedIndexInformer { return view })
+	}
+	cfg := rest.CopyConfig(p.loopback)
+	cfg.Host += logicalcluster.PathPrefix + string(cluster)
+	client, err := kubernetes.NewForConfigAndClient(cfg, p.http)
+	if err != nil {
+		return nil, err
+	}
+	limits, err := limitranger.NewLimitRanger(&limitranger.DefaultLimitRangerActions{})
+	if err != nil {
+		return nil, err
+	}
+	// kube-apiserver's order (AllOrderedPlugins in
+	// k8s.io/kubernetes@v1.37.1 pkg/kubeapiserver/options/plugins.go).
+	plugins := []admission.Interface{
+		limits,
+		serviceaccount.NewServiceAccount(),
+		priority.NewPlugin(),
+		defaulttolerationseconds.NewDefaultTolerationSeconds(),
+	}
+	init := initializer.New(client, nil, factory, nil, utilfeature.DefaultFeatureGate, nil, nil, nil)
+	for _, plugin := range plugins {
+		init.Initialize(plugin)
+		if err := admission.ValidateInitialization(plugin); err != nil {
+			return nil, err
+		}
+	}
+	return admission.NewChainHandler(plugins...), nil
+}
+
+// internalAttributes are a request's attributes with its objects at
+// upstream's internal version, as kube-apiserver's plugins get them.
+// Everything else, annotations included, is the request's.
+type internalAttributes struct {
+	admission.Attributes
+	obj, old runtime.Object
+}
+
+func (a *internalAttributes) GetObject() runtime.Object    { return a.obj }
+func (a *internalAttributes) GetOldObject() runtime.Object { return a.old }
+
+// toInternal is a with its objects converted to upstream's internal
+// version. An object of a kind upstream's scheme does not know, as a
+// pod's binding or eviction is to the plugins that ignore subresources,
+// is handed as it is.
+func toInternal(a admission.Attributes) (*internalAttributes, error) {
+	in := &internalAttributes{Attributes: a}
+	var err error
+	if in.obj, err = convert(a.GetObject(), a.GetResource().Group); err != nil {
+		return nil, err
+	}
+	if in.old, err = convert(a.GetOldObject(), a.GetResource().Group); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+func convert(obj runtime.Object, group string) (runtime.Object, error) {
+	if obj == nil {
+		return nil, nil
+	}
+	if _, _, err := upstream.Scheme.ObjectKinds(obj); err != nil {
+		return obj, nil
+	}
+	return upstream.Scheme.ConvertToVersion(obj, internalVersion(group))
+}
+
+// writeBack converts what the mutating plugins made of a's object back
+// into it.
+func (a *internalAttributes) writeBack(to admission.Attributes) error {
+	if a.obj == nil || a.obj == to.GetObject() {
+		return nil
+	}
+	if err := upstream.Scheme.Convert(a.obj, to.GetObject(), nil); err != nil {
+		return apierrors.NewInternalError(fmt.Errorf("converting the admitted %s back: %w", to.GetResource().Resource, err))
+	}
+	return nil
+}
