@@ -145,11 +145,15 @@ func (h *hubServer) installAdmission(cfg *genericapiserver.Config, authz authori
 		return err
 	}
 	// kube-apiserver's own plugins for pods, in each logical cluster.
-	kube, err := kubeplugins.New(kubeplugins.Informers{
+	kube, err := kubeplugins.New(kubeplugins.Config{
 		LimitRanges:     h.informers.For(h.apis.LimitRanges),
 		ServiceAccounts: h.informers.For(h.apis.ServiceAccountStore),
 		PriorityClasses: h.informers.For(h.apis.PriorityClasses),
-	}, cfg.LoopbackClientConfig)
+		Namespaces:      h.informers.For(h.apis.Namespaces),
+		Pods:            h.informers.For(h.apis.Pods),
+		Loopback:        cfg.LoopbackClientConfig,
+		Version:         cfg.EffectiveVersion,
+	})
 	if err != nil {
 		return err
 	}

@@ -78,11 +78,11 @@ type apiStorage struct {
 	ServiceAccountStore, ConfigMaps *genericregistry.Store
 	Services                        *genericregistry.Store
 	ResourceQuotas                  *genericregistry.Store
-	// LimitRanges and PriorityClasses are read by kube-apiserver's pod
-	// admission plugins (pkg/admission/kubeplugins).
-	LimitRanges, PriorityClasses *genericregistry.Store
-	IPAddresses                  *genericregistry.Store
-	Events                       rest.Creater
+	// Pods, LimitRanges and PriorityClasses are read by kube-apiserver's
+	// pod admission plugins (pkg/admission/kubeplugins).
+	Pods, LimitRanges, PriorityClasses *genericregistry.Store
+	IPAddresses                        *genericregistry.Store
+	Events                             rest.Creater
 	// Namespaces is the namespaces' store; NamespaceREST serves them,
 	// deleting one by marking it Terminating until it is emptied,
 	// NamespaceFinalize is their finalize subresource and NamespaceStatus
@@ -211,6 +211,7 @@ func (s *apiStorage) lookUp() error {
 	s.ServiceAccountStore = l.store(v1, "serviceaccounts")
 	s.ConfigMaps = l.store(v1, "configmaps")
 	s.ResourceQuotas = l.store(v1, "resourcequotas")
+	s.Pods = l.store(v1, "pods")
 	s.LimitRanges = l.store(v1, "limitranges")
 	s.PriorityClasses = l.store(schedulingv1.SchemeGroupVersion, "priorityclasses")
 	s.Services = l.store(v1, "services")

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -19,6 +21,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/component-base/compatibility"
 	"k8s.io/utils/lru"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
@@ -28,6 +31,7 @@ import (
 	"github.com/canopy-dev/canopy/third_party/kubernetes/plugin/pkg/admission/defaulttolerationseconds"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/plugin/pkg/admission/limitranger"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/plugin/pkg/admission/priority"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/plugin/pkg/admission/security/podsecurity"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/plugin/pkg/admission/serviceaccount"
 )
 
@@ -36,11 +40,22 @@ import (
 // next needed.
 const maxClusters = 1024
 
-// resources are the resources the plugins act on; a request for any other
-// passes without a look.
+// resources are the resources the plugins act on: pods, PriorityClasses,
+// which Priority guards, namespaces, whose labels PodSecurity reads, and
+// the kinds with pod templates, whose pods PodSecurity warns of. A
+// request for any other passes without a look.
 var resources = map[schema.GroupResource]bool{
-	corev1.Resource("pods"):                  true,
-	schedulingv1.Resource("priorityclasses"): true,
+	corev1.Resource("pods"):                   true,
+	schedulingv1.Resource("priorityclasses"):  true,
+	corev1.Resource("namespaces"):             true,
+	corev1.Resource("podtemplates"):           true,
+	corev1.Resource("replicationcontrollers"): true,
+	appsv1.Resource("replicasets"):            true,
+	appsv1.Resource("deployments"):            true,
+	appsv1.Resource("statefulsets"):           true,
+	appsv1.Resource("daemonsets"):             true,
+	batchv1.Resource("jobs"):                  true,
+	batchv1.Resource("cronjobs"):              true,
 }
 
 // internalVersion is upstream's internal version of a group: what its
@@ -49,19 +64,48 @@ func internalVersion(group string) schema.GroupVersion {
 	return schema.GroupVersion{Group: group, Version: runtime.APIVersionInternal}
 }
 
-// Informers are the shared informers whose objects the plugins read.
-type Informers struct {
-	LimitRanges, ServiceAccounts, PriorityClasses *informer.Informer
+// ordered are the plugins run, in kube-apiserver's order
+// (AllOrderedPlugins in k8s.io/kubernetes@v1.37.1
+// pkg/kubeapiserver/options/plugins.go).
+var ordered = []string{
+	limitranger.PluginName,
+	serviceaccount.PluginName,
+	podsecurity.PluginName,
+	priority.PluginName,
+	defaulttolerationseconds.PluginName,
+}
+
+// registered knows how to make each plugin by name.
+var registered = func() *admission.Plugins {
+	p := admission.NewPlugins()
+	limitranger.Register(p)
+	serviceaccount.Register(p)
+	podsecurity.Register(p)
+	priority.Register(p)
+	defaulttolerationseconds.Register(p)
+	return p
+}()
+
+// Config is what the plugins read.
+type Config struct {
+	// The shared informers whose objects the plugins read.
+	LimitRanges, ServiceAccounts, PriorityClasses, Namespaces, Pods *informer.Informer
+	// Loopback is the hub's loopback client config, through which the
+	// plugins look up what their informers do not hold yet, as
+	// kube-apiserver's do through its own.
+	Loopback *rest.Config
+	// Version is the Kubernetes version the hub serves, whose Pod
+	// Security Standards PodSecurity enforces by default.
+	Version compatibility.EffectiveVersion
 }
 
 // Plugin runs kube-apiserver's admission plugins, in kube-apiserver's
 // order, on the requests to each logical cluster.
 type Plugin struct {
 	*admission.Handler
-	informers Informers
-	loopback  *rest.Config
-	http      *http.Client
-	clusters  *lru.Cache
+	config   Config
+	http     *http.Client
+	clusters *lru.Cache
 }
 
 var (
@@ -69,20 +113,17 @@ var (
 	_ admission.ValidationInterface = &Plugin{}
 )
 
-// New returns the plugin, reading from informers and looking up what they
-// do not hold yet through loopback, the hub's loopback client config, as
-// kube-apiserver's plugins do through its own.
-func New(informers Informers, loopback *rest.Config) (*Plugin, error) {
-	httpClient, err := rest.HTTPClientFor(loopback)
+// New returns the plugin of c.
+func New(c Config) (*Plugin, error) {
+	httpClient, err := rest.HTTPClientFor(c.Loopback)
 	if err != nil {
 		return nil, err
 	}
 	return &Plugin{
-		Handler:   admission.NewHandler(admission.Create, admission.Update, admission.Delete),
-		informers: informers,
-		loopback:  loopback,
-		http:      httpClient,
-		clusters:  lru.New(maxClusters),
+		Handler:  admission.NewHandler(admission.Create, admission.Update, admission.Delete),
+		config:   c,
+		http:     httpClient,
+		clusters: lru.New(maxClusters),
 	}, nil
 }
 
@@ -170,35 +211,27 @@ func (p *Plugin) chain(cluster logicalcluster.Name) (admission.Interface, error)
 func (p *Plugin) newChain(cluster logicalcluster.Name) (admission.Interface, error) {
 	factory := informers.NewSharedInformerFactory(nil, 0)
 	for obj, i := range map[runtime.Object]*informer.Informer{
-		&corev1.LimitRange{}:          p.informers.LimitRanges,
-		&corev1.ServiceAccount{}:      p.informers.ServiceAccounts,
-		&schedulingv1.PriorityClass{}: p.informers.PriorityClasses,
+		&corev1.LimitRange{}:          p.config.LimitRanges,
+		&corev1.ServiceAccount{}:      p.config.ServiceAccounts,
+		&schedulingv1.PriorityClass{}: p.config.PriorityClasses,
+		&corev1.Namespace{}:           p.config.Namespaces,
+		&corev1.Pod{}:                 p.config.Pods,
 	} {
 		view := i.Cluster(cluster)
 		factory.InformerFor(obj, func(kubernetes.Interface, time.Duration) cache.SharedIndexInformer { return view })
 	}
-	cfg := rest.CopyConfig(p.loopback)
+	cfg := rest.CopyConfig(p.config.Loopback)
 	cfg.Host += logicalcluster.PathPrefix + string(cluster)
 	client, err := kubernetes.NewForConfigAndClient(cfg, p.http)
 	if err != nil {
 		return nil, err
 	}
-	limits, err := limitranger.NewLimitRanger(&limitranger.DefaultLimitRangerActions{})
-	if err != nil {
-		return nil, err
-	}
-	// kube-apiserver's order (AllOrderedPlugins in
-	// k8s.io/kubernetes@v1.37.1 pkg/kubeapiserver/options/plugins.go).
-	plugins := []admission.Interface{
-		limits,
-		serviceaccount.NewServiceAccount(),
-		priority.NewPlugin(),
-		defaulttolerationseconds.NewDefaultTolerationSeconds(),
-	}
-	init := initializer.New(client, nil, factory, nil, utilfeature.DefaultFeatureGate, nil, nil, nil)
-	for _, plugin := range plugins {
-		init.Initialize(plugin)
-		if err := admission.ValidateInitialization(plugin); err != nil {
+	init := initializer.New(client, nil, factory, nil, utilfeature.DefaultFeatureGate, p.config.Version, nil, nil)
+	plugins := make([]admission.Interface, len(ordered))
+	for i, name := range ordered {
+		// Made by name, with its default configuration, as
+		// kube-apiserver makes it, and initialized.
+		if plugins[i], err = registered.InitPlugin(name, nil, init); err != nil {
 			return nil, err
 		}
 	}

@@ -38,25 +38,24 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 			Upstream: upstream.For(priorityclassstrategy.Strategy),
 		},
 		// kubectl get's table: printPriorityClass in
-		// k8s.io/kubernetes@v1.37.1 pkg/printers/internalversion/printers.go.
+		// k8s.io/kubernetes@v1.37.1 pkg/printers/internalversion/printers.go,
+		// whose preemption policy comes after the age, at priority 0.
 		Table: registry.Table{
+			Whole: true,
 			Columns: []metav1.TableColumnDefinition{
-				registry.Column("Value", "integer", schedulingv1.PriorityClass{}.SwaggerDoc()["value"]),
-				registry.Column("Global-Default", "boolean", schedulingv1.PriorityClass{}.SwaggerDoc()["globalDefault"]),
+				{Name: "Name", Type: "string", Format: "name", Description: metav1.ObjectMeta{}.SwaggerDoc()["name"]},
+				registry.Column("Value", "integer", priorityClass{}.SwaggerDoc()["value"]),
+				registry.Column("Global-Default", "boolean", priorityClass{}.SwaggerDoc()["globalDefault"]),
+				registry.Column("Age", "string", metav1.ObjectMeta{}.SwaggerDoc()["creationTimestamp"]),
+				registry.Column("PreemptionPolicy", "string", priorityClass{}.SwaggerDoc()["preemptionPolicy"]),
 			},
 			Cells: func(o runtime.Object) []any {
 				pc := o.(*priorityClass)
-				return []any{int64(pc.Value), pc.GlobalDefault}
-			},
-			Wide: []metav1.TableColumnDefinition{
-				registry.Column("PreemptionPolicy", "string", schedulingv1.PriorityClass{}.SwaggerDoc()["preemptionPolicy"]),
-			},
-			WideCells: func(o runtime.Object) []any {
 				var policy string
-				if p := o.(*priorityClass).PreemptionPolicy; p != nil {
-					policy = string(*p)
+				if pc.PreemptionPolicy != nil {
+					policy = string(*pc.PreemptionPolicy)
 				}
-				return []any{policy}
+				return []any{pc.Name, int64(pc.Value), pc.GlobalDefault, registry.Age(pc.CreationTimestamp), policy}
 			},
 		},
 	})
