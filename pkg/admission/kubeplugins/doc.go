@@ -6,7 +6,9 @@
 // token volume, Priority's priority from its PriorityClass, and
 // DefaultTolerationSeconds' tolerations of not-ready and unreachable
 // nodes; and is refused where kube-apiserver refuses it, with the same
-// messages.
+// messages, PodSecurity's included: the Pod Security Standard a
+// namespace's pod-security.kubernetes.io labels name is enforced, audited
+// and warned of there as in a cluster, which platform teams rely on.
 //
 // Why run upstream's code rather than write the same: these plugins are
 // where most of a pod's defaults come from, and each release changes
@@ -40,8 +42,8 @@
 //     policies bound across logical clusters; CertificateApproval,
 //     CertificateSigning and CertificateSubjectRestriction:
 //     pkg/admission/certificates.
-//   - LimitRanger, ServiceAccount, Priority, DefaultTolerationSeconds:
-//     here.
+//   - LimitRanger, ServiceAccount, PodSecurity, Priority,
+//     DefaultTolerationSeconds: here.
 //   - Left out, since a logical cluster has nothing they act on:
 //     TaintNodesByCondition (its nodes are read-only copies the syncers
 //     write), DefaultStorageClass, StorageObjectInUseProtection and
@@ -54,8 +56,8 @@
 //     PodGroups), and the webhooks (no webhook configurations are
 //     served).
 //   - Not yet run anywhere: ResourceQuota (the hub keeps quotas' status,
-//     pkg/controller/resourcequota, but refuses nothing over them),
-//     DefaultIngressClass, and PodSecurity.
+//     pkg/controller/resourcequota, but refuses nothing over them), and
+//     DefaultIngressClass.
 //
 // Upsynced pods, copies of pods a physical cluster's kube-apiserver
 // admitted with its own LimitRanges, ServiceAccounts and PriorityClasses,
