@@ -250,29 +250,32 @@ func (a *internalAttributes) GetObject() runtime.Object    { return a.obj }
 func (a *internalAttributes) GetOldObject() runtime.Object { return a.old }
 
 // toInternal is a with its objects converted to upstream's internal
-// version. An object of a kind upstream's scheme does not know, as a
-// pod's binding or eviction is to the plugins that ignore subresources,
-// is handed as it is.
+// version. An object of a kind upstream's scheme does not know is handed
+// as it is: no plugin reads it.
 func toInternal(a admission.Attributes) (*internalAttributes, error) {
 	in := &internalAttributes{Attributes: a}
 	var err error
-	if in.obj, err = convert(a.GetObject(), a.GetResource().Group); err != nil {
+	if in.obj, err = convert(a.GetObject()); err != nil {
 		return nil, err
 	}
-	if in.old, err = convert(a.GetOldObject(), a.GetResource().Group); err != nil {
+	if in.old, err = convert(a.GetOldObject()); err != nil {
 		return nil, err
 	}
 	return in, nil
 }
 
-func convert(obj runtime.Object, group string) (runtime.Object, error) {
+// convert is obj at the internal version of its own group, which a
+// subresource's object, a deployment's Scale, need not share with its
+// resource.
+func convert(obj runtime.Object) (runtime.Object, error) {
 	if obj == nil {
 		return nil, nil
 	}
-	if _, _, err := upstream.Scheme.ObjectKinds(obj); err != nil {
+	kinds, _, err := upstream.Scheme.ObjectKinds(obj)
+	if err != nil {
 		return obj, nil
 	}
-	return upstream.Scheme.ConvertToVersion(obj, internalVersion(group))
+	return upstream.Scheme.ConvertToVersion(obj, internalVersion(kinds[0].Group))
 }
 
 // writeBack converts what the mutating plugins made of a's object back
