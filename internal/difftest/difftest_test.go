@@ -154,6 +154,12 @@ func TestNormalize(t *testing.T) {
 		g, _ := json.MarshalIndent(got, "", " ")
 		t.Errorf("Normalize:\n%s", g)
 	}
+	ns := map[string]any{"kind": "Namespace", "metadata": map[string]any{
+		"name": "c-2x57v", "generateName": "c-", "labels": map[string]any{namespaceNameLabel: "c-2x57v"},
+	}}
+	if got := Normalize(ns)["metadata"].(map[string]any)["labels"]; !reflect.DeepEqual(got, map[string]any{namespaceNameLabel: "c-" + someGenerated}) {
+		t.Errorf("a Namespace of a generated name has labels %v, want its name label normalized as its name", got)
+	}
 	headless := map[string]any{"kind": "Service", "spec": map[string]any{"clusterIP": "None"}}
 	if got := Normalize(headless); got["spec"].(map[string]any)["clusterIP"] != "None" {
 		t.Errorf("a headless Service's clusterIP normalized to %v", got["spec"])

@@ -21,6 +21,10 @@ const (
 	theCaller = "<the caller>"
 )
 
+// namespaceNameLabel is the label kube-apiserver gives every Namespace,
+// its name.
+const namespaceNameLabel = "kubernetes.io/metadata.name"
+
 // ignoredMetadata are the fields of metadata each server sets its own way.
 var ignoredMetadata = []string{"uid", "resourceVersion", "selfLink"}
 
@@ -49,6 +53,10 @@ func Normalize(obj map[string]any) map[string]any {
 		if prefix, ok := meta["generateName"].(string); ok && prefix != "" {
 			if name, ok := meta["name"].(string); ok && strings.HasPrefix(name, prefix) {
 				meta["name"] = prefix + someGenerated
+				// A Namespace's name label is its name, generated too.
+				if labels, ok := meta["labels"].(map[string]any); ok && labels[namespaceNameLabel] == name {
+					labels[namespaceNameLabel] = prefix + someGenerated
+				}
 			}
 		}
 		if mf, ok := meta["managedFields"].([]any); ok {
