@@ -164,6 +164,25 @@ func TestNormalize(t *testing.T) {
 	if got := Normalize(headless); got["spec"].(map[string]any)["clusterIP"] != "None" {
 		t.Errorf("a headless Service's clusterIP normalized to %v", got["spec"])
 	}
+	// A SelfSubjectRulesReview's rules in any order are the same answer;
+	// each rule's own lists keep theirs.
+	rules := func(order ...int) map[string]any {
+		all := []any{
+			map[string]any{"verbs": []any{"get"}, "nonResourceURLs": []any{"/version", "/healthz"}},
+			map[string]any{"verbs": []any{"*"}, "nonResourceURLs": []any{"*"}},
+		}
+		var list []any
+		for _, i := range order {
+			list = append(list, all[i])
+		}
+		return map[string]any{"kind": "SelfSubjectRulesReview", "status": map[string]any{"nonResourceRules": list}}
+	}
+	if a, b := Normalize(rules(0, 1)), Normalize(rules(1, 0)); !reflect.DeepEqual(a, b) {
+		t.Errorf("rules in another order normalized apart: %v, %v", a, b)
+	}
+	if got := Normalize(rules(0))["status"].(map[string]any)["nonResourceRules"].([]any)[0].(map[string]any)["nonResourceURLs"]; !reflect.DeepEqual(got, []any{"/version", "/healthz"}) {
+		t.Errorf("a rule's URLs normalized to %v", got)
+	}
 }
 
 func statusAnswer(code int, reason string, causes ...string) Answer {
@@ -236,6 +255,23 @@ func TestDivergenceCovers(t *testing.T) {
 	}
 	if d.Covers(Kind{GroupVersionKind: fromAPIVersion("apps/v1", "Deployment")}, Difference{Aspect: AspectObject, Path: "spec.priority"}) {
 		t.Errorf("%v covers another kind", d)
+	}
+	// One that is only at the hub covers the field the hub alone gives,
+	// and not one both give otherwise.
+	d.Only = "hub"
+	for diff, want := range map[Difference]bool{
+		{Aspect: AspectObject, Path: "spec.priority", Class: "object: spec.priority only at hub"}:  true,
+		{Aspect: AspectObject, Path: "spec.priority", Class: "object: spec.priority only at kube"}: false,
+		{Aspect: AspectObject, Path: "spec.priority", Class: "object: spec.priority differs"}:      false,
+	} {
+		if got := d.Covers(pod, diff); got != want {
+			t.Errorf("%v covers %v: %v, want %v", d, diff, got, want)
+		}
+	}
+	for _, d := range Divergences {
+		if d.Only != "" && d.Only != "hub" && d.Only != "kube" {
+			t.Errorf("divergences.yaml: %s %s: only is %q, not hub or kube", d.Kind, d.Path, d.Only)
+		}
 	}
 }
 

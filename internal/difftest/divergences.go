@@ -13,6 +13,10 @@ type Divergence struct {
 	Kind   string `json:"kind"`
 	Aspect Aspect `json:"aspect"`
 	Path   string `json:"path"`
+	// Only, "hub" or "kube", narrows the entry to the field being at that
+	// server alone: what the hub adds, or leaves out, and not a value
+	// both give otherwise.
+	Only   string `json:"only,omitempty"`
 	Reason string `json:"reason"`
 }
 
@@ -40,6 +44,9 @@ func (d Divergence) Covers(k Kind, diff Difference) bool {
 	if d.Aspect != diff.Aspect && (d.Aspect != AspectObject || diff.Aspect != AspectWatch) {
 		return false
 	}
+	if d.Only != "" && !strings.HasSuffix(diff.Class, " only at "+d.Only) {
+		return false
+	}
 	return d.Path == "" || diff.Path == d.Path ||
 		strings.HasPrefix(diff.Path, d.Path+".") || strings.HasPrefix(diff.Path, d.Path+"[")
 }
@@ -63,6 +70,9 @@ func READMESection() string {
 		what := string(d.Aspect)
 		if d.Path != "" {
 			what += " `" + d.Path + "`"
+		}
+		if d.Only != "" {
+			what += " (only at " + d.Only + ")"
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", d.Kind, what, d.Reason)
 	}

@@ -1,9 +1,11 @@
 package difftest
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/netip"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -75,6 +77,16 @@ func Normalize(obj map[string]any) map[string]any {
 	if status, ok := obj["status"].(map[string]any); ok && obj["kind"] == "SelfSubjectReview" && status["userInfo"] != nil {
 		status["userInfo"] = theCaller
 	}
+	// kube-apiserver lists a SelfSubjectRulesReview's rules in the order
+	// its informer's map yields the bindings, another at each review:
+	// which rules are told is compared, not their order.
+	if status, ok := obj["status"].(map[string]any); ok && obj["kind"] == "SelfSubjectRulesReview" {
+		for _, f := range []string{"resourceRules", "nonResourceRules"} {
+			if rules, ok := status[f].([]any); ok {
+				sortByJSON(rules)
+			}
+		}
+	}
 	if spec, ok := obj["spec"].(map[string]any); ok && obj["kind"] == "CertificateSigningRequest" {
 		for _, f := range []string{"username", "uid", "groups", "extra"} {
 			if spec[f] != nil {
@@ -84,6 +96,15 @@ func Normalize(obj map[string]any) map[string]any {
 	}
 	normalizeValues(obj, "", uid)
 	return obj
+}
+
+// sortByJSON sorts list by the JSON encoding of its elements.
+func sortByJSON(list []any) {
+	key := func(v any) string {
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	slices.SortStableFunc(list, func(a, b any) int { return strings.Compare(key(a), key(b)) })
 }
 
 // normalizeValues replaces, under v, uid by a placeholder, times by one,

@@ -32,6 +32,7 @@ import (
 
 	placementv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/placement/v1alpha1"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	rbacauthorizer "github.com/canopy-dev/canopy/pkg/authorization/rbac"
 	placementcontroller "github.com/canopy-dev/canopy/pkg/controller/placement"
 	"github.com/canopy-dev/canopy/pkg/controller/statusaggregation"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
@@ -151,7 +152,6 @@ var storedGroups = []struct {
 	{discoveryv1.SchemeGroupVersion, discovery.AddToScheme, discovery.NewStorage},
 	{workloadv1alpha1.SchemeGroupVersion, workload.AddToScheme, workload.NewStorage},
 	{placementv1alpha1.SchemeGroupVersion, placementregistry.AddToScheme, placementregistry.NewStorage},
-	{admissionregistrationv1.SchemeGroupVersion, admissionregistration.AddToScheme, admissionregistration.NewStorage},
 	{certificatesv1.SchemeGroupVersion, certificates.AddToScheme, certificates.NewStorage},
 	{flowcontrolv1.SchemeGroupVersion, flowcontrol.AddToScheme, flowcontrol.NewStorage},
 	{storagemigrationv1.SchemeGroupVersion, storagemigration.AddToScheme, storagemigration.NewStorage},
@@ -181,6 +181,14 @@ func newAPIStorage(c *config) (*apiStorage, error) {
 		}
 		s.groups = append(s.groups, storedGroup{g.version, storage})
 	}
+	// Admission policies and bindings are checked, as kube-apiserver
+	// checks them, against who may read their params: by the logical
+	// cluster's RBAC, over the kinds of the groups built above.
+	policies, err := admissionregistration.NewStorage(s.factory, c.scheme, admissionregistration.ParamAccess{Authorizer: rbacauthorizer.New(s.rbac), Stores: s.allStores()})
+	if err != nil {
+		return nil, err
+	}
+	s.groups = append(s.groups, storedGroup{admissionregistrationv1.SchemeGroupVersion, policies})
 	// Definitions are checked against the scheme: complete, it names the
 	// groups the hub serves itself.
 	definitions, err := apiextensionsregistry.NewStorage(s.factory, c.scheme)

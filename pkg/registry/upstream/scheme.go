@@ -1,6 +1,7 @@
 package upstream
 
 import (
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
@@ -19,6 +20,8 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/api/legacyscheme"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/admissionregistration"
+	k8s_admissionregistration_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/admissionregistration/v1"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/apps"
 	k8s_apps_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/apps/v1"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/autoscaling"
@@ -74,6 +77,7 @@ var groups = []group{
 	{certificatesv1.SchemeGroupVersion, certificates.AddToScheme, k8s_certificates_v1.AddToScheme},
 	{flowcontrolv1.SchemeGroupVersion, flowcontrol.AddToScheme, k8s_flowcontrol_v1.AddToScheme},
 	{storagemigrationv1.SchemeGroupVersion, storagemigration.AddToScheme, k8s_storagemigration_v1.AddToScheme},
+	{admissionregistrationv1.SchemeGroupVersion, admissionregistration.AddToScheme, k8s_admissionregistration_v1.AddToScheme},
 	{schedulingv1.SchemeGroupVersion, scheduling.AddToScheme, k8s_scheduling_v1.AddToScheme},
 }
 
