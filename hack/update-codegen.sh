@@ -36,6 +36,7 @@ upstream_apis=(
 	k8s.io/api/discovery/v1
 	k8s.io/api/events/v1
 	k8s.io/api/rbac/v1
+	k8s.io/api/scheduling/v1
 	k8s.io/api/scheduling/v1alpha3
 	k8s.io/api/authorization/v1
 	k8s.io/api/authentication/v1

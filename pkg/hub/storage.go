@@ -21,6 +21,7 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	nodev1 "k8s.io/api/node/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	storagemigrationv1 "k8s.io/api/storagemigration/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -55,6 +56,7 @@ import (
 	placementregistry "github.com/canopy-dev/canopy/pkg/registry/placement"
 	"github.com/canopy-dev/canopy/pkg/registry/policy"
 	rbacregistry "github.com/canopy-dev/canopy/pkg/registry/rbac"
+	"github.com/canopy-dev/canopy/pkg/registry/scheduling"
 	storageregistry "github.com/canopy-dev/canopy/pkg/registry/storage"
 	"github.com/canopy-dev/canopy/pkg/registry/storagemigration"
 	"github.com/canopy-dev/canopy/pkg/registry/tenancy"
@@ -83,8 +85,11 @@ type apiStorage struct {
 	ServiceAccountStore, ConfigMaps *genericregistry.Store
 	Services                        *genericregistry.Store
 	ResourceQuotas                  *genericregistry.Store
-	IPAddresses                     *genericregistry.Store
-	Events                          rest.Creater
+	// Pods, LimitRanges and PriorityClasses are read by kube-apiserver's
+	// pod admission plugins (pkg/admission/kubeplugins).
+	Pods, LimitRanges, PriorityClasses *genericregistry.Store
+	IPAddresses                        *genericregistry.Store
+	Events                             rest.Creater
 	// Namespaces is the namespaces' store; NamespaceREST serves them,
 	// deleting one by marking it Terminating until it is emptied,
 	// NamespaceFinalize is their finalize subresource and NamespaceStatus
@@ -158,6 +163,7 @@ var storedGroups = []struct {
 	{storagemigrationv1.SchemeGroupVersion, storagemigration.AddToScheme, storagemigration.NewStorage},
 	{storagev1.SchemeGroupVersion, storageregistry.AddToScheme, storageregistry.NewStorage},
 	{nodev1.SchemeGroupVersion, noderegistry.AddToScheme, noderegistry.NewStorage},
+	{schedulingv1.SchemeGroupVersion, scheduling.AddToScheme, scheduling.NewStorage},
 }
 
 // newAPIStorage builds the storage of every API over c's datastore.
@@ -223,6 +229,9 @@ func (s *apiStorage) lookUp() error {
 	s.ServiceAccountStore = l.store(v1, "serviceaccounts")
 	s.ConfigMaps = l.store(v1, "configmaps")
 	s.ResourceQuotas = l.store(v1, "resourcequotas")
+	s.Pods = l.store(v1, "pods")
+	s.LimitRanges = l.store(v1, "limitranges")
+	s.PriorityClasses = l.store(schedulingv1.SchemeGroupVersion, "priorityclasses")
 	s.Services = l.store(v1, "services")
 	s.IPAddresses = l.store(networkingv1.SchemeGroupVersion, "ipaddresses")
 	s.Events = lookUp[rest.Creater](&l, v1, "events")
@@ -379,15 +388,17 @@ func (s *apiStorage) syncerStores() syncerscope.Stores {
 	return stores
 }
 
-// setUp sets up a new logical cluster: its bootstrap RBAC, and the
-// namespaces every Kubernetes cluster has, which tools assume.
+// setUp sets up a new logical cluster: its bootstrap RBAC, the
+// namespaces every Kubernetes cluster has, which tools assume, and the
+// system PriorityClasses.
 func (s *apiStorage) setUp(ctx context.Context, cluster logicalcluster.Name) error {
-	var rbacErr error
+	var rbacErr, classesErr error
 	var wg sync.WaitGroup
 	wg.Go(func() { rbacErr = s.rbac.SetUp(ctx, cluster) })
+	wg.Go(func() { classesErr = scheduling.SetUp(ctx, s.PriorityClasses, cluster) })
 	err := createDefaultNamespaces(ctx, s.NamespaceREST, cluster)
 	wg.Wait()
-	return errors.Join(err, rbacErr)
+	return errors.Join(err, rbacErr, classesErr)
 }
 
 // createDefaultNamespaces creates the namespaces every Kubernetes cluster

@@ -15,6 +15,7 @@ import (
 	nodev1 "k8s.io/api/node/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	storagemigrationv1 "k8s.io/api/storagemigration/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -51,6 +52,8 @@ import (
 	k8s_policy_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/policy/v1"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/rbac"
 	k8s_rbac_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/rbac/v1"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/scheduling"
+	k8s_scheduling_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/scheduling/v1"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/storage"
 	k8s_storage_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/storage/v1"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/storagemigration"
@@ -89,6 +92,7 @@ var groups = []group{
 	{eventsv1.SchemeGroupVersion, events.AddToScheme, k8s_events_v1.AddToScheme},
 	{storagev1.SchemeGroupVersion, storage.AddToScheme, k8s_storage_v1.AddToScheme},
 	{nodev1.SchemeGroupVersion, node.AddToScheme, k8s_node_v1.AddToScheme},
+	{schedulingv1.SchemeGroupVersion, scheduling.AddToScheme, k8s_scheduling_v1.AddToScheme},
 }
 
 // Scheme is upstream's legacyscheme.Scheme, the one the lifted strategies
