@@ -13,10 +13,9 @@ import (
 	"github.com/canopy-dev/canopy/internal/difftest"
 )
 
-// The knobs of TestDifferential, environment variables: it runs only when
-// differentialEnv is 1, as bench/differential.sh runs it for long runs.
+// The knobs of TestDifferential, environment variables, which
+// bench/differential.sh sets for long runs.
 const (
-	differentialEnv = "CANOPY_DIFFERENTIAL"
 	// Cases per kind; 200 by default.
 	differentialCasesEnv = "CANOPY_DIFFERENTIAL_CASES"
 	// The seed; 1 by default.
@@ -41,13 +40,7 @@ const differentialExamples = 3
 // (internal/difftest/divergences.yaml) fails the test, as does every
 // built-in kind kube-apiserver serves and the hub does not, unless listed
 // there too.
-//
-// It is skipped unless CANOPY_DIFFERENTIAL=1, until the hub's validation
-// and defaulting are upstream's.
 func TestDifferential(t *testing.T) {
-	if os.Getenv(differentialEnv) != "1" {
-		t.Skipf("set %s=1 to compare a logical cluster with kube-apiserver", differentialEnv)
-	}
 	t.Parallel()
 	opts := difftest.Options{
 		Seed:      int64(envInt(t, differentialSeedEnv, 1)),

@@ -362,7 +362,9 @@ func TestTableOf(t *testing.T) {
 	want := map[string]any{
 		"kind":              "Table",
 		"columnDefinitions": table["columnDefinitions"],
-		"rows":              []any{map[string]any{"cells": []any{"web", someAllocated, someTime, "controller-uid=" + someUID}}},
+		"rows": []any{map[string]any{"cells": map[string]any{
+			"Name": "web", "Cluster-IP": someAllocated, "Age": someTime, "Selector": "controller-uid=" + someUID,
+		}}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("tableOf:\n got %v\nwant %v", got, want)

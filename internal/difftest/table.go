@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -34,7 +35,7 @@ func (r *runner) table(ctx context.Context, k Kind) {
 }
 
 // tableOf is the part of a Table answer that is compared: its kind, the
-// column definitions and the rows' cells, ages, uids, allocated
+// column definitions and the rows' cells by column, ages, uids, allocated
 // addresses and the caller's name replaced by placeholders. An answer
 // that is no Table stays as it is.
 func tableOf(body map[string]any) map[string]any {
@@ -47,28 +48,35 @@ func tableOf(body map[string]any) map[string]any {
 	list, _ := body["rows"].([]any)
 	for _, row := range list {
 		row, _ := row.(map[string]any)
-		cells, _ := row["cells"].([]any)
-		cells = append([]any(nil), cells...)
+		list, _ := row["cells"].([]any)
 		uid := uidOf(row)
-		for i := range cells {
-			if s, ok := cells[i].(string); ok && uid != "" {
+		// Cells are keyed by their column's name, so that a difference
+		// names its column, and a deliberate divergence can cover one.
+		cells := make(map[string]any, len(list))
+		for i, cell := range list {
+			name := "#" + strconv.Itoa(i)
+			var col map[string]any
+			if i < len(columns) {
+				col, _ = columns[i].(map[string]any)
+				if n, _ := col["name"].(string); n != "" {
+					name = n
+				}
+			}
+			if s, ok := cell.(string); ok && uid != "" {
 				// A Job's selector names the Job's uid.
-				cells[i] = strings.ReplaceAll(s, uid, someUID)
+				cell = strings.ReplaceAll(s, uid, someUID)
 			}
-			if i >= len(columns) {
-				break
-			}
-			col, _ := columns[i].(map[string]any)
-			switch name, _ := col["name"].(string); {
+			switch {
 			case col["type"] == "date" || name == "Age":
-				cells[i] = someTime
-			case name == "Cluster-IP" && isIP(stringOf(cells[i])):
-				cells[i] = someAllocated
-			case name == "Requestor" && stringOf(cells[i]) != "":
+				cell = someTime
+			case name == "Cluster-IP" && isIP(stringOf(cell)):
+				cell = someAllocated
+			case name == "Requestor" && stringOf(cell) != "":
 				// A CertificateSigningRequest's requester is the
 				// harness, who is each server's own user (Normalize).
-				cells[i] = theCaller
+				cell = theCaller
 			}
+			cells[name] = cell
 		}
 		rows = append(rows, map[string]any{"cells": cells})
 	}

@@ -11,6 +11,8 @@ import (
 	"k8s.io/apiserver/pkg/storage/names"
 
 	"github.com/canopy-dev/canopy/pkg/registry"
+	"github.com/canopy-dev/canopy/pkg/registry/upstream"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/registry/core/node"
 )
 
 // The nodes of a logical cluster are the physical nodes its pods run on,
@@ -18,18 +20,19 @@ import (
 // spec.nodeName names a node there, and kubectl get and describe node
 // work. Only a syncer writes them, which pkg/admission/upsynced and
 // pkg/syncerscope enforce; here they are stored, selected and printed as
-// kube-apiserver does.
+// kube-apiserver does, and validated by upstream's strategy, which a
+// syncer's copy of a node its physical cluster accepted passes.
 
 // nodeResource is the nodes resource and its status.
 func nodeResource(typer runtime.ObjectTyper) registry.Resource {
-	nodes := registry.Kind[*corev1.Node]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: corev1.SchemeGroupVersion.String(), ClusterScoped: true}
+	nodes := registry.Kind[*corev1.Node]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: corev1.SchemeGroupVersion.String(), ClusterScoped: true, Upstream: upstream.For(node.Strategy)}
 	return registry.Resource{
 		Singular: "node", Plural: "nodes", ShortNames: []string{"no"},
 		New:      func() runtime.Object { return &corev1.Node{} },
 		NewList:  func() runtime.Object { return &corev1.NodeList{} },
 		Fields:   nodeFields,
 		Strategy: nodes,
-		Status:   registry.StatusOf[*corev1.Node]{Kind: nodes},
+		Status:   registry.StatusOf[*corev1.Node]{Kind: nodes, Upstream: upstream.For(node.StatusStrategy)},
 		Table:    nodeTable,
 	}
 }
