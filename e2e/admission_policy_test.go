@@ -78,6 +78,7 @@ kind: MutatingAdmissionPolicy
 metadata:
   name: owner-label
 spec:
+  reinvocationPolicy: Never
   matchConstraints:
     resourceRules:
     - apiGroups: [""]
@@ -260,6 +261,28 @@ func testAdmissionPolicies(t *testing.T, h *hub, admin kubectl) {
 	if _, err := dave.run("--context", "team", "create", "service", "loadbalancer", "lb2", "--tcp", "80"); err == nil || !strings.Contains(err.Error(), denied) {
 		t.Errorf("dave's own policies in root:org:team let a LoadBalancer Service through: %v", err)
 	}
+
+	paramsNeedReadAccess(t, admin)
+}
+
+// paramsNeedReadAccess checks, as kube-apiserver does, that whoever writes
+// a policy with params may read them: alice, who may write policies and
+// read ConfigMaps in root:b but not Secrets, may not make a policy read
+// Secrets for her.
+func paramsNeedReadAccess(t *testing.T, admin kubectl) {
+	t.Helper()
+	admin.must("--context", "b", "create", "clusterrole", "policy-writer", "--verb", "create,get,list",
+		"--resource", "validatingadmissionpolicies.admissionregistration.k8s.io,validatingadmissionpolicybindings.admissionregistration.k8s.io,configmaps")
+	admin.must("--context", "b", "create", "clusterrolebinding", "policy-writer", "--clusterrole", "policy-writer", "--user", "alice")
+	admin.eventually("--context", "b", "--as", "alice", "auth", "can-i", "create", "validatingadmissionpolicies.admissionregistration.k8s.io")
+	secrets := strings.Replace(replicaLimit, "kind: ConfigMap", "kind: Secret", 1)
+	if _, err := admin.run("--context", "b", "--as", "alice", "create", "-f", writeFile(t, secrets)); err == nil ||
+		!strings.Contains(err.Error(), `spec.paramKind: Forbidden: user`) || !strings.Contains(err.Error(), `must have "get" permission on all objects of the referenced paramKind (kind=Secret, apiVersion=v1)`) {
+		t.Errorf("alice, who may not read Secrets, creating a policy of Secret params: %v", err)
+	}
+	// ConfigMaps she may read: the policy's paramKind resolves to them
+	// alone, and its binding's paramRef names one.
+	admin.must("--context", "b", "--as", "alice", "create", "-f", writeFile(t, replicaLimit))
 }
 
 // refusedEventually waits, for up to 10s, until kubectl refuses a dry run

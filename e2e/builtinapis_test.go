@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -63,6 +64,10 @@ type builtinAPICase struct {
 	// selectors are field selectors to list the objects by, supported or
 	// not.
 	selectors []string
+	// alias is the collection of another group version serving the same
+	// objects, where the object is read and listed by aliasSelectors too.
+	alias          string
+	aliasSelectors []string
 }
 
 type subresourceRequest struct {
@@ -178,6 +183,25 @@ func builtinAPICases(t *testing.T) []builtinAPICase {
 		// kube-controller-manager's migrator runs the migration.
 		volatile:  []string{"status"},
 		selectors: []string{"spec.resource.resource=configmaps"},
+	}, {
+		// core/v1's Events at events.k8s.io/v1, with its stricter rules and
+		// its own field labels.
+		kind:       "Event",
+		collection: "/apis/events.k8s.io/v1/namespaces/default/events",
+		object: `{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":%q},"eventTime":"2026-01-01T00:00:00.000000Z",` +
+			`"reportingController":"example.com/e2e","reportingInstance":"e2e-1","action":"Test","reason":"Tested","note":"n","type":"Normal",` +
+			`"regarding":{"kind":"ConfigMap","namespace":"default","name":"cm","apiVersion":"v1"}}`,
+		update: `{"metadata":{"labels":{"updated":"yes"}}}`,
+		patch:  `{"series":{"count":2,"lastObservedTime":"2026-01-01T00:00:01.000000Z"}}`,
+		invalid: []string{
+			`{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":%q},"reason":"Tested","type":"Normal","regarding":{"kind":"ConfigMap","name":"cm"}}`,
+			`{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":%q},"eventTime":"2026-01-01T00:00:00.000000Z",` +
+				`"reportingController":"example.com/e2e","reportingInstance":"e2e-1","action":"Test","type":"Bogus","note":"n"}`,
+		},
+		selectors: []string{"regarding.name=cm", "reportingController=example.com/e2e", "involvedObject.name=cm", "type=Normal"},
+		// The same Events at core/v1.
+		alias:          "/api/v1/namespaces/default/events",
+		aliasSelectors: []string{"involvedObject.name=cm", "regarding.name=cm", "reportingComponent=example.com/e2e"},
 	}}
 }
 
@@ -223,14 +247,16 @@ func TestBuiltinAPIsAsKube(t *testing.T) {
 }
 
 // compareDiscovery compares the discovery of the resources of
-// builtinAPICases, and returns how many it compared. kube-apiserver
-// serves PodCertificateRequests too, which the hub does not, on purpose.
+// builtinAPICases and of the storage, node and events.k8s.io groups, and
+// returns how many it compared. kube-apiserver serves
+// PodCertificateRequests too, which the hub does not, on purpose.
 func compareDiscovery(t *testing.T, servers []apiServer) int {
 	t.Helper()
 	compared := 0
-	for path, only := range map[string]string{
-		"/api/v1": "replicationcontrollers", "/apis/certificates.k8s.io/v1": "",
-		"/apis/flowcontrol.apiserver.k8s.io/v1": "", "/apis/storagemigration.k8s.io/v1": "",
+	for path, only := range map[string][]string{
+		"/api/v1":                      {"replicationcontrollers", "persistentvolumes", "persistentvolumeclaims"},
+		"/apis/certificates.k8s.io/v1": nil, "/apis/flowcontrol.apiserver.k8s.io/v1": nil, "/apis/storagemigration.k8s.io/v1": nil,
+		"/apis/storage.k8s.io/v1": nil, "/apis/node.k8s.io/v1": nil, "/apis/events.k8s.io/v1": nil,
 	} {
 		var lists [2][]string
 		for i, s := range servers {
@@ -241,7 +267,7 @@ func compareDiscovery(t *testing.T, servers []apiServer) int {
 			}
 			for _, r := range l.APIResources {
 				main, _, _ := strings.Cut(r.Name, "/")
-				if only != "" && main != only || main == "podcertificaterequests" {
+				if only != nil && !slices.Contains(only, main) || main == "podcertificaterequests" {
 					continue
 				}
 				sort.Strings(r.Verbs)
@@ -313,6 +339,12 @@ func (c builtinAPICase) run(t *testing.T, s apiServer) []apiAnswer {
 		ask("list by "+selector, http.MethodGet, coll+"?fieldSelector="+url.QueryEscape(selector+",metadata.name="+name), "", "")
 	}
 	ask("table", http.MethodGet, coll+"?fieldSelector=metadata.name%3D"+name, "application/json;as=Table;v=v1;g=meta.k8s.io", "")
+	if c.alias != "" {
+		ask("get at "+c.alias, http.MethodGet, s.base+c.alias+"/"+name, "", "")
+		for _, selector := range c.aliasSelectors {
+			ask("list at "+c.alias+" by "+selector, http.MethodGet, s.base+c.alias+"?fieldSelector="+url.QueryEscape(selector+",metadata.name="+name), "", "")
+		}
+	}
 
 	// An update without a resourceVersion, which some kinds refuse, then
 	// one of what was read.

@@ -97,6 +97,13 @@ func testRolloutHistory(t *testing.T, admin kubectl, pki string, h *hub, pc *pcl
 	if got := revisions(in("rollout", "history", "deployment/web")); got != "1 3 4" {
 		t.Errorf("after rollout undo kubectl rollout history lists revisions %q, want 1 3 4", got)
 	}
+	// The Deployment names its revision, as kube's controller writes it,
+	// which kubectl rollout status --revision checks.
+	waitFor(t, 30*time.Second, "the Deployment's revision annotation 4", func() (bool, string) {
+		got := in("get", "deployment", "web", "-o", `jsonpath={.metadata.annotations.deployment\.kubernetes\.io/revision}`)
+		return got == "4", got
+	})
+	in("rollout", "status", "deployment/web", "--revision=4", "--timeout", "1m")
 	in("rollout", "undo", "deployment/web", "--to-revision=1")
 	rollout()
 	waitImage(t, pc, downstream, "nginx:1.27")

@@ -226,6 +226,7 @@ kind: MutatingAdmissionPolicy
 metadata:
   name: platform-label
 spec:
+  reinvocationPolicy: Never
   matchConstraints:
     resourceRules:
     - apiGroups: [""]
@@ -279,6 +280,7 @@ kind: MutatingAdmissionPolicy
 metadata:
   name: tenant-labels
 spec:
+  reinvocationPolicy: Never
   matchConstraints:
     resourceRules:
     - apiGroups: [""]

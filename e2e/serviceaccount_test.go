@@ -29,7 +29,7 @@ func TestServiceAccountTokens(t *testing.T) {
 	admin.must("--context", "b", "create", "rolebinding", "bot-everything", "--clusterrole", "cluster-admin", "--serviceaccount", "default:bot")
 
 	admin.must("--context", "a", "create", "serviceaccount", "bot")
-	if header := strings.Fields(strings.Split(admin.must("--context", "a", "get", "sa"), "\n")[0]); strings.Join(header, " ") != "NAME SECRETS AGE" {
+	if header := strings.Fields(strings.Split(admin.must("--context", "a", "get", "sa"), "\n")[0]); strings.Join(header, " ") != "NAME AGE" {
 		t.Errorf("kubectl get serviceaccounts has columns %q", header)
 	}
 	admin.must("--context", "a", "create", "role", "cm-reader", "--verb", "get,list", "--resource", "configmaps")

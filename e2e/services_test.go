@@ -142,7 +142,7 @@ func testServices(t *testing.T, k kubectl) {
 		"ep":            "NAME ENDPOINTS AGE",
 		"ev":            "LAST SEEN TYPE REASON OBJECT MESSAGE",
 		"limits":        "NAME CREATED AT",
-		"quota":         "NAME AGE REQUEST LIMIT",
+		"quota":         "NAME REQUEST LIMIT AGE",
 		"ing":           "NAME CLASS HOSTS ADDRESS PORTS AGE",
 		"netpol":        "NAME POD-SELECTOR AGE",
 		"pdb":           "NAME MIN AVAILABLE MAX UNAVAILABLE ALLOWED DISRUPTIONS AGE",
@@ -183,6 +183,13 @@ func testServices(t *testing.T, k kubectl) {
 	}
 	if _, err := k.run("patch", "svc", "api", "--type=merge", "-p", `{"spec":{"clusterIP":"10.96.0.11","clusterIPs":["10.96.0.11"]}}`); err == nil || !strings.Contains(err.Error(), "spec.clusterIPs[0]: Invalid value") {
 		t.Errorf("changing a cluster IP: %v; want it refused", err)
+	}
+
+	// A LoadBalancer with externalTrafficPolicy Local gets a health check
+	// node port, as kube-apiserver gives it, which its validation requires.
+	k.must("create", "-f", writeFile(t, "apiVersion: v1\nkind: Service\nmetadata: {name: local}\nspec: {type: LoadBalancer, externalTrafficPolicy: Local, selector: {app: web}, ports: [{port: 80}]}\n"))
+	if got := k.must("get", "svc", "local", "-o", "jsonpath={.spec.healthCheckNodePort}"); got == "" || got == "0" {
+		t.Errorf("a LoadBalancer Service with externalTrafficPolicy Local has health check node port %q", got)
 	}
 
 	// Status is written through the status subresource only.

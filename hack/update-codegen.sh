@@ -26,6 +26,8 @@ upstream_apis=(
 	k8s.io/api/certificates/v1
 	k8s.io/api/flowcontrol/v1
 	k8s.io/api/storagemigration/v1
+	k8s.io/api/storage/v1
+	k8s.io/api/node/v1
 	k8s.io/api/networking/v1
 	k8s.io/api/policy/v1
 	k8s.io/api/autoscaling/v1
@@ -34,6 +36,7 @@ upstream_apis=(
 	k8s.io/api/discovery/v1
 	k8s.io/api/events/v1
 	k8s.io/api/rbac/v1
+	k8s.io/api/scheduling/v1
 	k8s.io/api/scheduling/v1alpha3
 	k8s.io/api/authorization/v1
 	k8s.io/api/authentication/v1

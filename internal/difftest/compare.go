@@ -32,6 +32,11 @@ type Difference struct {
 	// Class names the difference for counting: the same class in two
 	// cases is the same divergence.
 	Class string
+	// Codes are, for a difference of code, kube-apiserver's and the hub's,
+	// and SameMessage whether both answered a Status with the same
+	// message: the same refusal, told with another code.
+	Codes       [2]int
+	SameMessage bool
 }
 
 // maxObjectDifferences bounds the differences one pair of objects gives,
@@ -50,7 +55,8 @@ func CompareAnswers(kube, hub Answer) []Difference {
 	}
 	ks, hs := asStatus(kube), asStatus(hub)
 	if kube.Code != hub.Code {
-		return []Difference{{Aspect: AspectCode, Class: fmt.Sprintf("code: kube %d %s, hub %d %s", kube.Code, ks.reason(), hub.Code, hs.reason())}}
+		return []Difference{{Aspect: AspectCode, Class: fmt.Sprintf("code: kube %d %s, hub %d %s", kube.Code, ks.reason(), hub.Code, hs.reason()),
+			Codes: [2]int{kube.Code, hub.Code}, SameMessage: ks != nil && hs != nil && sameLines(ks.Message, hs.Message)}}
 	}
 	if ks != nil || hs != nil {
 		if ks == nil || hs == nil {
@@ -59,6 +65,16 @@ func CompareAnswers(kube, hub Answer) []Difference {
 		return compareStatus(ks, hs)
 	}
 	return compareObjects(AspectObject, Normalize(kube.Body), Normalize(hub.Body))
+}
+
+// sameLines reports whether two messages have the same lines, in any
+// order: upstream lists the errors of one typed patch object in the order
+// structured-merge-diff walks a map, which is no fixed one.
+func sameLines(a, b string) bool {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	slices.Sort(la)
+	slices.Sort(lb)
+	return slices.Equal(la, lb)
 }
 
 func errString(err error) string {

@@ -120,6 +120,10 @@ func TestJSONPatchApplies(t *testing.T) {
 	}
 }
 
+// namespaceNameLabel is the label kube-apiserver gives every Namespace,
+// its name.
+const namespaceNameLabel = "kubernetes.io/metadata.name"
+
 // The normalizer takes out what two servers legitimately answer
 // differently, and leaves the rest.
 func TestNormalize(t *testing.T) {
@@ -129,7 +133,7 @@ func TestNormalize(t *testing.T) {
 			"name": "web-x7k2p", "generateName": "web-", "uid": "u-1", "resourceVersion": "12",
 			"creationTimestamp": "2026-01-01T00:00:00Z",
 			"managedFields":     []any{map[string]any{"manager": "m", "time": "2026-01-01T00:00:00Z"}},
-			"labels":            map[string]any{"controller-uid": "u-1"},
+			"labels":            map[string]any{"controller-uid": "u-1", "job-name": "web-x7k2p"},
 		},
 		"spec": map[string]any{
 			"clusterIP": "10.96.0.12", "clusterIPs": []any{"10.96.0.12"},
@@ -142,7 +146,7 @@ func TestNormalize(t *testing.T) {
 		"metadata": map[string]any{
 			"name": "web-<generated>", "generateName": "web-", "creationTimestamp": someTime,
 			"managedFields": []any{map[string]any{"manager": "m"}},
-			"labels":        map[string]any{"controller-uid": someUID},
+			"labels":        map[string]any{"controller-uid": someUID, "job-name": "web-<generated>"},
 		},
 		"spec": map[string]any{
 			"clusterIP": someAllocated, "clusterIPs": []any{someAllocated},
@@ -154,9 +158,34 @@ func TestNormalize(t *testing.T) {
 		g, _ := json.MarshalIndent(got, "", " ")
 		t.Errorf("Normalize:\n%s", g)
 	}
+	ns := map[string]any{"kind": "Namespace", "metadata": map[string]any{
+		"name": "c-2x57v", "generateName": "c-", "labels": map[string]any{namespaceNameLabel: "c-2x57v"},
+	}}
+	if got := Normalize(ns)["metadata"].(map[string]any)["labels"]; !reflect.DeepEqual(got, map[string]any{namespaceNameLabel: "c-" + someGenerated}) {
+		t.Errorf("a Namespace of a generated name has labels %v, want its name label normalized as its name", got)
+	}
 	headless := map[string]any{"kind": "Service", "spec": map[string]any{"clusterIP": "None"}}
 	if got := Normalize(headless); got["spec"].(map[string]any)["clusterIP"] != "None" {
 		t.Errorf("a headless Service's clusterIP normalized to %v", got["spec"])
+	}
+	// A SelfSubjectRulesReview's rules in any order are the same answer;
+	// each rule's own lists keep theirs.
+	rules := func(order ...int) map[string]any {
+		all := []any{
+			map[string]any{"verbs": []any{"get"}, "nonResourceURLs": []any{"/version", "/healthz"}},
+			map[string]any{"verbs": []any{"*"}, "nonResourceURLs": []any{"*"}},
+		}
+		var list []any
+		for _, i := range order {
+			list = append(list, all[i])
+		}
+		return map[string]any{"kind": "SelfSubjectRulesReview", "status": map[string]any{"nonResourceRules": list}}
+	}
+	if a, b := Normalize(rules(0, 1)), Normalize(rules(1, 0)); !reflect.DeepEqual(a, b) {
+		t.Errorf("rules in another order normalized apart: %v, %v", a, b)
+	}
+	if got := Normalize(rules(0))["status"].(map[string]any)["nonResourceRules"].([]any)[0].(map[string]any)["nonResourceURLs"]; !reflect.DeepEqual(got, []any{"/version", "/healthz"}) {
+		t.Errorf("a rule's URLs normalized to %v", got)
 	}
 }
 
@@ -231,6 +260,52 @@ func TestDivergenceCovers(t *testing.T) {
 	if d.Covers(Kind{GroupVersionKind: fromAPIVersion("apps/v1", "Deployment")}, Difference{Aspect: AspectObject, Path: "spec.priority"}) {
 		t.Errorf("%v covers another kind", d)
 	}
+	// One that is only at the hub covers the field the hub alone gives,
+	// and not one both give otherwise.
+	d.Only = "hub"
+	for diff, want := range map[Difference]bool{
+		{Aspect: AspectObject, Path: "spec.priority", Class: "object: spec.priority only at hub"}:  true,
+		{Aspect: AspectObject, Path: "spec.priority", Class: "object: spec.priority only at kube"}: false,
+		{Aspect: AspectObject, Path: "spec.priority", Class: "object: spec.priority differs"}:      false,
+	} {
+		if got := d.Covers(pod, diff); got != want {
+			t.Errorf("%v covers %v: %v, want %v", d, diff, got, want)
+		}
+	}
+	for _, d := range Divergences {
+		if d.Only != "" && d.Only != "hub" && d.Only != "kube" {
+			t.Errorf("divergences.yaml: %s %s: only is %q, not hub or kube", d.Kind, d.Path, d.Only)
+		}
+	}
+}
+
+// A deliberate divergence of codes covers those codes alone, and only when
+// both servers tell the same message.
+func TestDivergenceCoversCodes(t *testing.T) {
+	pod := Kind{GroupVersionKind: fromAPIVersion("v1", "Pod")}
+	d := Divergence{Kind: "*", Aspect: AspectCode, Codes: []int{500, 400}}
+	same := statusAnswer(500, "")
+	bad := statusAnswer(400, "BadRequest")
+	other := statusAnswer(400, "BadRequest")
+	other.Body["message"] = "something else"
+	other.Raw, _ = json.Marshal(other.Body)
+	for _, c := range []struct {
+		name      string
+		kube, hub Answer
+		want      bool
+	}{
+		{"same message", same, bad, true},
+		{"another message", same, other, false},
+		{"other codes", statusAnswer(422, "Invalid"), bad, false},
+	} {
+		diffs := CompareAnswers(c.kube, c.hub)
+		if len(diffs) != 1 {
+			t.Fatalf("%s: differences %v, want one of code", c.name, diffs)
+		}
+		if got := d.Covers(pod, diffs[0]); got != c.want {
+			t.Errorf("%s: covered %v, want %v", c.name, got, c.want)
+		}
+	}
 }
 
 var updateREADME = flag.Bool("update-readme", false, "write the README's list of deliberate divergences from divergences.yaml")
@@ -266,7 +341,7 @@ func TestREADMEListsDivergences(t *testing.T) {
 	t.Errorf("README.md's deliberate divergences are not divergences.yaml's; run go test ./internal/difftest -update-readme. Want:\n%s", READMESection())
 }
 
-// A Table is compared by its columns and cells, ages and allocated
+// A Table is compared by its columns and cells, ages, uids and allocated
 // addresses aside.
 func TestTableOf(t *testing.T) {
 	table := map[string]any{
@@ -276,14 +351,18 @@ func TestTableOf(t *testing.T) {
 			map[string]any{"name": "Name", "type": "string"},
 			map[string]any{"name": "Cluster-IP", "type": "string"},
 			map[string]any{"name": "Age", "type": "string"},
+			map[string]any{"name": "Selector", "type": "string"},
 		},
-		"rows": []any{map[string]any{"cells": []any{"web", "10.96.0.7", "3s"}, "object": map[string]any{"uid": "u"}}},
+		"rows": []any{map[string]any{
+			"cells":  []any{"web", "10.96.0.7", "3s", "controller-uid=u-1"},
+			"object": map[string]any{"metadata": map[string]any{"uid": "u-1"}},
+		}},
 	}
 	got := tableOf(table)
 	want := map[string]any{
 		"kind":              "Table",
 		"columnDefinitions": table["columnDefinitions"],
-		"rows":              []any{map[string]any{"cells": []any{"web", someAllocated, someTime}}},
+		"rows":              []any{map[string]any{"cells": []any{"web", someAllocated, someTime, "controller-uid=" + someUID}}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("tableOf:\n got %v\nwant %v", got, want)
@@ -295,15 +374,55 @@ func TestTableOf(t *testing.T) {
 }
 
 // The watch script's events keep what the script wrote and leave out what
-// only changed status, as a controller's write does.
+// only changed status or annotations the script does not own, as a
+// controller's write does.
 func TestReadEventsDropsStatusOnlyChanges(t *testing.T) {
 	stream := `{"type":"ADDED","object":{"kind":"Pod","metadata":{"name":"w","resourceVersion":"1"}}}
 {"type":"MODIFIED","object":{"kind":"Pod","metadata":{"name":"w","resourceVersion":"2"},"status":{"phase":"Pending"}}}
 {"type":"MODIFIED","object":{"kind":"Pod","metadata":{"name":"w","resourceVersion":"3","labels":{"a":"b"}}}}
+{"type":"MODIFIED","object":{"kind":"Pod","metadata":{"name":"w","resourceVersion":"4","labels":{"a":"b"},"annotations":{"by":"a controller"}}}}
 {"type":"DELETED","object":{"kind":"Pod","metadata":{"name":"w","resourceVersion":"4","labels":{"a":"b"}}}}
 {"type":"ADDED","object":{"kind":"Pod","metadata":{"name":"after"}}}
 `
 	if got := eventTypes(readEvents(strings.NewReader(stream))); got != "[ADDED MODIFIED DELETED]" {
 		t.Errorf("readEvents kept %s", got)
+	}
+}
+
+// What controllers wrote to an object after the harness made it, its
+// status, their managedFields and the annotations only they own, is left
+// out of an update's answer; what the harness's managers own stays.
+func TestWithoutControllers(t *testing.T) {
+	owns := func(manager string, annotations ...string) map[string]any {
+		fields := map[string]any{}
+		for _, a := range annotations {
+			fields["f:"+a] = map[string]any{}
+		}
+		return map[string]any{"manager": manager, "fieldsV1": map[string]any{"f:metadata": map[string]any{"f:annotations": fields}}}
+	}
+	a := Answer{Code: 200, Body: map[string]any{
+		"kind": "Deployment",
+		"metadata": map[string]any{
+			"annotations": map[string]any{"mine": "x", "deployment.kubernetes.io/revision": "1", "unowned": "y"},
+			"managedFields": []any{
+				owns(otherManager, "mine"),
+				owns("kube-controller-manager", "deployment.kubernetes.io/revision"),
+			},
+		},
+		"status": map[string]any{"replicas": 1.0},
+	}}
+	want := map[string]any{
+		"kind": "Deployment",
+		"metadata": map[string]any{
+			"annotations":   map[string]any{"mine": "x"},
+			"managedFields": []any{owns(otherManager, "mine")},
+		},
+	}
+	if got := a.withoutControllers().Body; !reflect.DeepEqual(got, want) {
+		g, _ := json.MarshalIndent(got, "", " ")
+		t.Errorf("withoutControllers:\n%s", g)
+	}
+	if _, ok := a.Body["status"]; !ok {
+		t.Error("withoutControllers changed the answer it was given")
 	}
 }

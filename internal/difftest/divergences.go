@@ -13,6 +13,14 @@ type Divergence struct {
 	Kind   string `json:"kind"`
 	Aspect Aspect `json:"aspect"`
 	Path   string `json:"path"`
+	// Only, "hub" or "kube", narrows the entry to the field being at that
+	// server alone: what the hub adds, or leaves out, and not a value
+	// both give otherwise.
+	Only string `json:"only,omitempty"`
+	// Codes, in an entry of aspect code, narrows it to the answers where
+	// kube-apiserver answers Codes[0] and the hub Codes[1], each a Status
+	// with the same message.
+	Codes  []int  `json:"codes,omitempty"`
 	Reason string `json:"reason"`
 }
 
@@ -40,6 +48,12 @@ func (d Divergence) Covers(k Kind, diff Difference) bool {
 	if d.Aspect != diff.Aspect && (d.Aspect != AspectObject || diff.Aspect != AspectWatch) {
 		return false
 	}
+	if d.Only != "" && !strings.HasSuffix(diff.Class, " only at "+d.Only) {
+		return false
+	}
+	if d.Codes != nil && (len(d.Codes) != 2 || [2]int(d.Codes) != diff.Codes || !diff.SameMessage) {
+		return false
+	}
 	return d.Path == "" || diff.Path == d.Path ||
 		strings.HasPrefix(diff.Path, d.Path+".") || strings.HasPrefix(diff.Path, d.Path+"[")
 }
@@ -63,6 +77,12 @@ func READMESection() string {
 		what := string(d.Aspect)
 		if d.Path != "" {
 			what += " `" + d.Path + "`"
+		}
+		if d.Only != "" {
+			what += " (only at " + d.Only + ")"
+		}
+		if len(d.Codes) == 2 {
+			what += fmt.Sprintf(" (kube %d, hub %d, same message)", d.Codes[0], d.Codes[1])
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", d.Kind, what, d.Reason)
 	}

@@ -1,9 +1,11 @@
 package difftest
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/netip"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -32,7 +34,8 @@ var generatedVolume = regexp.MustCompile(`^(kube-api-access-)[a-z0-9]{5}$`)
 // Normalize returns a copy of obj, an object a server answered, without
 // what legitimately differs between two servers: uid (also where the
 // object names itself, as a Job's selector does), resourceVersion,
-// timestamps, managedFields' times, generated names, and the cluster IPs
+// timestamps, managedFields' times, generated names (also where the
+// object names itself, as a Job's labels do), and the cluster IPs
 // and node ports each server allocates (whether one was allocated still
 // counts).
 func Normalize(obj map[string]any) map[string]any {
@@ -42,13 +45,14 @@ func Normalize(obj map[string]any) map[string]any {
 	obj = deepCopy(obj)
 	meta, _ := obj["metadata"].(map[string]any)
 	uid, _ := meta["uid"].(string)
+	generated := values{}
 	if meta != nil {
 		for _, f := range ignoredMetadata {
 			delete(meta, f)
 		}
 		if prefix, ok := meta["generateName"].(string); ok && prefix != "" {
 			if name, ok := meta["name"].(string); ok && strings.HasPrefix(name, prefix) {
-				meta["name"] = prefix + someGenerated
+				generated[name] = prefix + someGenerated
 			}
 		}
 		if mf, ok := meta["managedFields"].([]any); ok {
@@ -67,6 +71,16 @@ func Normalize(obj map[string]any) map[string]any {
 	if status, ok := obj["status"].(map[string]any); ok && obj["kind"] == "SelfSubjectReview" && status["userInfo"] != nil {
 		status["userInfo"] = theCaller
 	}
+	// kube-apiserver lists a SelfSubjectRulesReview's rules in the order
+	// its informer's map yields the bindings, another at each review:
+	// which rules are told is compared, not their order.
+	if status, ok := obj["status"].(map[string]any); ok && obj["kind"] == "SelfSubjectRulesReview" {
+		for _, f := range []string{"resourceRules", "nonResourceRules"} {
+			if rules, ok := status[f].([]any); ok {
+				sortByJSON(rules)
+			}
+		}
+	}
 	if spec, ok := obj["spec"].(map[string]any); ok && obj["kind"] == "CertificateSigningRequest" {
 		for _, f := range []string{"username", "uid", "groups", "extra"} {
 			if spec[f] != nil {
@@ -74,28 +88,45 @@ func Normalize(obj map[string]any) map[string]any {
 			}
 		}
 	}
-	normalizeValues(obj, "", uid)
+	if uid != "" {
+		generated[uid] = someUID
+	}
+	normalizeValues(obj, "", generated)
 	return obj
 }
 
-// normalizeValues replaces, under v, uid by a placeholder, times by one,
-// and generated volume names' suffixes.
-func normalizeValues(v any, key, uid string) any {
+// sortByJSON sorts list by the JSON encoding of its elements.
+func sortByJSON(list []any) {
+	key := func(v any) string {
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	slices.SortStableFunc(list, func(a, b any) int { return strings.Compare(key(a), key(b)) })
+}
+
+// values maps what a server generated for an object, its uid and its
+// generated name, to their placeholders.
+type values map[string]string
+
+// normalizeValues replaces, under v, the generated values by their
+// placeholders, times by one, and generated volume names' suffixes.
+func normalizeValues(v any, key string, generated values) any {
 	switch v := v.(type) {
 	case map[string]any:
 		for k, e := range v {
-			v[k] = normalizeValues(e, k, uid)
+			v[k] = normalizeValues(e, k, generated)
 		}
 		return v
 	case []any:
 		for i, e := range v {
-			v[i] = normalizeValues(e, key, uid)
+			v[i] = normalizeValues(e, key, generated)
 		}
 		return v
 	case string:
+		if placeholder, ok := generated[v]; ok {
+			return placeholder
+		}
 		switch {
-		case uid != "" && v == uid:
-			return someUID
 		case isTimeKey(key) && isTime(v):
 			return someTime
 		case generatedVolume.MatchString(v):
@@ -148,11 +179,13 @@ func isIP(s string) bool {
 }
 
 // withoutControllers is a copy of a, its object without what controllers
-// wrote to it since it was stored: its status, and the managedFields of
-// managers other than the harness's. An update or patch answers the
-// object as stored, and kube-apiserver's controllers (deployments,
-// quotas, disruption budgets…) write to the base objects between the
-// cases, each at its own time; what the request itself did is compared.
+// wrote to it since it was stored: its status, the managedFields of
+// managers other than the harness's, and the annotations none of the
+// harness's managers owns (a Deployment's revision). An update or patch
+// answers the object as stored, and the controllers of both servers
+// (deployments, quotas, disruption budgets…) write to the base objects
+// between the cases, each at its own time; what the request itself did
+// is compared.
 func (a Answer) withoutControllers() Answer {
 	if a.Body == nil || a.Body["kind"] == "Status" {
 		return a
@@ -161,13 +194,45 @@ func (a Answer) withoutControllers() Answer {
 	delete(a.Body, "status")
 	meta, _ := a.Body["metadata"].(map[string]any)
 	if mf, ok := meta["managedFields"].([]any); ok {
-		var own []any
-		for _, e := range mf {
-			if e, ok := e.(map[string]any); ok && strings.HasPrefix(fmt.Sprint(e["manager"]), baseManager) {
-				own = append(own, e)
-			}
-		}
+		own := harnessOwn(mf)
 		meta["managedFields"] = own
+		dropUnowned(meta, own)
 	}
 	return a
+}
+
+// harnessOwn are the entries of managedFields mf of the harness's
+// managers.
+func harnessOwn(mf []any) []any {
+	var own []any
+	for _, e := range mf {
+		if e, ok := e.(map[string]any); ok && strings.HasPrefix(fmt.Sprint(e["manager"]), baseManager) {
+			own = append(own, e)
+		}
+	}
+	return own
+}
+
+// dropUnowned deletes from meta the annotations that no entry of own,
+// managedFields entries, owns.
+func dropUnowned(meta map[string]any, own []any) {
+	annotations, _ := meta["annotations"].(map[string]any)
+	for key := range annotations {
+		owned := false
+		for _, e := range own {
+			fields, _ := e.(map[string]any)["fieldsV1"].(map[string]any)
+			m, _ := fields["f:metadata"].(map[string]any)
+			a, _ := m["f:annotations"].(map[string]any)
+			if _, ok := a["f:"+key]; ok {
+				owned = true
+				break
+			}
+		}
+		if !owned {
+			delete(annotations, key)
+		}
+	}
+	if annotations != nil && len(annotations) == 0 {
+		delete(meta, "annotations")
+	}
 }

@@ -72,7 +72,11 @@ func Run(ctx context.Context, kube, hub *Server, opts Options) (*Report, error) 
 	if err := r.setUp(ctx); err != nil {
 		return nil, err
 	}
-	r.forEachKind(kinds, func(k Kind) { r.base(ctx, k) })
+	// The base objects that change how others are admitted go first, so
+	// that every other base meets them on both servers alike.
+	first, rest := splitKinds(kinds, shapesAdmission)
+	r.forEachKind(first, func(k Kind) { r.base(ctx, k) })
+	r.forEachKind(rest, func(k Kind) { r.base(ctx, k) })
 	if onlyIndex >= 0 {
 		r.runCase(ctx, kinds[0], onlyIndex)
 	} else {
@@ -84,6 +88,22 @@ func Run(ctx context.Context, kube, hub *Server, opts Options) (*Report, error) 
 	}
 	r.forEachKind(kinds, func(k Kind) { r.cleanUp(ctx, k) })
 	return r.report, ctx.Err()
+}
+
+// shapesAdmission tells whether k's objects change how other objects of
+// their namespace are admitted: a LimitRange gives pods its defaults.
+func shapesAdmission(k Kind) bool { return k.Group == "" && k.Kind == "LimitRange" }
+
+// splitKinds is kinds split into those that in says and the others.
+func splitKinds(kinds []Kind, in func(Kind) bool) (yes, no []Kind) {
+	for _, k := range kinds {
+		if in(k) {
+			yes = append(yes, k)
+		} else {
+			no = append(no, k)
+		}
+	}
+	return yes, no
 }
 
 // forEachKind calls f for every kind side by side and waits.

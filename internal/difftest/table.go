@@ -34,8 +34,9 @@ func (r *runner) table(ctx context.Context, k Kind) {
 }
 
 // tableOf is the part of a Table answer that is compared: its kind, the
-// column definitions and the rows' cells, ages and allocated addresses
-// replaced by placeholders. An answer that is no Table stays as it is.
+// column definitions and the rows' cells, ages, uids, allocated
+// addresses and the caller's name replaced by placeholders. An answer
+// that is no Table stays as it is.
 func tableOf(body map[string]any) map[string]any {
 	if body == nil || body["kind"] != "Table" {
 		return body
@@ -48,7 +49,12 @@ func tableOf(body map[string]any) map[string]any {
 		row, _ := row.(map[string]any)
 		cells, _ := row["cells"].([]any)
 		cells = append([]any(nil), cells...)
+		uid := uidOf(row)
 		for i := range cells {
+			if s, ok := cells[i].(string); ok && uid != "" {
+				// A Job's selector names the Job's uid.
+				cells[i] = strings.ReplaceAll(s, uid, someUID)
+			}
 			if i >= len(columns) {
 				break
 			}
@@ -58,12 +64,24 @@ func tableOf(body map[string]any) map[string]any {
 				cells[i] = someTime
 			case name == "Cluster-IP" && isIP(stringOf(cells[i])):
 				cells[i] = someAllocated
+			case name == "Requestor" && stringOf(cells[i]) != "":
+				// A CertificateSigningRequest's requester is the
+				// harness, who is each server's own user (Normalize).
+				cells[i] = theCaller
 			}
 		}
 		rows = append(rows, map[string]any{"cells": cells})
 	}
 	out["rows"] = rows
 	return out
+}
+
+// uidOf is the uid of the object of a Table's row, "" when the row does
+// not hold its metadata.
+func uidOf(row map[string]any) string {
+	obj, _ := row["object"].(map[string]any)
+	meta, _ := obj["metadata"].(map[string]any)
+	return stringOf(meta["uid"])
 }
 
 func stringOf(v any) string {

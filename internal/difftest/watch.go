@@ -74,9 +74,11 @@ func orOK(err error) string {
 
 // watchScript watches the watch object of kind k on s, writes it, and returns the
 // events delivered up to its deletion, each object normalized without its
-// status and managedFields, and without the MODIFIED events that changed
-// nothing else: what controllers write to status is each server's own
-// business, the sequence of the script's writes is not.
+// status, managedFields and the annotations the script's writes do not
+// own, and without the MODIFIED events that changed nothing else: what
+// controllers write to status and annotations (a Deployment's revision)
+// is each server's own business, the sequence of the script's writes is
+// not.
 func (r *runner) watchScript(ctx context.Context, s *Server, k Kind) ([]map[string]any, error) {
 	ctx, cancel := context.WithTimeout(ctx, watchTimeout)
 	defer cancel()
@@ -100,7 +102,7 @@ func (r *runner) watchScript(ctx context.Context, s *Server, k Kind) ([]map[stri
 		{Method: http.MethodPatch, Path: path, ContentType: "application/apply-patch+yaml",
 			Query: url.Values{"fieldManager": {baseManager}, "force": {"true"}}, Body: body},
 		{Method: http.MethodPatch, Path: path, ContentType: "application/merge-patch+json",
-			Body: []byte(`{"metadata":{"labels":{"difftest":"patched"}}}`)},
+			Query: url.Values{"fieldManager": {otherManager}}, Body: []byte(`{"metadata":{"labels":{"difftest":"patched"}}}`)},
 	}
 	var failed []string
 	for _, w := range writes {
@@ -141,7 +143,8 @@ func update(ctx context.Context, s *Server, path string) int {
 		annotations["difftest"] = "updated"
 		meta["annotations"] = annotations
 		updated, _ := json.Marshal(a.Body)
-		if code = s.Do(ctx, Request{Method: http.MethodPut, Path: path, ContentType: "application/json", Body: updated}).Code; code != http.StatusConflict {
+		put := Request{Method: http.MethodPut, Path: path, Query: url.Values{"fieldManager": {otherManager}}, ContentType: "application/json", Body: updated}
+		if code = s.Do(ctx, put).Code; code != http.StatusConflict {
 			return code
 		}
 	}
@@ -165,6 +168,8 @@ func readEvents(body io.Reader) []map[string]any {
 		obj := Normalize(ev.Object)
 		delete(obj, "status")
 		if meta, ok := obj["metadata"].(map[string]any); ok {
+			mf, _ := meta["managedFields"].([]any)
+			dropUnowned(meta, harnessOwn(mf))
 			delete(meta, "managedFields")
 		}
 		if n := len(out); ev.Type == "MODIFIED" && n > 0 && reflect.DeepEqual(out[n-1]["object"], obj) {

@@ -24,6 +24,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/admission/assignment"
 	certificatesadmission "github.com/canopy-dev/canopy/pkg/admission/certificates"
 	"github.com/canopy-dev/canopy/pkg/admission/definitioncleanup"
+	"github.com/canopy-dev/canopy/pkg/admission/kubeplugins"
 	"github.com/canopy-dev/canopy/pkg/admission/logicalclusterlifecycle"
 	"github.com/canopy-dev/canopy/pkg/admission/namespacelifecycle"
 	"github.com/canopy-dev/canopy/pkg/admission/upsynced"
@@ -143,12 +144,26 @@ func (h *hubServer) installAdmission(cfg *genericapiserver.Config, authz authori
 	if err != nil {
 		return err
 	}
+	// kube-apiserver's own plugins for pods, in each logical cluster.
+	kube, err := kubeplugins.New(kubeplugins.Config{
+		LimitRanges:     h.informers.For(h.apis.LimitRanges),
+		ServiceAccounts: h.informers.For(h.apis.ServiceAccountStore),
+		PriorityClasses: h.informers.For(h.apis.PriorityClasses),
+		Namespaces:      h.informers.For(h.apis.Namespaces),
+		Pods:            h.informers.For(h.apis.Pods),
+		Loopback:        cfg.LoopbackClientConfig,
+		Version:         cfg.EffectiveVersion,
+	})
+	if err != nil {
+		return err
+	}
 	cfg.AdmissionControl = admission.NewChainHandler(
 		logicalclusterlifecycle.New(h.apis.clusters),
 		definitioncleanup.New(),
 		namespacelifecycle.New(h.apis.NamespaceREST),
 		upsynced.New(h.apis.ReplicaSets),
 		syncerscope.NewAdmission(syncerObjects),
+		kube,
 		certificatesadmission.New(authz),
 		h.assignments,
 		h.policies,

@@ -33,10 +33,12 @@ import (
 	generatedopenapi "github.com/canopy-dev/canopy/pkg/generated/openapi"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/otlp"
+	"github.com/canopy-dev/canopy/pkg/registry/admissionregistration"
 	apiextensionsregistry "github.com/canopy-dev/canopy/pkg/registry/apiextensions"
 	authenticationregistry "github.com/canopy-dev/canopy/pkg/registry/authentication"
 	authorizationregistry "github.com/canopy-dev/canopy/pkg/registry/authorization"
 	"github.com/canopy-dev/canopy/pkg/registry/core"
+	"github.com/canopy-dev/canopy/pkg/registry/events"
 	rbacregistry "github.com/canopy-dev/canopy/pkg/registry/rbac"
 	"github.com/canopy-dev/canopy/pkg/registry/tenancy"
 	"github.com/canopy-dev/canopy/pkg/serviceaccount"
@@ -146,7 +148,7 @@ func newScheme() (*runtime.Scheme, serializer.CodecFactory, error) {
 	scheme := runtime.NewScheme()
 	addToScheme := []func(*runtime.Scheme) error{
 		core.AddToScheme, tenancy.AddToScheme, rbacregistry.AddToScheme, authenticationregistry.AddToScheme, authorizationregistry.AddToScheme,
-		apiextensionsregistry.AddToScheme,
+		apiextensionsregistry.AddToScheme, admissionregistration.AddToScheme, events.AddToScheme,
 	}
 	for _, g := range storedGroups {
 		addToScheme = append(addToScheme, g.addToScheme)

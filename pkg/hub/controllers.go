@@ -207,6 +207,7 @@ func (h *hubServer) installRolloutHistoryController() error {
 		Deployments:         h.apis.Deployments,
 		ReplicaSets:         h.apis.ReplicaSets,
 		ReplicaSetStatus:    h.apis.ReplicaSetStatus,
+		DeploymentStatus:    h.apis.DeploymentStatus,
 		StatefulSets:        h.apis.StatefulSets,
 		DaemonSets:          h.apis.DaemonSets,
 		ControllerRevisions: h.apis.ControllerRevisions,

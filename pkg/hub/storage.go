@@ -16,9 +16,13 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	eventsv1 "k8s.io/api/events/v1"
 	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	nodev1 "k8s.io/api/node/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	storagemigrationv1 "k8s.io/api/storagemigration/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -31,6 +35,7 @@ import (
 
 	placementv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/placement/v1alpha1"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	rbacauthorizer "github.com/canopy-dev/canopy/pkg/authorization/rbac"
 	placementcontroller "github.com/canopy-dev/canopy/pkg/controller/placement"
 	"github.com/canopy-dev/canopy/pkg/controller/statusaggregation"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
@@ -44,11 +49,15 @@ import (
 	"github.com/canopy-dev/canopy/pkg/registry/coordination"
 	"github.com/canopy-dev/canopy/pkg/registry/core"
 	"github.com/canopy-dev/canopy/pkg/registry/discovery"
+	"github.com/canopy-dev/canopy/pkg/registry/events"
 	"github.com/canopy-dev/canopy/pkg/registry/flowcontrol"
 	"github.com/canopy-dev/canopy/pkg/registry/networking"
+	noderegistry "github.com/canopy-dev/canopy/pkg/registry/node"
 	placementregistry "github.com/canopy-dev/canopy/pkg/registry/placement"
 	"github.com/canopy-dev/canopy/pkg/registry/policy"
 	rbacregistry "github.com/canopy-dev/canopy/pkg/registry/rbac"
+	"github.com/canopy-dev/canopy/pkg/registry/scheduling"
+	storageregistry "github.com/canopy-dev/canopy/pkg/registry/storage"
 	"github.com/canopy-dev/canopy/pkg/registry/storagemigration"
 	"github.com/canopy-dev/canopy/pkg/registry/tenancy"
 	"github.com/canopy-dev/canopy/pkg/registry/workload"
@@ -76,8 +85,11 @@ type apiStorage struct {
 	ServiceAccountStore, ConfigMaps *genericregistry.Store
 	Services                        *genericregistry.Store
 	ResourceQuotas                  *genericregistry.Store
-	IPAddresses                     *genericregistry.Store
-	Events                          rest.Creater
+	// Pods, LimitRanges and PriorityClasses are read by kube-apiserver's
+	// pod admission plugins (pkg/admission/kubeplugins).
+	Pods, LimitRanges, PriorityClasses *genericregistry.Store
+	IPAddresses                        *genericregistry.Store
+	Events                             rest.Creater
 	// Namespaces is the namespaces' store; NamespaceREST serves them,
 	// deleting one by marking it Terminating until it is emptied,
 	// NamespaceFinalize is their finalize subresource and NamespaceStatus
@@ -88,7 +100,7 @@ type apiStorage struct {
 	NamespaceStatus   rest.Updater
 
 	Deployments, ReplicaSets, StatefulSets, DaemonSets, ControllerRevisions *genericregistry.Store
-	ReplicaSetStatus                                                        rest.Updater
+	ReplicaSetStatus, DeploymentStatus                                      rest.Updater
 	// Aggregated are the workload resources whose status is the
 	// aggregate of their SyncTargets', by group resource.
 	Aggregated map[string]statusaggregation.Resource
@@ -146,10 +158,12 @@ var storedGroups = []struct {
 	{discoveryv1.SchemeGroupVersion, discovery.AddToScheme, discovery.NewStorage},
 	{workloadv1alpha1.SchemeGroupVersion, workload.AddToScheme, workload.NewStorage},
 	{placementv1alpha1.SchemeGroupVersion, placementregistry.AddToScheme, placementregistry.NewStorage},
-	{admissionregistrationv1.SchemeGroupVersion, admissionregistration.AddToScheme, admissionregistration.NewStorage},
 	{certificatesv1.SchemeGroupVersion, certificates.AddToScheme, certificates.NewStorage},
 	{flowcontrolv1.SchemeGroupVersion, flowcontrol.AddToScheme, flowcontrol.NewStorage},
 	{storagemigrationv1.SchemeGroupVersion, storagemigration.AddToScheme, storagemigration.NewStorage},
+	{storagev1.SchemeGroupVersion, storageregistry.AddToScheme, storageregistry.NewStorage},
+	{nodev1.SchemeGroupVersion, noderegistry.AddToScheme, noderegistry.NewStorage},
+	{schedulingv1.SchemeGroupVersion, scheduling.AddToScheme, scheduling.NewStorage},
 }
 
 // newAPIStorage builds the storage of every API over c's datastore.
@@ -175,6 +189,16 @@ func newAPIStorage(c *config) (*apiStorage, error) {
 		}
 		s.groups = append(s.groups, storedGroup{g.version, storage})
 	}
+	// events.k8s.io/v1 serves core/v1's Events at another version.
+	s.groups = append(s.groups, storedGroup{eventsv1.SchemeGroupVersion, events.Serve(s.core)})
+	// Admission policies and bindings are checked, as kube-apiserver
+	// checks them, against who may read their params: by the logical
+	// cluster's RBAC, over the kinds of the groups built above.
+	policies, err := admissionregistration.NewStorage(s.factory, c.scheme, admissionregistration.ParamAccess{Authorizer: rbacauthorizer.New(s.rbac), Stores: s.allStores()})
+	if err != nil {
+		return nil, err
+	}
+	s.groups = append(s.groups, storedGroup{admissionregistrationv1.SchemeGroupVersion, policies})
 	// Definitions are checked against the scheme: complete, it names the
 	// groups the hub serves itself.
 	definitions, err := apiextensionsregistry.NewStorage(s.factory, c.scheme)
@@ -205,6 +229,9 @@ func (s *apiStorage) lookUp() error {
 	s.ServiceAccountStore = l.store(v1, "serviceaccounts")
 	s.ConfigMaps = l.store(v1, "configmaps")
 	s.ResourceQuotas = l.store(v1, "resourcequotas")
+	s.Pods = l.store(v1, "pods")
+	s.LimitRanges = l.store(v1, "limitranges")
+	s.PriorityClasses = l.store(schedulingv1.SchemeGroupVersion, "priorityclasses")
 	s.Services = l.store(v1, "services")
 	s.IPAddresses = l.store(networkingv1.SchemeGroupVersion, "ipaddresses")
 	s.Events = lookUp[rest.Creater](&l, v1, "events")
@@ -215,6 +242,7 @@ func (s *apiStorage) lookUp() error {
 	s.Deployments = l.store(apps, "deployments")
 	s.ReplicaSets = l.store(apps, "replicasets")
 	s.ReplicaSetStatus = lookUp[rest.Updater](&l, apps, "replicasets/status")
+	s.DeploymentStatus = lookUp[rest.Updater](&l, apps, "deployments/status")
 	s.StatefulSets = l.store(apps, "statefulsets")
 	s.DaemonSets = l.store(apps, "daemonsets")
 	s.ControllerRevisions = l.store(apps, "controllerrevisions")
@@ -360,15 +388,17 @@ func (s *apiStorage) syncerStores() syncerscope.Stores {
 	return stores
 }
 
-// setUp sets up a new logical cluster: its bootstrap RBAC, and the
-// namespaces every Kubernetes cluster has, which tools assume.
+// setUp sets up a new logical cluster: its bootstrap RBAC, the
+// namespaces every Kubernetes cluster has, which tools assume, and the
+// system PriorityClasses.
 func (s *apiStorage) setUp(ctx context.Context, cluster logicalcluster.Name) error {
-	var rbacErr error
+	var rbacErr, classesErr error
 	var wg sync.WaitGroup
 	wg.Go(func() { rbacErr = s.rbac.SetUp(ctx, cluster) })
+	wg.Go(func() { classesErr = scheduling.SetUp(ctx, s.PriorityClasses, cluster) })
 	err := createDefaultNamespaces(ctx, s.NamespaceREST, cluster)
 	wg.Wait()
-	return errors.Join(err, rbacErr)
+	return errors.Join(err, rbacErr, classesErr)
 }
 
 // createDefaultNamespaces creates the namespaces every Kubernetes cluster

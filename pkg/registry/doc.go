@@ -11,7 +11,10 @@
 // request's key takes the cluster from its context. The watch cache keys
 // objects without a request, so every stored object also carries its
 // cluster in the logicalcluster.Annotation, which the store sets on every
-// create and update whatever the client sent.
+// create and update whatever the client sent. The annotation is the hub's
+// bookkeeping, no client's field: an update is made from the stored object
+// without it, and no managedFields entry owns it (bookkeeping.go), so that
+// the field manager records what it records in kube-apiserver.
 //
 // Each resource has one watch cache for all logical clusters: a logical
 // cluster costs nothing until it has objects, and a list or watch in one

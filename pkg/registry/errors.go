@@ -3,7 +3,6 @@ package registry
 import (
 	"context"
 	"errors"
-	"fmt"
 	"path"
 	"strconv"
 
@@ -74,14 +73,23 @@ func (s clientErrors) invalidResourceVersion(name, rv string, why error) error {
 		field.ErrorList{field.Invalid(field.NewPath("metadata", "resourceVersion"), rv, why.Error())})
 }
 
-// PatchErrors is an update's objInfo, but a 400 for a patch that cannot be
-// applied. Upstream turns the errors of some malformed strategic merge
-// patches into 400s, and leaves the others, such as a $setElementOrder
-// that is no list, as 500s; applying a patch to a stored object, valid,
-// fails only for the patch. What the update does after applying it, such
-// as finishing a deletion, is left as it is.
-func PatchErrors(objInfo rest.UpdatedObjectInfo) rest.UpdatedObjectInfo { return patchErrors{objInfo} }
+// ClientUpdate is objInfo, an update a client asks for, as the hub's
+// stores apply it: a patch that cannot be applied is a 400, and the object
+// made carries none of the hub's bookkeeping until it is stamped.
+func ClientUpdate(objInfo rest.UpdatedObjectInfo) rest.UpdatedObjectInfo {
+	return unstamped(patchErrors{objInfo})
+}
 
+// patchErrors is an update's objInfo, but a 400 for a patch that cannot
+// be applied, with upstream's message. Upstream turns the errors of some
+// malformed strategic merge patches into 400s, and leaves the others, such
+// as a $setElementOrder that is no list, and a server-side apply that
+// cannot be typed (duplicate keys in a list map, a wrongly typed field:
+// "failed to create typed patch object"), as 500s, which tell a client to
+// retry a request that can never succeed (kubernetes/kubernetes#139253,
+// whose fix, #139255, answers 400 too). Applying a patch to a stored
+// object, valid, fails only for the patch. What the update does after
+// applying it, such as finishing a deletion, is left as it is.
 type patchErrors struct{ rest.UpdatedObjectInfo }
 
 func (p patchErrors) UpdatedObject(ctx context.Context, old runtime.Object) (runtime.Object, error) {
@@ -91,7 +99,7 @@ func (p patchErrors) UpdatedObject(ctx context.Context, old runtime.Object) (run
 		return obj, err
 	}
 	if info, ok := genericapirequest.RequestInfoFrom(ctx); ok && info.Verb == "patch" {
-		return nil, apierrors.NewBadRequest(fmt.Sprintf("the patch cannot be applied to %s %q: %v", info.Resource, info.Name, err))
+		return nil, apierrors.NewBadRequest(err.Error())
 	}
 	return obj, err
 }

@@ -158,11 +158,18 @@ func (listThenWatch) IsWatchListSemanticsUnSupported() bool { return true }
 
 // stamp records the request's logical cluster on obj, overriding the
 // client: the annotation is what the watch cache keys the object by, so it
-// must always name the cluster whose key the object is stored under.
-func stamp(ctx context.Context, obj runtime.Object) error {
+// must always name the cluster whose key the object is stored under. On
+// create, an annotation the client sent is no client's field (unstamp);
+// an update's object is unstamped as it is made (ClientUpdate).
+func stamp(ctx context.Context, obj runtime.Object, creating bool) error {
 	cluster, ok := logicalcluster.ClusterFrom(ctx)
 	if !ok {
 		return apierrors.NewInternalError(fmt.Errorf("no logical cluster in the request"))
+	}
+	if creating {
+		if err := unstamp(obj, nil); err != nil {
+			return apierrors.NewInternalError(err)
+		}
 	}
 	m, err := meta.Accessor(obj)
 	if err != nil {
@@ -174,7 +181,7 @@ func stamp(ctx context.Context, obj runtime.Object) error {
 
 func stampOnCreate(next genericregistry.BeginCreateFunc) genericregistry.BeginCreateFunc {
 	return func(ctx context.Context, obj runtime.Object, options *metav1.CreateOptions) (genericregistry.FinishFunc, error) {
-		if err := stamp(ctx, obj); err != nil {
+		if err := stamp(ctx, obj, true); err != nil {
 			return nil, err
 		}
 		if next != nil {
@@ -186,7 +193,7 @@ func stampOnCreate(next genericregistry.BeginCreateFunc) genericregistry.BeginCr
 
 func stampOnUpdate(next genericregistry.BeginUpdateFunc) genericregistry.BeginUpdateFunc {
 	return func(ctx context.Context, obj, old runtime.Object, options *metav1.UpdateOptions) (genericregistry.FinishFunc, error) {
-		if err := stamp(ctx, obj); err != nil {
+		if err := stamp(ctx, obj, false); err != nil {
 			return nil, err
 		}
 		if next != nil {

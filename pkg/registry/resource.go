@@ -46,12 +46,11 @@ type Served struct {
 	shortNames, categories []string
 }
 
-// Update updates as the store does, answering 400 for a patch that
-// cannot be applied.
+// Update updates as the store does, as a client's update (ClientUpdate).
 func (s *Served) Update(ctx context.Context, name string, objInfo rest.UpdatedObjectInfo, createValidation rest.ValidateObjectFunc,
 	updateValidation rest.ValidateObjectUpdateFunc, forceAllowCreate bool, options *metav1.UpdateOptions,
 ) (runtime.Object, bool, error) {
-	return s.Store.Update(ctx, name, PatchErrors(objInfo), createValidation, updateValidation, forceAllowCreate, options)
+	return s.Store.Update(ctx, name, ClientUpdate(objInfo), createValidation, updateValidation, forceAllowCreate, options)
 }
 
 func (s *Served) ShortNames() []string { return s.shortNames }
@@ -139,7 +138,7 @@ func (r *Status) Get(ctx context.Context, name string, options *metav1.GetOption
 
 func (r *Status) Update(ctx context.Context, name string, objInfo rest.UpdatedObjectInfo, createValidation rest.ValidateObjectFunc, updateValidation rest.ValidateObjectUpdateFunc, _ bool, options *metav1.UpdateOptions) (runtime.Object, bool, error) {
 	// A status update never creates the object it is the status of.
-	return r.store.Update(ctx, name, PatchErrors(objInfo), createValidation, updateValidation, false, options)
+	return r.store.Update(ctx, name, ClientUpdate(objInfo), createValidation, updateValidation, false, options)
 }
 
 func (r *Status) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {

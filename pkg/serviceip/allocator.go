@@ -35,35 +35,41 @@ type Allocator struct {
 	Range  netip.Prefix
 }
 
-// Install makes services, the Services' store, allocate and release
-// cluster IPs with a, around the hooks it has.
+// Install makes services, the Services' store, do what kube-apiserver's
+// service storage does before its strategy runs, and allocate and
+// release cluster IPs with a: on create, clusterIPs kept in step with
+// clusterIP, the IP family fields set (their errors answered alone), and
+// a cluster IP given or claimed, and a health check node port where one
+// is needed (giveHealthCheckNodePort); on update, what was allocated kept
+// over an update that leaves it out, then the same.
 func (a *Allocator) Install(services *genericregistry.Store) {
 	beginCreate, beginUpdate, afterDelete := services.BeginCreate, services.BeginUpdate, services.AfterDelete
 	services.BeginCreate = func(ctx context.Context, obj runtime.Object, options *metav1.CreateOptions) (genericregistry.FinishFunc, error) {
-		release, err := a.allocate(ctx, obj.(*corev1.Service), len(options.DryRun) > 0)
+		svc := obj.(*corev1.Service)
+		normalizeClusterIPs(svc, nil)
+		if err := a.initIPFamilyFields(svc, nil); err != nil {
+			return nil, err
+		}
+		release, err := a.allocate(ctx, svc, len(options.DryRun) > 0)
 		if err != nil {
 			return nil, err
 		}
+		giveHealthCheckNodePort(svc)
 		return chain(ctx, release, func() (genericregistry.FinishFunc, error) { return beginCreate(ctx, obj, options) })
 	}
 	services.BeginUpdate = func(ctx context.Context, obj, old runtime.Object, options *metav1.UpdateOptions) (genericregistry.FinishFunc, error) {
-		svc, was := obj.(*corev1.Service), old.(*corev1.Service)
-		finish := func(context.Context, bool) {}
-		// An update that leaves the IP out keeps the old one
-		// (keepAllocated); one without an IP before gets one now.
-		if !hasIP(was) {
-			release, err := a.allocate(ctx, svc, len(options.DryRun) > 0)
-			if err != nil {
-				return nil, err
-			}
-			finish = release
-		} else if svc.Spec.Type == corev1.ServiceTypeExternalName && len(options.DryRun) == 0 {
-			finish = func(ctx context.Context, ok bool) {
-				if ok {
-					a.release(ctx, was)
-				}
-			}
+		svc, was := obj.(*corev1.Service), old.(*corev1.Service).DeepCopy()
+		a.defaultOnReadIPFamilies(was)
+		patchAllocatedValues(svc, was)
+		normalizeClusterIPs(svc, was)
+		if err := a.initIPFamilyFields(svc, was); err != nil {
+			return nil, err
 		}
+		finish, err := a.update(ctx, svc, was, len(options.DryRun) > 0)
+		if err != nil {
+			return nil, err
+		}
+		giveHealthCheckNodePort(svc)
 		return chain(ctx, finish, func() (genericregistry.FinishFunc, error) { return beginUpdate(ctx, obj, old, options) })
 	}
 	services.AfterDelete = func(obj runtime.Object, options *metav1.DeleteOptions) {
@@ -81,6 +87,29 @@ func (a *Allocator) Install(services *genericregistry.Store) {
 		}
 		a.release(logicalcluster.WithCluster(context.Background(), cluster), svc)
 	}
+}
+
+// update allocates or releases what an update of old to svc changes, as
+// kube-apiserver does (k8s.io/kubernetes@v1.37.1
+// pkg/registry/core/service/storage/alloc.go, updateClusterIPs): a
+// Service that was ExternalName gets a cluster IP, one that becomes
+// ExternalName gives its up once the update is stored; the hub's one
+// family has no secondary IP to add or drop.
+func (a *Allocator) update(ctx context.Context, svc, old *corev1.Service, dryRun bool) (genericregistry.FinishFunc, error) {
+	nothing := func(context.Context, bool) {}
+	switch {
+	case isMatchingPreferDualStackClusterIPFields(svc, old):
+		return nothing, nil
+	case old.Spec.Type == corev1.ServiceTypeExternalName && svc.Spec.Type != corev1.ServiceTypeExternalName:
+		return a.allocate(ctx, svc, dryRun)
+	case svc.Spec.Type == corev1.ServiceTypeExternalName && old.Spec.Type != corev1.ServiceTypeExternalName && !dryRun:
+		return func(ctx context.Context, ok bool) {
+			if ok {
+				a.release(ctx, old)
+			}
+		}, nil
+	}
+	return nothing, nil
 }
 
 // chain runs next after finish's allocation, and finishes both.
@@ -101,43 +130,36 @@ func hasIP(svc *corev1.Service) bool {
 	return svc.Spec.ClusterIP != "" && svc.Spec.ClusterIP != corev1.ClusterIPNone
 }
 
-// needsIP tells whether svc is to be given a cluster IP.
-func needsIP(svc *corev1.Service) bool {
-	return svc.Spec.Type != corev1.ServiceTypeExternalName && svc.Spec.ClusterIP == "" && len(svc.Spec.ClusterIPs) == 0
-}
-
-// allocate gives svc a cluster IP, or claims the one it has, and returns
-// what releases the claim should the write fail.
+// allocate gives svc, whose IP family fields are set, a cluster IP, or
+// claims the one it has, and returns what releases the claim should the
+// write fail. A dry run claims nothing: it checks an IP given as a write
+// would, but whether another Service holds it, and answers one it does
+// not allocate, the first address of the range, as kube-apiserver's dry
+// run does (k8s.io/kubernetes@v1.37.1
+// pkg/registry/core/service/ipallocator/ipallocator.go,
+// allocateNextService), rather than look for a free one.
 func (a *Allocator) allocate(ctx context.Context, svc *corev1.Service, dryRun bool) (genericregistry.FinishFunc, error) {
 	nothing := func(context.Context, bool) {}
-	if dryRun || svc.Spec.Type == corev1.ServiceTypeExternalName {
+	if svc.Spec.Type == corev1.ServiceTypeExternalName || len(svc.Spec.ClusterIPs) > 0 && svc.Spec.ClusterIPs[0] == corev1.ClusterIPNone {
 		return nothing, nil
 	}
 	if hasIP(svc) {
 		ip, err := netip.ParseAddr(svc.Spec.ClusterIP)
-		if err != nil || !a.Range.Contains(ip) {
-			// Validation refuses what is no IP; an IP outside the range
+		if err != nil || !a.Range.Contains(ip) || dryRun {
+			// Validation refused what is no IP; an IP outside the range
 			// is the user's to keep.
 			return nothing, nil
 		}
 		if err := a.claim(ctx, svc, ip); apierrors.IsAlreadyExists(err) {
-			// kube-apiserver allocates after normalizing clusterIPs, which
-			// the strategy does here only later: a lone clusterIP is the
-			// list it reports.
-			ips := svc.Spec.ClusterIPs
-			if len(ips) == 0 {
-				ips = []string{svc.Spec.ClusterIP}
-			}
-			return nil, apierrors.NewInvalid(corev1.SchemeGroupVersion.WithKind("Service").GroupKind(), svc.Name, field.ErrorList{
-				field.Invalid(field.NewPath("spec", "clusterIPs"), ips,
-					fmt.Sprintf("failed to allocate IP %s: provided IP is already allocated", ip)),
-			})
+			return nil, invalid(svc, field.ErrorList{field.Invalid(field.NewPath("spec", "clusterIPs"), svc.Spec.ClusterIPs,
+				fmt.Sprintf("failed to allocate IP %s: provided IP is already allocated", ip))})
 		} else if err != nil {
 			return nil, err
 		}
 		return a.releaseOnFailure(svc), nil
 	}
-	if !needsIP(svc) {
+	if dryRun {
+		a.give(svc, a.Range.Masked().Addr())
 		return nothing, nil
 	}
 	size := Size(a.Range)
@@ -156,8 +178,7 @@ func (a *Allocator) allocate(ctx context.Context, svc *corev1.Service, dryRun bo
 		if err != nil {
 			return nil, err
 		}
-		svc.Spec.ClusterIP, svc.Spec.ClusterIPs = ip.String(), []string{ip.String()}
-		svc.Spec.IPFamilies = []corev1.IPFamily{family(ip)}
+		a.give(svc, ip)
 		return a.releaseOnFailure(svc), nil
 	}
 	if probes == size {
@@ -166,11 +187,14 @@ func (a *Allocator) allocate(ctx context.Context, svc *corev1.Service, dryRun bo
 	return nil, apierrors.NewInternalError(fmt.Errorf("failed to allocate a serviceIP: %d addresses of %s in a row were allocated; the range is nearly full: delete Services or give the hub a larger --service-cluster-ip-range", probes, a.Range))
 }
 
-func family(ip netip.Addr) corev1.IPFamily {
-	if ip.Is4() {
-		return corev1.IPv4Protocol
+// give makes ip svc's cluster IP, the first of its clusterIPs.
+func (a *Allocator) give(svc *corev1.Service, ip netip.Addr) {
+	svc.Spec.ClusterIP = ip.String()
+	if len(svc.Spec.ClusterIPs) == 0 {
+		svc.Spec.ClusterIPs = []string{ip.String()}
+	} else {
+		svc.Spec.ClusterIPs[0] = ip.String()
 	}
-	return corev1.IPv6Protocol
 }
 
 func (a *Allocator) releaseOnFailure(svc *corev1.Service) genericregistry.FinishFunc {

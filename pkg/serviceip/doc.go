@@ -27,5 +27,15 @@
 // as before. A hub that crashes between a claim and the create it was for
 // leaves the claim behind: it holds one address of the range and no
 // Service, which nothing repairs yet. A dry run claims nothing and shows
-// no IP.
+// the range's first address, as kube-apiserver's dry run does.
+//
+// Around the allocation, before the strategy runs, the package does what
+// kube-apiserver's service storage does there (clusterips.go,
+// families.go, ported from k8s.io/kubernetes@v1.37.1
+// pkg/registry/core/service/storage): clusterIPs kept in step with
+// clusterIP, allocated values kept over an update that leaves them out,
+// and the IP family policy and families set for a cluster of one family,
+// the range's. Those fields are validated first, with upstream's
+// validation, and a 422 then names their errors alone, as kube-apiserver
+// answers, before the strategy validates the rest.
 package serviceip

@@ -23,6 +23,11 @@ func (o origin) String() string { return o.cluster + "/" + o.namespace + "/" + o
 // describes the hub object and would mislead kubectl downstream.
 const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 
+// deploymentRevision is the revision of a Deployment's template, which
+// the hub's rollout history numbers at the hub and each physical cluster's
+// deployment controller numbers, and writes, on its own.
+const deploymentRevision = "deployment.kubernetes.io/revision"
+
 // serviceAllocated are fields of a Service that the hub allocated and the
 // physical cluster allocates again in its own ranges.
 var serviceAllocated = [][]string{
@@ -78,6 +83,7 @@ func downstream(hub *unstructured.Unstructured, o origin, key string) *unstructu
 	}
 	delete(annotations, logicalcluster.Annotation)
 	delete(annotations, lastApplied)
+	delete(annotations, deploymentRevision)
 	delete(annotations, workloadv1alpha1.PlacedAnnotation)
 	delete(annotations, workloadv1alpha1.LeavingAnnotation)
 	replicas, divided := annotations[workloadv1alpha1.ReplicasAnnotation(key)]

@@ -22,7 +22,7 @@ func TestDownstream(t *testing.T) {
 			"labels":          map[string]any{"app": "web", workloadv1alpha1.StateLabel(key): "Sync"},
 			"annotations": map[string]any{
 				"canopy.dev/cluster": "root:a", lastApplied: "{}", "keep": "me", workloadv1alpha1.PlacedAnnotation: key,
-				workloadv1alpha1.LeavingAnnotation: key,
+				workloadv1alpha1.LeavingAnnotation: key, deploymentRevision: "2",
 			},
 		},
 		"spec":   map[string]any{"clusterIP": "10.0.0.1", "clusterIPs": []any{"10.0.0.1"}, "ports": []any{map[string]any{"port": int64(80)}}},
@@ -70,6 +70,9 @@ func TestDownstream(t *testing.T) {
 	}
 	if _, ok := a[workloadv1alpha1.PlacedAnnotation]; ok {
 		t.Error("downstream keeps placement's record of the labels it set")
+	}
+	if _, ok := a[deploymentRevision]; ok {
+		t.Error("downstream keeps the hub's revision of the template, which the physical cluster numbers itself")
 	}
 	if _, ok := a[workloadv1alpha1.LeavingAnnotation]; ok {
 		t.Error("downstream keeps placement's record of a move")

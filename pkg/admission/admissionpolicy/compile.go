@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 	plugincel "k8s.io/apiserver/pkg/admission/plugin/cel"
 	"k8s.io/apiserver/pkg/admission/plugin/policy/mutating"
 	"k8s.io/apiserver/pkg/admission/plugin/policy/mutating/patch"
@@ -61,85 +60,6 @@ func compile(policy *admissionregistrationv1.ValidatingAdmissionPolicy) validati
 		spec.FailurePolicy,
 		nil,
 	)
-}
-
-// CompileErrors compiles every CEL expression of a policy spec, as the
-// API server does before it stores one, and says which fields hold
-// expressions that do not compile or do not return what their field needs.
-// Variables are compiled in order, so that later expressions may use them.
-func CompileErrors(spec *admissionregistrationv1.ValidatingAdmissionPolicySpec, path *field.Path) field.ErrorList {
-	exprs, messages := declarations(spec)
-	c, err := newChecker(spec.Variables, spec.MatchConditions, exprs, path)
-	if err != nil {
-		return field.ErrorList{field.InternalError(path, err)}
-	}
-	for i, v := range spec.Validations {
-		p := path.Child("validations").Index(i)
-		c.check(&validating.ValidationCondition{Expression: v.Expression}, exprs, p.Child("expression"))
-		if v.MessageExpression != "" {
-			c.check(&validating.MessageExpressionCondition{MessageExpression: v.MessageExpression}, messages, p.Child("messageExpression"))
-		}
-	}
-	for i, a := range spec.AuditAnnotations {
-		c.check(&validating.AuditAnnotationCondition{Key: a.Key, ValueExpression: a.ValueExpression}, exprs, path.Child("auditAnnotations").Index(i).Child("valueExpression"))
-	}
-	return c.errs
-}
-
-// MutatingCompileErrors is CompileErrors for a MutatingAdmissionPolicy.
-func MutatingCompileErrors(spec *admissionregistrationv1.MutatingAdmissionPolicySpec, path *field.Path) field.ErrorList {
-	exprs := plugincel.OptionalVariableDeclarations{HasParams: spec.ParamKind != nil, HasAuthorizer: true}
-	c, err := newChecker(spec.Variables, spec.MatchConditions, exprs, path)
-	if err != nil {
-		return field.ErrorList{field.InternalError(path, err)}
-	}
-	patches := exprs
-	patches.HasPatchTypes = true
-	for i, m := range spec.Mutations {
-		p := path.Child("mutations").Index(i)
-		if m.JSONPatch != nil {
-			c.check(&patch.JSONPatchCondition{Expression: m.JSONPatch.Expression}, patches, p.Child("jsonPatch", "expression"))
-		}
-		if m.ApplyConfiguration != nil {
-			c.check(&patch.ApplyConfigurationCondition{Expression: m.ApplyConfiguration.Expression}, patches, p.Child("applyConfiguration", "expression"))
-		}
-	}
-	return c.errs
-}
-
-// checker compiles a policy's expressions one by one, collecting what
-// does not compile by field.
-type checker struct {
-	compiler *plugincel.CompositedCompiler
-	errs     field.ErrorList
-}
-
-// newChecker returns a checker that has compiled the variables and
-// matchConditions every kind of policy has.
-func newChecker(variables []admissionregistrationv1.Variable, conditions []admissionregistrationv1.MatchCondition, exprs plugincel.OptionalVariableDeclarations, path *field.Path) (*checker, error) {
-	compiler, err := plugincel.NewCompositedCompiler(baseEnv())
-	if err != nil {
-		return nil, err
-	}
-	c := &checker{compiler: compiler}
-	for i, v := range variables {
-		r := compiler.CompileAndStoreVariable(&validating.Variable{Name: v.Name, Expression: v.Expression}, exprs, environment.NewExpressions)
-		c.record(r, path.Child("variables").Index(i).Child("expression"), v.Expression)
-	}
-	for i := range conditions {
-		c.check((*matchconditions.MatchCondition)(&conditions[i]), exprs, path.Child("matchConditions").Index(i).Child("expression"))
-	}
-	return c, nil
-}
-
-func (c *checker) check(expr plugincel.ExpressionAccessor, decls plugincel.OptionalVariableDeclarations, path *field.Path) {
-	c.record(c.compiler.CompileCELExpression(expr, decls, environment.NewExpressions), path, expr.GetExpression())
-}
-
-func (c *checker) record(r plugincel.CompilationResult, path *field.Path, expr string) {
-	if r.Error != nil {
-		c.errs = append(c.errs, field.Invalid(path, expr, r.Error.Detail))
-	}
 }
 
 // compileMutating builds the evaluator of a MutatingAdmissionPolicy as

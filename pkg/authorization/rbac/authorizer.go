@@ -57,7 +57,7 @@ func (a *Authorizer) Authorize(ctx context.Context, attrs authorizer.Attributes)
 	var reason string
 	err := a.visitRules(ctx, cluster, u, attrs.GetNamespace(), func(source string, rule *rbacv1.PolicyRule) error {
 		if RuleAllows(attrs, rule) {
-			reason = fmt.Sprintf("RBAC: allowed by %s in logical cluster %s", source, cluster)
+			reason = "RBAC: allowed by " + source
 			return errAllowed
 		}
 		return nil
@@ -194,7 +194,7 @@ func (a *Authorizer) visitRules(ctx context.Context, cluster logicalcluster.Name
 			errs = appendUnlessNotFound(errs, err)
 			continue
 		}
-		source := fmt.Sprintf("ClusterRoleBinding %q of ClusterRole %q to %s %q", b.Name, b.RoleRef.Name, b.Subjects[i].Kind, b.Subjects[i].Name)
+		source := describeClusterRoleBinding(b, i)
 		if err := each(source, rules); err != nil {
 			return err
 		}
@@ -215,13 +215,39 @@ func (a *Authorizer) visitRules(ctx context.Context, cluster logicalcluster.Name
 				errs = appendUnlessNotFound(errs, err)
 				continue
 			}
-			source := fmt.Sprintf("RoleBinding %q of %s %q to %s %q in namespace %q", b.Name, b.RoleRef.Kind, b.RoleRef.Name, b.Subjects[i].Kind, b.Subjects[i].Name, namespace)
+			source := describeRoleBinding(b, i)
 			if err := each(source, rules); err != nil {
 				return err
 			}
 		}
 	}
 	return utilerrors.NewAggregate(errs)
+}
+
+// describeClusterRoleBinding and describeRoleBinding name a binding and
+// the subject i of it that applies, in the words of Kubernetes' RBAC
+// authorizer (k8s.io/kubernetes@v1.37.1 pkg/registry/rbac/validation),
+// so that a SubjectAccessReview's reason reads as kube-apiserver's: the
+// logical cluster is the one the review was posted to.
+func describeClusterRoleBinding(b *rbacv1.ClusterRoleBinding, i int) string {
+	return fmt.Sprintf("ClusterRoleBinding %q of %s %q to %s", b.Name, b.RoleRef.Kind, b.RoleRef.Name, describeSubject(&b.Subjects[i], ""))
+}
+
+func describeRoleBinding(b *rbacv1.RoleBinding, i int) string {
+	return fmt.Sprintf("RoleBinding %q of %s %q to %s", b.Name+"/"+b.Namespace, b.RoleRef.Kind, b.RoleRef.Name, describeSubject(&b.Subjects[i], b.Namespace))
+}
+
+// describeSubject names a ServiceAccount with its namespace, the
+// binding's when the subject names none.
+func describeSubject(s *rbacv1.Subject, bindingNamespace string) string {
+	if s.Kind != rbacv1.ServiceAccountKind {
+		return fmt.Sprintf("%s %q", s.Kind, s.Name)
+	}
+	ns := s.Namespace
+	if ns == "" {
+		ns = bindingNamespace
+	}
+	return fmt.Sprintf("%s %q", s.Kind, s.Name+"/"+ns)
 }
 
 // appendUnlessNotFound drops a missing role's error: a binding may name a

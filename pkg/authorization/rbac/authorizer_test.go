@@ -197,3 +197,54 @@ func TestMembers(t *testing.T) {
 		}
 	}
 }
+
+// TestAllowedReason: an allowed request's reason names the binding, role
+// and subject as Kubernetes' RBAC authorizer does (a RoleBinding as
+// name/namespace, a ServiceAccount as name/namespace), so that a
+// SubjectAccessReview answers as kube-apiserver's does.
+func TestAllowedReason(t *testing.T) {
+	readCM := []rbacv1.PolicyRule{{Verbs: []string{"get"}, APIGroups: []string{""}, Resources: []string{"configmaps"}}}
+	ref := func(kind, name string) rbacv1.RoleRef {
+		return rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: kind, Name: name}
+	}
+	a := New(objects{
+		&rbacv1.ClusterRole{ObjectMeta: meta("root:a", "", "read-cm"), Rules: readCM},
+		&rbacv1.ClusterRoleBinding{ObjectMeta: meta("root:a", "", "alice"), RoleRef: ref("ClusterRole", "read-cm"),
+			Subjects: []rbacv1.Subject{{Kind: rbacv1.UserKind, Name: "someone"}, {Kind: rbacv1.UserKind, Name: "alice"}}},
+		&rbacv1.Role{ObjectMeta: meta("root:a", "ns1", "read-cm"), Rules: readCM},
+		&rbacv1.RoleBinding{ObjectMeta: meta("root:a", "ns1", "sa"), RoleRef: ref("Role", "read-cm"),
+			Subjects: []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: "builder"}}},
+		&rbacv1.RoleBinding{ObjectMeta: meta("root:a", "ns1", "team"), RoleRef: ref("ClusterRole", "read-cm"),
+			Subjects: []rbacv1.Subject{{Kind: rbacv1.GroupKind, Name: "team"}}},
+	})
+	ctx := logicalcluster.WithCluster(t.Context(), "root:a")
+	for _, tc := range []struct {
+		name string
+		user user.Info
+		want string
+	}{
+		{"cluster role binding", &user.DefaultInfo{Name: "alice"}, `RBAC: allowed by ClusterRoleBinding "alice" of ClusterRole "read-cm" to User "alice"`},
+		{"service account", &user.DefaultInfo{Name: "system:serviceaccount:ns1:builder"}, `RBAC: allowed by RoleBinding "sa/ns1" of Role "read-cm" to ServiceAccount "builder/ns1"`},
+		{"group", &user.DefaultInfo{Name: "bob", Groups: []string{"team"}}, `RBAC: allowed by RoleBinding "team/ns1" of ClusterRole "read-cm" to Group "team"`},
+	} {
+		attrs := resource("get", "", "configmaps", "", "x")
+		attrs.User, attrs.Namespace = tc.user, "ns1"
+		if got, reason, err := a.Authorize(ctx, attrs); err != nil || got != authorizer.DecisionAllow || reason != tc.want {
+			t.Errorf("%s: %v, %q, %v; want allowed, %q", tc.name, got, reason, err, tc.want)
+		}
+	}
+	// What every logical cluster grants is told by the binding that
+	// grants it in kube-apiserver.
+	discovery := authorizer.AttributesRecord{User: &user.DefaultInfo{Name: "alice", Groups: []string{user.AllAuthenticated}}, Verb: "get", Path: "/apis"}
+	if _, reason, _ := a.Authorize(ctx, discovery); reason != `RBAC: allowed by ClusterRoleBinding "system:discovery" of ClusterRole "system:discovery" to Group "system:authenticated"` {
+		t.Errorf("discovery allowed saying %q", reason)
+	}
+	review := authorizer.AttributesRecord{User: discovery.User, Verb: "create", APIGroup: "authorization.k8s.io", Resource: "selfsubjectaccessreviews", ResourceRequest: true}
+	if _, reason, _ := a.Authorize(ctx, review); reason != `RBAC: allowed by ClusterRoleBinding "system:basic-user" of ClusterRole "system:basic-user" to Group "system:authenticated"` {
+		t.Errorf("a SelfSubjectAccessReview allowed saying %q", reason)
+	}
+	health := authorizer.AttributesRecord{User: &user.DefaultInfo{Name: user.Anonymous, Groups: []string{user.AllUnauthenticated}}, Verb: "get", Path: "/readyz"}
+	if _, reason, _ := a.Authorize(ctx, health); reason != `RBAC: allowed by ClusterRoleBinding "system:public-info-viewer" of ClusterRole "system:public-info-viewer" to Group "system:unauthenticated"` {
+		t.Errorf("readyz allowed saying %q", reason)
+	}
+}

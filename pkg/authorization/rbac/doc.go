@@ -11,7 +11,11 @@
 //
 // A request it does not allow from a user who is no member of the logical
 // cluster (IsMember) is refused with a reason saying so: asking the wrong
-// logical cluster is the usual mistake.
+// logical cluster is the usual mistake. A request it allows is allowed
+// with Kubernetes' reason, word for word (the binding, its role and the
+// subject that names the user), so that a SubjectAccessReview answers as
+// kube-apiserver's does; what every logical cluster grants everyone is
+// told by the bootstrap binding that grants it in Kubernetes.
 //
 // The rules match as Kubernetes' do (k8s.io/kubernetes cannot be
 // imported, so they are written out here): "*" for any verb, API group or

@@ -40,24 +40,50 @@ func forEveryone(name string) bool {
 }
 
 // allowedToEveryone is why attrs is allowed to every authenticated user,
-// or to anyone at all, or "" if it is not.
+// or to anyone at all, or "" if it is not: the ClusterRoleBinding of
+// Kubernetes' bootstrap policy that grants it, in the words of
+// Kubernetes' RBAC authorizer.
 func allowedToEveryone(attrs authorizer.Attributes) string {
-	groups := attrs.GetUser().GetGroups()
+	u := attrs.GetUser()
+	groups := u.GetGroups()
 	if slices.Contains(groups, user.AllUnauthenticated) && rulesAllow(attrs, PublicInfoViewer.Rules) {
-		return fmt.Sprintf("RBAC: allowed by ClusterRole %q, which every logical cluster grants everyone, unauthenticated included", PublicInfoViewer.Name)
+		return allowedBy(PublicInfoViewer, u)
 	}
 	if !slices.Contains(groups, user.AllAuthenticated) {
 		return ""
 	}
 	for _, role := range ForEveryone {
 		if rulesAllow(attrs, role.Rules) {
-			return fmt.Sprintf("RBAC: allowed by ClusterRole %q, which every logical cluster grants every authenticated user", role.Name)
+			return allowedBy(role, u)
 		}
 	}
 	if rulesAllow(attrs, PublicInfoViewer.Rules) {
-		return fmt.Sprintf("RBAC: allowed by ClusterRole %q, which every logical cluster grants every authenticated user", PublicInfoViewer.Name)
+		return allowedBy(PublicInfoViewer, u)
 	}
 	return ""
+}
+
+// everyonesBindings are the bootstrap policy's ClusterRoleBindings of
+// ForEveryone and PublicInfoViewer, by name.
+var everyonesBindings = func() map[string]*rbacv1.ClusterRoleBinding {
+	bindings := map[string]*rbacv1.ClusterRoleBinding{}
+	for _, b := range bootstrappolicy.ClusterRoleBindings() {
+		if forEveryone(b.Name) {
+			bindings[b.Name] = b
+		}
+	}
+	return bindings
+}()
+
+// allowedBy is the reason role, granted to everyone, allows u: its
+// bootstrap binding, by the subject that names u.
+func allowedBy(role *rbacv1.ClusterRole, u user.Info) string {
+	if b, ok := everyonesBindings[role.Name]; ok {
+		if i, ok := appliesTo(u, b.Subjects, ""); ok {
+			return "RBAC: allowed by " + describeClusterRoleBinding(b, i)
+		}
+	}
+	return fmt.Sprintf("RBAC: allowed by ClusterRole %q, which every logical cluster grants", role.Name)
 }
 
 func rulesAllow(attrs authorizer.Attributes, rules []rbacv1.PolicyRule) bool {

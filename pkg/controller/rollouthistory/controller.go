@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
@@ -34,9 +36,12 @@ const (
 
 // Config is what the controller reads and writes.
 type Config struct {
-	Deployments         *genericregistry.Store
-	ReplicaSets         *genericregistry.Store
-	ReplicaSetStatus    rest.Updater
+	Deployments      *genericregistry.Store
+	ReplicaSets      *genericregistry.Store
+	ReplicaSetStatus rest.Updater
+	// DeploymentStatus writes a Deployment's revision annotation, as
+	// kube's deployment controller writes it, through the status.
+	DeploymentStatus    rest.Updater
 	StatefulSets        *genericregistry.Store
 	DaemonSets          *genericregistry.Store
 	ControllerRevisions *genericregistry.Store
@@ -157,6 +162,11 @@ func (c *Controller) processDeployment(ctx context.Context, k key) error {
 		return nil
 	}
 	owned := c.owned(k, d)
+	if d.Spec.Paused && !slices.ContainsFunc(owned, func(rs *appsv1.ReplicaSet) bool { return EqualIgnoreHash(&rs.Spec.Template, &d.Spec.Template) }) {
+		// kube's controller makes no ReplicaSet for the template of a
+		// paused Deployment, and so no revision, until it is resumed.
+		return nil
+	}
 	for i := 0; i <= collisions; i++ {
 		var count *int32
 		if i > 0 {
@@ -206,6 +216,35 @@ func (c *Controller) reconcile(ctx context.Context, d *appsv1.Deployment, owned 
 		if err := c.write(ctx, d, rs, have[rs.Name]); err != nil {
 			return err
 		}
+	}
+	// The ReplicaSet of d's template comes last.
+	return c.setRevision(ctx, d, Revision(want[len(want)-1]))
+}
+
+// setRevision gives Deployment d the revision of its template in
+// RevisionAnnotation, as kube's deployment controller does, so that d
+// answers as a Deployment in a Kubernetes cluster does and kubectl
+// rollout status --revision finds it. It writes through the status
+// subresource, as kube's controller does, which keeps d's generation: a
+// revision is no change of what the user asked for.
+func (c *Controller) setRevision(ctx context.Context, d *appsv1.Deployment, revision int64) error {
+	value := strconv.FormatInt(revision, 10)
+	if d.Annotations[RevisionAnnotation] == value {
+		return nil
+	}
+	updated := d.DeepCopy()
+	if updated.Annotations == nil {
+		updated.Annotations = map[string]string{}
+	}
+	updated.Annotations[RevisionAnnotation] = value
+	_, _, err := c.cfg.DeploymentStatus.Update(ctx, d.Name, rest.DefaultUpdatedObjectInfo(updated),
+		rest.ValidateAllObjectFunc, rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{})
+	if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
+		// The informer has the newer Deployment, and queues it again.
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("writing the revision of Deployment %s/%s: %w", d.Namespace, d.Name, err)
 	}
 	return nil
 }

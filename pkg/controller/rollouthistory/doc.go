@@ -26,15 +26,20 @@
 // The history is that of the templates the hub Deployment has had since
 // this controller saw it: a new template makes a new ReplicaSet, named
 // after the Deployment and the hash, with the next revision in
-// deployment.kubernetes.io/revision; a template that comes back, as after
+// deployment.kubernetes.io/revision, once the Deployment is not paused,
+// as kube's controller waits for; a template that comes back, as after
 // an undo, makes its ReplicaSet the newest revision again; ReplicaSets
 // beyond the Deployment's revisionHistoryLimit go, oldest first, as kube
 // cleans them up. Each is owned by the Deployment, a controller reference
 // to its UID, so that kubectl finds it and the garbage collector deletes
-// it with the Deployment. The Deployment's own revision annotation,
-// which kube's controller also writes, is not written: the Deployment is
-// the user's, and the syncers copy it downstream, where the physical
-// cluster's controller writes its own.
+// it with the Deployment. The Deployment gets the revision of its
+// template in its own revision annotation too, as kube's controller
+// writes it, through the status subresource, so that its
+// metadata.generation stays: a Deployment reads at the hub as in a
+// Kubernetes cluster, and kubectl rollout status --revision finds it. The
+// syncers leave that annotation out of the Deployments they copy
+// downstream, where each physical cluster's controller numbers its own
+// revisions.
 //
 // Replicas: the ReplicaSet of the current template has the Deployment's
 // spec.replicas, the others none, as after a finished rollout. Their

@@ -3,6 +3,7 @@ package apiextensions
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -74,18 +75,20 @@ type strategy struct {
 }
 
 func (s strategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
-	return append(s.upstreamStrategy.Validate(ctx, obj), s.supported(obj.(*apiextensions.CustomResourceDefinition))...)
+	return s.supported(obj.(*apiextensions.CustomResourceDefinition), s.upstreamStrategy.Validate(ctx, obj))
 }
 
 func (s strategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
-	return append(s.upstreamStrategy.ValidateUpdate(ctx, obj, old), s.supported(obj.(*apiextensions.CustomResourceDefinition))...)
+	return s.supported(obj.(*apiextensions.CustomResourceDefinition), s.upstreamStrategy.ValidateUpdate(ctx, obj, old))
 }
 
-// supported refuses what upstream accepts but the hub cannot serve.
-func (s strategy) supported(crd *apiextensions.CustomResourceDefinition) field.ErrorList {
-	var errs field.ErrorList
-	if s.reserved(crd.Spec.Group) {
-		errs = append(errs, field.Forbidden(field.NewPath("spec", "group"),
+// supported adds to errs, upstream's, what upstream accepts but the hub
+// cannot serve. A group upstream refuses already, such as none, is not
+// refused again for being the hub's.
+func (s strategy) supported(crd *apiextensions.CustomResourceDefinition, errs field.ErrorList) field.ErrorList {
+	group := field.NewPath("spec", "group")
+	if !slices.ContainsFunc(errs, func(e *field.Error) bool { return e.Field == group.String() }) && s.reserved(crd.Spec.Group) {
+		errs = append(errs, field.Forbidden(group,
 			fmt.Sprintf("%s is served by the hub itself; a CustomResourceDefinition needs a group of its own", crd.Spec.Group)))
 	}
 	if c := crd.Spec.Conversion; c != nil && c.Strategy == apiextensions.WebhookConverter {

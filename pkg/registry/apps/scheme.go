@@ -6,6 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/canopy-dev/canopy/pkg/registry/upstream"
 	k8s_apps_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/apps/v1"
 )
 
@@ -41,5 +42,17 @@ func AddToScheme(s *runtime.Scheme) error {
 	if err := s.SetVersionPriority(autoscalingv1.SchemeGroupVersion); err != nil {
 		return err
 	}
-	return k8s_apps_v1.RegisterDefaults(s)
+	if err := k8s_apps_v1.RegisterDefaults(s); err != nil {
+		return err
+	}
+	// kube-apiserver decodes a DaemonSet to its internal type, where the
+	// template generation is a field of the spec, before server-side
+	// apply sees it, and apply sees the annotation apps/v1 keeps it in
+	// whether the request set it or not: so does the hub.
+	s.AddTypeDefaultingFunc(&appsv1.DaemonSet{}, func(obj any) {
+		ds := obj.(*appsv1.DaemonSet)
+		k8s_apps_v1.SetObjectDefaults_DaemonSet(ds)
+		upstream.Decoded(ds)
+	})
+	return nil
 }

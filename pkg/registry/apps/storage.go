@@ -1,10 +1,14 @@
 package apps
 
 import (
+	"strings"
+
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/storage/names"
 	"k8s.io/utils/ptr"
 
@@ -44,17 +48,17 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 			Table: registry.Table{
 				Columns: []metav1.TableColumnDefinition{
 					registry.Column("Ready", "string", "Number of the pod with ready state"),
-					registry.Column("Up-to-date", "string", "Total number of non-terminated pods targeted by this deployment that have the desired template spec."),
-					registry.Column("Available", "string", "Total number of available pods (ready for at least minReadySeconds) targeted by this deployment."),
+					registry.Column("Up-to-date", "string", appsv1.DeploymentStatus{}.SwaggerDoc()["updatedReplicas"]),
+					registry.Column("Available", "string", appsv1.DeploymentStatus{}.SwaggerDoc()["availableReplicas"]),
 				},
 				Cells: func(o runtime.Object) []any {
 					d := o.(*appsv1.Deployment)
-					return []any{ready(d.Status.ReadyReplicas, d.Spec.Replicas), registry.Count(int(d.Status.UpdatedReplicas)), registry.Count(int(d.Status.AvailableReplicas))}
+					return []any{ready(d.Status.ReadyReplicas, d.Spec.Replicas), int64(d.Status.UpdatedReplicas), int64(d.Status.AvailableReplicas)}
 				},
-				Wide: podspec.TemplateColumns,
+				Wide: podspec.SelectorColumns(appsv1.DeploymentSpec{}.SwaggerDoc()["selector"]),
 				WideCells: func(o runtime.Object) []any {
 					d := o.(*appsv1.Deployment)
-					return podspec.TemplateCells(&d.Spec.Template, d.Spec.Selector)
+					return podspec.SelectorCells(&d.Spec.Template, d.Spec.Selector)
 				},
 			},
 		},
@@ -73,18 +77,18 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 			},
 			Table: registry.Table{
 				Columns: []metav1.TableColumnDefinition{
-					registry.Column("Desired", "integer", "Number of desired pods."),
-					registry.Column("Current", "integer", "Number of actual replicas."),
-					registry.Column("Ready", "integer", "The number of ready replicas for this replica set."),
+					registry.Column("Desired", "integer", appsv1.ReplicaSetSpec{}.SwaggerDoc()["replicas"]),
+					registry.Column("Current", "integer", appsv1.ReplicaSetStatus{}.SwaggerDoc()["replicas"]),
+					registry.Column("Ready", "integer", appsv1.ReplicaSetStatus{}.SwaggerDoc()["readyReplicas"]),
 				},
 				Cells: func(o runtime.Object) []any {
 					rs := o.(*appsv1.ReplicaSet)
-					return []any{registry.Count(int(ptr.Deref(rs.Spec.Replicas, 0))), registry.Count(int(rs.Status.Replicas)), registry.Count(int(rs.Status.ReadyReplicas))}
+					return []any{int64(ptr.Deref(rs.Spec.Replicas, 0)), int64(rs.Status.Replicas), int64(rs.Status.ReadyReplicas)}
 				},
-				Wide: podspec.TemplateColumns,
+				Wide: podspec.SelectorColumns(appsv1.ReplicaSetSpec{}.SwaggerDoc()["selector"]),
 				WideCells: func(o runtime.Object) []any {
 					rs := o.(*appsv1.ReplicaSet)
-					return podspec.TemplateCells(&rs.Spec.Template, rs.Spec.Selector)
+					return podspec.SelectorCells(&rs.Spec.Template, rs.Spec.Selector)
 				},
 			},
 		},
@@ -107,10 +111,9 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 					s := o.(*appsv1.StatefulSet)
 					return []any{ready(s.Status.ReadyReplicas, s.Spec.Replicas)}
 				},
-				Wide: podspec.TemplateColumns[:2],
+				Wide: podspec.TemplateColumns,
 				WideCells: func(o runtime.Object) []any {
-					s := o.(*appsv1.StatefulSet)
-					return podspec.TemplateCells(&s.Spec.Template, nil)
+					return podspec.TemplateCells(&o.(*appsv1.StatefulSet).Spec.Template)
 				},
 			},
 		},
@@ -122,25 +125,25 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 			Status:   registry.StatusOf[*appsv1.DaemonSet]{Kind: daemonSets, Upstream: upstream.For(daemonset.StatusStrategy)},
 			Table: registry.Table{
 				Columns: []metav1.TableColumnDefinition{
-					registry.Column("Desired", "integer", "The total number of nodes that should be running the daemon pod."),
-					registry.Column("Current", "integer", "The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod."),
-					registry.Column("Ready", "integer", "The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and ready."),
-					registry.Column("Up-to-date", "integer", "The total number of nodes that are running updated daemon pod"),
-					registry.Column("Available", "integer", "The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available."),
-					registry.Column("Node Selector", "string", "NodeSelector is a selector which must be true for the pod to fit on a node."),
+					registry.Column("Desired", "integer", appsv1.DaemonSetStatus{}.SwaggerDoc()["desiredNumberScheduled"]),
+					registry.Column("Current", "integer", appsv1.DaemonSetStatus{}.SwaggerDoc()["currentNumberScheduled"]),
+					registry.Column("Ready", "integer", appsv1.DaemonSetStatus{}.SwaggerDoc()["numberReady"]),
+					registry.Column("Up-to-date", "integer", appsv1.DaemonSetStatus{}.SwaggerDoc()["updatedNumberScheduled"]),
+					registry.Column("Available", "integer", appsv1.DaemonSetStatus{}.SwaggerDoc()["numberAvailable"]),
+					registry.Column("Node Selector", "string", corev1.PodSpec{}.SwaggerDoc()["nodeSelector"]),
 				},
 				Cells: func(o runtime.Object) []any {
 					s := o.(*appsv1.DaemonSet).Status
 					return []any{
-						registry.Count(int(s.DesiredNumberScheduled)), registry.Count(int(s.CurrentNumberScheduled)), registry.Count(int(s.NumberReady)),
-						registry.Count(int(s.UpdatedNumberScheduled)), registry.Count(int(s.NumberAvailable)),
+						int64(s.DesiredNumberScheduled), int64(s.CurrentNumberScheduled), int64(s.NumberReady),
+						int64(s.UpdatedNumberScheduled), int64(s.NumberAvailable),
 						labels.FormatLabels(o.(*appsv1.DaemonSet).Spec.Template.Spec.NodeSelector),
 					}
 				},
-				Wide: podspec.TemplateColumns,
+				Wide: podspec.SelectorColumns(appsv1.DaemonSetSpec{}.SwaggerDoc()["selector"]),
 				WideCells: func(o runtime.Object) []any {
 					d := o.(*appsv1.DaemonSet)
-					return podspec.TemplateCells(&d.Spec.Template, d.Spec.Selector)
+					return podspec.SelectorCells(&d.Spec.Template, d.Spec.Selector)
 				},
 			},
 		},
@@ -154,19 +157,29 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 			Table: registry.Table{
 				Columns: []metav1.TableColumnDefinition{
 					registry.Column("Controller", "string", "Controller of the object"),
-					registry.Column("Revision", "string", "Revision of the ControllerRevision"),
+					registry.Column("Revision", "string", appsv1.ControllerRevision{}.SwaggerDoc()["revision"]),
 				},
 				Cells: func(o runtime.Object) []any {
 					r := o.(*appsv1.ControllerRevision)
-					controller := "<none>"
-					if ref := metav1.GetControllerOf(r); ref != nil {
-						controller = ref.Kind + "/" + ref.Name
-					}
-					return []any{controller, registry.Count(int(r.Revision))}
+					return []any{controllerOf(r), r.Revision}
 				},
 			},
 		},
 	)
+}
+
+// controllerOf names the controller of r as kubectl get prints it, by
+// its lower-case kind and group ("statefulset.apps/db"), or "<none>".
+func controllerOf(r *appsv1.ControllerRevision) string {
+	ref := metav1.GetControllerOf(r)
+	if ref == nil {
+		return "<none>"
+	}
+	gv, err := schema.ParseGroupVersion(ref.APIVersion)
+	if err != nil {
+		return ref.Kind + "/" + ref.Name
+	}
+	return strings.ToLower(gv.WithKind(ref.Kind).GroupKind().String()) + "/" + ref.Name
 }
 
 // ready is how many of the desired replicas are ready, as "1/3".

@@ -39,14 +39,16 @@ func (SelfSubjectReviews) Destroy()                {}
 func (SelfSubjectReviews) NamespaceScoped() bool   { return false }
 func (SelfSubjectReviews) GetSingularName() string { return "selfsubjectreview" }
 
-// Create returns the review with the requester's user info as status.
+// Create returns a new review, holding the requester's user info and
+// nothing of the one posted, as kube's selfsubjectreview REST does
+// (k8s.io/kubernetes@v1.37.1 pkg/registry/authentication/selfsubjectreview/rest.go):
+// a review is a question, and its metadata is no part of the answer.
 func (SelfSubjectReviews) Create(ctx context.Context, obj runtime.Object, createValidation rest.ValidateObjectFunc, _ *metav1.CreateOptions) (runtime.Object, error) {
-	review, ok := obj.(*authenticationv1.SelfSubjectReview)
-	if !ok {
+	if _, ok := obj.(*authenticationv1.SelfSubjectReview); !ok {
 		return nil, apierrors.NewBadRequest(fmt.Sprintf("not a SelfSubjectReview: %T", obj))
 	}
 	if createValidation != nil {
-		if err := createValidation(ctx, obj); err != nil {
+		if err := createValidation(ctx, obj.DeepCopyObject()); err != nil {
 			return nil, err
 		}
 	}
@@ -54,9 +56,12 @@ func (SelfSubjectReviews) Create(ctx context.Context, obj runtime.Object, create
 	if !ok {
 		return nil, apierrors.NewBadRequest("no user in the request")
 	}
-	out := review.DeepCopy()
-	out.CreationTimestamp = metav1.Now()
-	out.Status.UserInfo = authenticationv1.UserInfo{Username: u.GetName(), UID: u.GetUID(), Groups: u.GetGroups()}
+	out := &authenticationv1.SelfSubjectReview{
+		ObjectMeta: metav1.ObjectMeta{CreationTimestamp: metav1.Now()},
+		Status: authenticationv1.SelfSubjectReviewStatus{
+			UserInfo: authenticationv1.UserInfo{Username: u.GetName(), UID: u.GetUID(), Groups: u.GetGroups()},
+		},
+	}
 	if extra := u.GetExtra(); len(extra) > 0 {
 		out.Status.UserInfo.Extra = make(map[string]authenticationv1.ExtraValue, len(extra))
 		for k, v := range extra {

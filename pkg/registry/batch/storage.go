@@ -41,17 +41,17 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 			Table: registry.Table{
 				Columns: []metav1.TableColumnDefinition{
 					registry.Column("Status", "string", "Status of the job."),
-					registry.Column("Completions", "string", "The desired number of successfully finished pods the job should be run with."),
+					registry.Column("Completions", "string", batchv1.JobStatus{}.SwaggerDoc()["succeeded"]),
 					registry.Column("Duration", "string", "Time required to complete the job."),
 				},
 				Cells: func(o runtime.Object) []any {
 					j := o.(*batchv1.Job)
 					return []any{jobStatus(j), completions(j), jobDuration(j)}
 				},
-				Wide: podspec.TemplateColumns,
+				Wide: podspec.SelectorColumns(batchv1.JobSpec{}.SwaggerDoc()["selector"]),
 				WideCells: func(o runtime.Object) []any {
 					j := o.(*batchv1.Job)
-					return podspec.TemplateCells(&j.Spec.Template, j.Spec.Selector)
+					return podspec.SelectorCells(&j.Spec.Template, j.Spec.Selector)
 				},
 			},
 		},
@@ -63,11 +63,11 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 			Status:   registry.StatusOf[*batchv1.CronJob]{Kind: cronJobs, Upstream: upstream.For(cronjob.StatusStrategy)},
 			Table: registry.Table{
 				Columns: []metav1.TableColumnDefinition{
-					registry.Column("Schedule", "string", "The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron."),
-					registry.Column("Timezone", "string", "The time zone name for the given schedule, see https://en.wikipedia.org/wiki/List_of_tz_database_time_zones."),
-					registry.Column("Suspend", "boolean", "This flag tells the controller to suspend subsequent executions."),
-					registry.Column("Active", "integer", "A list of pointers to currently running jobs."),
-					registry.Column("Last Schedule", "string", "Information when was the last time the job was successfully scheduled."),
+					registry.Column("Schedule", "string", batchv1.CronJobSpec{}.SwaggerDoc()["schedule"]),
+					registry.Column("Timezone", "string", batchv1.CronJobSpec{}.SwaggerDoc()["timeZone"]),
+					registry.Column("Suspend", "boolean", batchv1.CronJobSpec{}.SwaggerDoc()["suspend"]),
+					registry.Column("Active", "integer", batchv1.CronJobStatus{}.SwaggerDoc()["active"]),
+					registry.Column("Last Schedule", "string", batchv1.CronJobStatus{}.SwaggerDoc()["lastScheduleTime"]),
 				},
 				Cells: func(o runtime.Object) []any {
 					c := o.(*batchv1.CronJob)
@@ -76,12 +76,12 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 						last = duration.HumanDuration(time.Since(t.Time))
 					}
 					return []any{c.Spec.Schedule, ptr.Deref(c.Spec.TimeZone, "<none>"), printBool(ptr.Deref(c.Spec.Suspend, false)),
-						registry.Count(len(c.Status.Active)), last}
+						int64(len(c.Status.Active)), last}
 				},
-				Wide: podspec.TemplateColumns,
+				Wide: podspec.SelectorColumns(batchv1.JobSpec{}.SwaggerDoc()["selector"]),
 				WideCells: func(o runtime.Object) []any {
 					c := o.(*batchv1.CronJob)
-					return podspec.TemplateCells(&c.Spec.JobTemplate.Spec.Template, c.Spec.JobTemplate.Spec.Selector)
+					return podspec.SelectorCells(&c.Spec.JobTemplate.Spec.Template, c.Spec.JobTemplate.Spec.Selector)
 				},
 			},
 		},

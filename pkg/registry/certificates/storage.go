@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	certificatesv1 "k8s.io/api/certificates/v1"
+	certificatesv1beta1 "k8s.io/api/certificates/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/duration"
@@ -66,17 +67,18 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 }
 
 // csrTable is kubectl get's table of CertificateSigningRequests, whose
-// age comes right after the name: k8s.io/kubernetes@v1.37.1
+// age comes right after the name, and whose columns kube describes with
+// v1beta1's documentation: k8s.io/kubernetes@v1.37.1
 // pkg/printers/internalversion/printers.go printCertificateSigningRequest.
 var csrTable = registry.Table{
 	Whole: true,
 	Columns: []metav1.TableColumnDefinition{
 		{Name: "Name", Type: "string", Format: "name", Description: metav1.ObjectMeta{}.SwaggerDoc()["name"]},
 		registry.Column("Age", "string", metav1.ObjectMeta{}.SwaggerDoc()["creationTimestamp"]),
-		registry.Column("SignerName", "string", certificatesv1.CertificateSigningRequestSpec{}.SwaggerDoc()["signerName"]),
-		registry.Column("Requestor", "string", certificatesv1.CertificateSigningRequestSpec{}.SwaggerDoc()["request"]),
-		registry.Column("RequestedDuration", "string", certificatesv1.CertificateSigningRequestSpec{}.SwaggerDoc()["expirationSeconds"]),
-		registry.Column("Condition", "string", certificatesv1.CertificateSigningRequestStatus{}.SwaggerDoc()["conditions"]),
+		registry.Column("SignerName", "string", certificatesv1beta1.CertificateSigningRequestSpec{}.SwaggerDoc()["signerName"]),
+		registry.Column("Requestor", "string", certificatesv1beta1.CertificateSigningRequestSpec{}.SwaggerDoc()["request"]),
+		registry.Column("RequestedDuration", "string", certificatesv1beta1.CertificateSigningRequestSpec{}.SwaggerDoc()["expirationSeconds"]),
+		registry.Column("Condition", "string", certificatesv1beta1.CertificateSigningRequestStatus{}.SwaggerDoc()["conditions"]),
 	},
 	Cells: func(o runtime.Object) []any {
 		csr := o.(*certificatesv1.CertificateSigningRequest)

@@ -38,10 +38,16 @@ var eventTable = registry.Table{
 		}
 		if ev.Series != nil {
 			last, count = metav1.NewTime(ev.Series.LastObservedTime.Time), int64(ev.Series.Count)
+		} else if count == 0 {
+			// An events.k8s.io/v1 Event that happened once has no count.
+			count = 1
 		}
-		object := strings.ToLower(ev.InvolvedObject.Kind) + "/" + ev.InvolvedObject.Name
+		object := strings.ToLower(ev.InvolvedObject.Kind)
+		if ev.InvolvedObject.Name != "" {
+			object += "/" + ev.InvolvedObject.Name
+		}
 		return []any{registry.Age(last), ev.Type, ev.Reason, object, ev.InvolvedObject.FieldPath,
-			eventSource(ev), ev.Message, registry.Age(first), count, ev.Name}
+			eventSource(ev), strings.TrimSpace(ev.Message), registry.Age(first), count, ev.Name}
 	},
 }
 

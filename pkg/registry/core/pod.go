@@ -31,10 +31,10 @@ var podTable = registry.Table{
 		return []any{fmt.Sprintf("%d/%d", ready, len(pod.Spec.Containers)), podStatus(pod), registry.Count(int(restarts))}
 	},
 	Wide: []metav1.TableColumnDefinition{
-		registry.Column("IP", "string", "IP address allocated to the pod."),
-		registry.Column("Node", "string", "Name of the Node this pod is assigned to."),
-		registry.Column("Nominated Node", "string", "Name of the node this pod is nominated to run on."),
-		registry.Column("Readiness Gates", "string", "The pod's readiness gates."),
+		registry.Column("IP", "string", corev1.PodStatus{}.SwaggerDoc()["podIP"]),
+		registry.Column("Node", "string", corev1.PodSpec{}.SwaggerDoc()["nodeName"]),
+		registry.Column("Nominated Node", "string", corev1.PodStatus{}.SwaggerDoc()["nominatedNodeName"]),
+		registry.Column("Readiness Gates", "string", corev1.PodSpec{}.SwaggerDoc()["readinessGates"]),
 	},
 	WideCells: func(o runtime.Object) []any {
 		pod := o.(*corev1.Pod)

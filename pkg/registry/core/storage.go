@@ -53,10 +53,10 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssu
 			NewList:  func() runtime.Object { return &corev1.ConfigMapList{} },
 			Strategy: k.configMaps,
 			Table: registry.Table{
-				Columns: []metav1.TableColumnDefinition{registry.Column("Data", "integer", "The number of keys in data and binaryData")},
+				Columns: []metav1.TableColumnDefinition{registry.Column("Data", "string", corev1.ConfigMap{}.SwaggerDoc()["data"])},
 				Cells: func(o runtime.Object) []any {
 					cm := o.(*corev1.ConfigMap)
-					return []any{registry.Count(len(cm.Data) + len(cm.BinaryData))}
+					return []any{int64(len(cm.Data) + len(cm.BinaryData))}
 				},
 			},
 		},
@@ -68,12 +68,12 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssu
 			Strategy: k.secrets,
 			Table: registry.Table{
 				Columns: []metav1.TableColumnDefinition{
-					registry.Column("Type", "string", "The type of the secret"),
-					registry.Column("Data", "integer", "The number of keys in data"),
+					registry.Column("Type", "string", corev1.Secret{}.SwaggerDoc()["type"]),
+					registry.Column("Data", "string", corev1.Secret{}.SwaggerDoc()["data"]),
 				},
 				Cells: func(o runtime.Object) []any {
 					s := o.(*corev1.Secret)
-					return []any{string(s.Type), registry.Count(len(s.Data))}
+					return []any{string(s.Type), int64(len(s.Data))}
 				},
 			},
 		},
@@ -88,10 +88,8 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssu
 					"serviceaccounts/token": &tokenRequests{serviceAccounts: main.Store, issuer: tokens},
 				}
 			},
-			Table: registry.Table{
-				Columns: []metav1.TableColumnDefinition{registry.Column("Secrets", "integer", "The number of secrets of the service account")},
-				Cells:   func(o runtime.Object) []any { return []any{registry.Count(len(o.(*corev1.ServiceAccount).Secrets))} },
-			},
+			// kubectl shows a ServiceAccount's name and age alone.
+			Table: registry.Table{Cells: func(runtime.Object) []any { return nil }},
 		},
 		nodeResource(typer),
 		registry.Resource{
@@ -119,10 +117,10 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssu
 			Status:   registry.StatusOf[*corev1.Service]{Kind: k.services, Upstream: upstream.For(service.StatusStrategy)},
 			Table: registry.Table{
 				Columns: []metav1.TableColumnDefinition{
-					registry.Column("Type", "string", "The type of the service"),
-					registry.Column("Cluster-IP", "string", "The cluster IP of the service"),
-					registry.Column("External-IP", "string", "The external IPs of the service"),
-					registry.Column("Port(s)", "string", "The ports of the service"),
+					registry.Column("Type", "string", corev1.ServiceSpec{}.SwaggerDoc()["type"]),
+					registry.Column("Cluster-IP", "string", corev1.ServiceSpec{}.SwaggerDoc()["clusterIP"]),
+					registry.Column("External-IP", "string", corev1.ServiceSpec{}.SwaggerDoc()["externalIPs"]),
+					registry.Column("Port(s)", "string", corev1.ServiceSpec{}.SwaggerDoc()["ports"]),
 				},
 				Cells:     serviceCells,
 				Wide:      []metav1.TableColumnDefinition{registry.Column("Selector", "string", corev1.ServiceSpec{}.SwaggerDoc()["selector"])},
@@ -167,6 +165,8 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, tokens TokenIssu
 			Table:    quotaTable,
 		},
 		replicationControllers(typer),
+		persistentVolumes(typer),
+		persistentVolumeClaims(typer),
 	)
 }
 
@@ -195,13 +195,10 @@ func kinds(typer runtime.ObjectTyper) coreKinds {
 		serviceAccounts: registry.Kind[*corev1.ServiceAccount]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(serviceaccount.Strategy)},
 		pods:            registry.Kind[*corev1.Pod]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(pod.Strategy)},
 		podTemplates:    registry.Kind[*corev1.PodTemplate]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(podtemplate.Strategy)},
-		services: registry.Kind[*corev1.Service]{
-			ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(service.Strategy),
-			OnCreate: initService, OnUpdate: updateService,
-		},
-		endpoints:      registry.Kind[*corev1.Endpoints]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(endpoint.Strategy)},
-		events:         registry.Kind[*corev1.Event]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(event.Strategy)},
-		limitRanges:    registry.Kind[*corev1.LimitRange]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(limitrange.Strategy)},
-		resourceQuotas: registry.Kind[*corev1.ResourceQuota]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(resourcequota.Strategy)},
+		services:        registry.Kind[*corev1.Service]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(service.Strategy)},
+		endpoints:       registry.Kind[*corev1.Endpoints]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(endpoint.Strategy)},
+		events:          registry.Kind[*corev1.Event]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(event.Strategy)},
+		limitRanges:     registry.Kind[*corev1.LimitRange]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(limitrange.Strategy)},
+		resourceQuotas:  registry.Kind[*corev1.ResourceQuota]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, APIVersion: v1, Upstream: upstream.For(resourcequota.Strategy)},
 	}
 }

@@ -42,9 +42,10 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 		Status:   registry.StatusOf[*policyv1.PodDisruptionBudget]{Kind: budgets, Upstream: upstream.For(poddisruptionbudget.StatusStrategy)},
 		Table: registry.Table{
 			Columns: []metav1.TableColumnDefinition{
-				registry.Column("Min Available", "string", policyv1.PodDisruptionBudgetSpec{}.SwaggerDoc()["minAvailable"]),
-				registry.Column("Max Unavailable", "string", policyv1.PodDisruptionBudgetSpec{}.SwaggerDoc()["maxUnavailable"]),
-				registry.Column("Allowed Disruptions", "integer", policyv1.PodDisruptionBudgetStatus{}.SwaggerDoc()["disruptionsAllowed"]),
+				// Descriptions from k8s.io/kubernetes@v1.37.1 pkg/printers/internalversion/printers.go.
+				registry.Column("Min Available", "string", "The minimum number of pods that must be available."),
+				registry.Column("Max Unavailable", "string", "The maximum number of pods that may be unavailable."),
+				registry.Column("Allowed Disruptions", "integer", "Calculated number of pods that may be disrupted at this time."),
 			},
 			Cells: func(o runtime.Object) []any {
 				pdb := o.(*policyv1.PodDisruptionBudget)

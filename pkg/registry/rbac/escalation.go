@@ -46,7 +46,7 @@ func (g *guarded) Create(ctx context.Context, obj runtime.Object, createValidati
 func (g *guarded) Update(ctx context.Context, name string, objInfo rest.UpdatedObjectInfo, createValidation rest.ValidateObjectFunc,
 	updateValidation rest.ValidateObjectUpdateFunc, forceAllowCreate bool, options *metav1.UpdateOptions,
 ) (runtime.Object, bool, error) {
-	checked := rest.WrapUpdatedObjectInfo(registry.PatchErrors(objInfo), func(ctx context.Context, obj, old runtime.Object) (runtime.Object, error) {
+	checked := rest.WrapUpdatedObjectInfo(registry.ClientUpdate(objInfo), func(ctx context.Context, obj, old runtime.Object) (runtime.Object, error) {
 		return obj, g.check(ctx, obj, old)
 	})
 	return g.Store.Update(ctx, name, checked, createValidation, updateValidation, forceAllowCreate, options)

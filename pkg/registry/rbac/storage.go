@@ -6,6 +6,7 @@ import (
 	"time"
 
 	rbacv1 "k8s.io/api/rbac/v1"
+	rbacv1beta1 "k8s.io/api/rbac/v1beta1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -47,7 +48,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (*Storage, error
 		registry.Resource{
 			Singular: "rolebinding", Plural: "rolebindings", Strategy: roleBindingStrategy(typer),
 			New: func() runtime.Object { return &rbacv1.RoleBinding{} }, NewList: func() runtime.Object { return &rbacv1.RoleBindingList{} },
-			Table: bindingTable(func(o runtime.Object) (rbacv1.RoleRef, []rbacv1.Subject) {
+			Table: bindingTable("roleBinding", rbacv1beta1.RoleBinding{}.SwaggerDoc()["roleRef"], func(o runtime.Object) (rbacv1.RoleRef, []rbacv1.Subject) {
 				b := o.(*rbacv1.RoleBinding)
 				return b.RoleRef, b.Subjects
 			}),
@@ -55,7 +56,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (*Storage, error
 		registry.Resource{
 			Singular: "clusterrolebinding", Plural: "clusterrolebindings", Strategy: clusterRoleBindingStrategy(typer),
 			New: func() runtime.Object { return &rbacv1.ClusterRoleBinding{} }, NewList: func() runtime.Object { return &rbacv1.ClusterRoleBindingList{} },
-			Table: bindingTable(func(o runtime.Object) (rbacv1.RoleRef, []rbacv1.Subject) {
+			Table: bindingTable("clusterRoleBinding", rbacv1beta1.ClusterRoleBinding{}.SwaggerDoc()["roleRef"], func(o runtime.Object) (rbacv1.RoleRef, []rbacv1.Subject) {
 				b := o.(*rbacv1.ClusterRoleBinding)
 				return b.RoleRef, b.Subjects
 			}),
@@ -87,19 +88,21 @@ func (s *Storage) Resources(a *rbacauthz.Authorizer) map[string]rest.Storage {
 	}
 }
 
-// bindingTable is Kubernetes' table of bindings: the role, the age, and
-// with -o wide the subjects by kind.
-func bindingTable(of func(runtime.Object) (rbacv1.RoleRef, []rbacv1.Subject)) registry.Table {
+// bindingTable is Kubernetes' table of bindings of a kind: the role, the
+// age, and with -o wide the subjects by kind, with the descriptions of
+// k8s.io/kubernetes@v1.37.1 pkg/printers/internalversion/printers.go,
+// which describes the role with rbac/v1beta1's documentation.
+func bindingTable(kind, role string, of func(runtime.Object) (rbacv1.RoleRef, []rbacv1.Subject)) registry.Table {
 	return registry.Table{
-		Columns: []metav1.TableColumnDefinition{registry.Column("Role", "string", "The role the binding grants")},
+		Columns: []metav1.TableColumnDefinition{registry.Column("Role", "string", role)},
 		Cells: func(o runtime.Object) []any {
 			ref, _ := of(o)
 			return []any{ref.Kind + "/" + ref.Name}
 		},
 		Wide: []metav1.TableColumnDefinition{
-			registry.Column("Users", "string", "Users the binding applies to"),
-			registry.Column("Groups", "string", "Groups the binding applies to"),
-			registry.Column("ServiceAccounts", "string", "Service accounts the binding applies to"),
+			registry.Column("Users", "string", "Users in the "+kind),
+			registry.Column("Groups", "string", "Groups in the "+kind),
+			registry.Column("ServiceAccounts", "string", "ServiceAccounts in the "+kind),
 		},
 		WideCells: func(o runtime.Object) []any {
 			_, subjects := of(o)

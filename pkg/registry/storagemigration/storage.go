@@ -39,18 +39,20 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 		NewList:  func() runtime.Object { return &storagemigrationv1.StorageVersionMigrationList{} },
 		Strategy: kind,
 		Status:   registry.StatusOf[*migration]{Kind: kind, Upstream: upstream.For(svmstrategy.StatusStrategy)},
-		// kubectl get's table, which has no age: printStorageVersionMigration in
+		// kubectl get's table, which has no age, and whose name column
+		// has no format: printStorageVersionMigration in
 		// k8s.io/kubernetes@v1.37.1 pkg/printers/internalversion/printers.go.
 		Table: registry.Table{
 			Columns: []metav1.TableColumnDefinition{
+				registry.Column("Name", "string", metav1.ObjectMeta{}.SwaggerDoc()["name"]),
 				registry.Column("Resource", "string", "GroupResource to migrate"),
 				registry.Column("Status", "string", "Status of the migration"),
 			},
 			Cells: func(o runtime.Object) []any {
 				m := o.(*migration)
-				return []any{m.Spec.Resource.String(), state(m)}
+				return []any{m.Name, m.Spec.Resource.String(), state(m)}
 			},
-			NoAge: true,
+			Whole: true,
 		},
 	})
 }

@@ -1,6 +1,7 @@
 package upstream
 
 import (
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
@@ -8,16 +9,22 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	eventsv1 "k8s.io/api/events/v1"
 	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	nodev1 "k8s.io/api/node/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	storagemigrationv1 "k8s.io/api/storagemigration/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/api/legacyscheme"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/admissionregistration"
+	k8s_admissionregistration_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/admissionregistration/v1"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/apps"
 	k8s_apps_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/apps/v1"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/autoscaling"
@@ -33,14 +40,22 @@ import (
 	k8s_api_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/core/v1"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/discovery"
 	k8s_discovery_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/discovery/v1"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/events"
+	k8s_events_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/events/v1"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/flowcontrol"
 	k8s_flowcontrol_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/flowcontrol/v1"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/networking"
 	k8s_networking_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/networking/v1"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/node"
+	k8s_node_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/node/v1"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/policy"
 	k8s_policy_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/policy/v1"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/rbac"
 	k8s_rbac_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/rbac/v1"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/scheduling"
+	k8s_scheduling_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/scheduling/v1"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/storage"
+	k8s_storage_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/storage/v1"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/storagemigration"
 	k8s_storagemigration_v1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/storagemigration/v1"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/capabilities"
@@ -71,6 +86,13 @@ var groups = []group{
 	{certificatesv1.SchemeGroupVersion, certificates.AddToScheme, k8s_certificates_v1.AddToScheme},
 	{flowcontrolv1.SchemeGroupVersion, flowcontrol.AddToScheme, k8s_flowcontrol_v1.AddToScheme},
 	{storagemigrationv1.SchemeGroupVersion, storagemigration.AddToScheme, k8s_storagemigration_v1.AddToScheme},
+	{admissionregistrationv1.SchemeGroupVersion, admissionregistration.AddToScheme, k8s_admissionregistration_v1.AddToScheme},
+	// events.k8s.io/v1 is core's Event at another version, whose
+	// declarative validation converts to it.
+	{eventsv1.SchemeGroupVersion, events.AddToScheme, k8s_events_v1.AddToScheme},
+	{storagev1.SchemeGroupVersion, storage.AddToScheme, k8s_storage_v1.AddToScheme},
+	{nodev1.SchemeGroupVersion, node.AddToScheme, k8s_node_v1.AddToScheme},
+	{schedulingv1.SchemeGroupVersion, scheduling.AddToScheme, k8s_scheduling_v1.AddToScheme},
 }
 
 // Scheme is upstream's legacyscheme.Scheme, the one the lifted strategies

@@ -205,6 +205,20 @@ func inProcess(ctx context.Context, obj runtime.Object) context.Context {
 	return withRequestInfo(ctx, obj)
 }
 
+// Decoded makes obj, of a served version, what kube-apiserver decodes it
+// to: upstream's internal object, converted back. It differs from obj
+// where the served version keeps an internal field elsewhere, as apps/v1
+// keeps a DaemonSet's spec.templateGeneration in the annotation
+// deprecated.daemonset.template.generation, which the conversion back
+// always writes; server-side apply then records who set it as
+// kube-apiserver does. An object that does not convert is left as it is,
+// for validation to refuse.
+func Decoded(obj runtime.Object) {
+	if in, err := internal(obj); err == nil {
+		back(context.Background(), in, obj)
+	}
+}
+
 // internal returns obj, of a served version, converted to upstream's
 // internal type of its kind.
 func internal(obj runtime.Object) (runtime.Object, error) {

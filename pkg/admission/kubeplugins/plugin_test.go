@@ -1,0 +1,172 @@
+package kubeplugins
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/apiserver/pkg/admission"
+	"k8s.io/apiserver/pkg/authentication/user"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
+	"k8s.io/apiserver/pkg/registry/rest"
+	restclient "k8s.io/client-go/rest"
+	"k8s.io/component-base/compatibility"
+
+	"github.com/canopy-dev/canopy/internal/coretest"
+	"github.com/canopy-dev/canopy/internal/sqlitetest"
+	"github.com/canopy-dev/canopy/pkg/informer"
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/registry"
+	"github.com/canopy-dev/canopy/pkg/registry/scheduling"
+)
+
+// stores are the real stores, over SQLite, the plugins' informers read.
+type stores struct {
+	limitRanges, serviceAccounts, namespaces, pods, priorityClasses *genericregistry.Store
+}
+
+func openStores(t testing.TB) stores {
+	t.Helper()
+	core, _ := coretest.Open(t)
+	var s stores
+	for _, st := range core.Stores {
+		switch st.DefaultQualifiedResource.Resource {
+		case "limitranges":
+			s.limitRanges = st
+		case "serviceaccounts":
+			s.serviceAccounts = st
+		case "namespaces":
+			s.namespaces = st
+		case "pods":
+			s.pods = st
+		}
+	}
+	scheme := runtime.NewScheme()
+	if err := scheduling.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	group, err := scheduling.NewStorage(&registry.Factory{Backend: sqlitetest.Open(t), Serializer: serializer.NewCodecFactory(scheme)}, scheme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.priorityClasses = group.Stores[0]
+	t.Cleanup(s.priorityClasses.DestroyFunc)
+	return s
+}
+
+// newPlugin is the plugin over s's informers, started, and a loopback
+// config of a server that does not exist: what the informers hold is
+// all the plugins may read.
+func newPlugin(t testing.TB, s stores) *Plugin {
+	t.Helper()
+	f := informer.NewFactory()
+	p, err := New(Config{
+		LimitRanges: f.For(s.limitRanges), ServiceAccounts: f.For(s.serviceAccounts), PriorityClasses: f.For(s.priorityClasses),
+		Namespaces: f.For(s.namespaces), Pods: f.For(s.pods),
+		Loopback: &restclient.Config{Host: "https://127.0.0.1:1"},
+		Version:  compatibility.NewEffectiveVersionFromString("1.37.0", "", ""),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	f.Start(ctx)
+	deadline := time.Now().Add(20 * time.Second)
+	for !f.HasSynced() {
+		if time.Now().After(deadline) {
+			t.Fatal("timed out waiting for the informers to list")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return p
+}
+
+func create(t testing.TB, s *genericregistry.Store, cluster logicalcluster.Name, obj runtime.Object) {
+	t.Helper()
+	m := obj.(metav1.Object)
+	ctx := logicalcluster.WithCluster(genericapirequest.WithNamespace(context.Background(), m.GetNamespace()), cluster)
+	if _, err := s.Create(ctx, obj, rest.ValidateAllObjectFunc, &metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// admitPod runs the mutating and validating plugins on the creation of
+// pod in cluster, as the admission chain does.
+func admitPod(p *Plugin, cluster logicalcluster.Name, pod *corev1.Pod) error {
+	ctx := logicalcluster.WithCluster(context.Background(), cluster)
+	a := admission.NewAttributesRecord(pod, nil, corev1.SchemeGroupVersion.WithKind("Pod"), pod.Namespace, pod.Name,
+		corev1.SchemeGroupVersion.WithResource("pods"), "", admission.Create, &metav1.CreateOptions{}, false, &user.DefaultInfo{Name: "alice"})
+	if err := p.Admit(ctx, a, nil); err != nil {
+		return err
+	}
+	return p.Validate(ctx, a, nil)
+}
+
+// TestPodDefaults shows that a pod is given its logical cluster's
+// LimitRange defaults, ServiceAccount and PriorityClass's priority, as
+// read from the shared informers, and that another logical cluster's
+// objects count for nothing.
+func TestPodDefaults(t *testing.T) {
+	s := openStores(t)
+	a, b := logicalcluster.Name("root:a"), logicalcluster.Name("root:b")
+	for _, cluster := range []logicalcluster.Name{a, b} {
+		create(t, s.namespaces, cluster, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "shop"}})
+		create(t, s.serviceAccounts, cluster, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "default", Namespace: "shop"}})
+	}
+	create(t, s.limitRanges, a, &corev1.LimitRange{ObjectMeta: metav1.ObjectMeta{Name: "defaults", Namespace: "shop"}, Spec: corev1.LimitRangeSpec{
+		Limits: []corev1.LimitRangeItem{{Type: corev1.LimitTypeContainer, DefaultRequest: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m")}}},
+	}})
+	// b's LimitRange sets no defaults, but spares LimitRanger the live
+	// lookup it makes in a namespace without one.
+	create(t, s.limitRanges, b, &corev1.LimitRange{ObjectMeta: metav1.ObjectMeta{Name: "max", Namespace: "shop"}, Spec: corev1.LimitRangeSpec{
+		Limits: []corev1.LimitRangeItem{{Type: corev1.LimitTypeContainer, Max: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")}}},
+	}})
+	create(t, s.priorityClasses, a, &schedulingv1.PriorityClass{ObjectMeta: metav1.ObjectMeta{Name: "high"}, Value: 1000})
+	p := newPlugin(t, s)
+
+	pod := func() *corev1.Pod {
+		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "shop"}, Spec: corev1.PodSpec{
+			PriorityClassName: "high", Containers: []corev1.Container{{Name: "web", Image: "nginx"}},
+		}}
+	}
+	inA := pod()
+	if err := admitPod(p, a, inA); err != nil {
+		t.Fatal(err)
+	}
+	if got := inA.Spec.ServiceAccountName; got != "default" {
+		t.Errorf("service account %q, want default", got)
+	}
+	if got := inA.Spec.Priority; got == nil || *got != 1000 {
+		t.Errorf("priority %v, want 1000", got)
+	}
+	if got := inA.Spec.Containers[0].Resources.Requests.Cpu().String(); got != "100m" {
+		t.Errorf("cpu request %s, want the LimitRange's 100m", got)
+	}
+	if got := len(inA.Spec.Tolerations); got != 2 {
+		t.Errorf("%d tolerations, want those of not-ready and unreachable nodes", got)
+	}
+	if err := admitPod(p, b, pod()); err == nil || err.Error() != `pods "web" is forbidden: no PriorityClass with name high was found` {
+		t.Errorf("a pod of logical cluster b naming a's PriorityClass: %v", err)
+	}
+}
+
+// BenchmarkLogicalClusterPlugins measures what a logical cluster's
+// plugins cost once made, which the plugin keeps for the last
+// maxClusters logical clusters admitted.
+func BenchmarkLogicalClusterPlugins(b *testing.B) {
+	p := newPlugin(b, openStores(b))
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if _, err := p.newChain(logicalcluster.Name("root:c" + string(rune('a'+i%26)))); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
