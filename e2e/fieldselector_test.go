@@ -213,6 +213,7 @@ count: 1
 // kubectl describe and kubectl events --for show the Events of a
 // Deployment.
 func TestFieldSelectors(t *testing.T) {
+	t.Parallel()
 	if _, err := pcluster.EnsureBinaries(); err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 // ownerReference only ever names an owner in its dependent's own logical
 // cluster.
 func TestGarbageCollection(t *testing.T) {
+	t.Parallel()
 	onEachDatastore(t, func(t *testing.T, h *hub, k kubectl) {
 		k.addContexts(h, filepath.Join(h.dataDir, "pki"), "admin")
 		k.createLogicalCluster("root", "a")

@@ -36,6 +36,7 @@ spec:
 // which waits for the Deployment's new ReplicaSet and the Services'
 // cluster IPs.
 func TestRollout(t *testing.T) {
+	t.Parallel()
 	if _, err := pcluster.EnsureBinaries(); err != nil {
 		t.Fatal(err)
 	}

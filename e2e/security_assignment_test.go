@@ -367,6 +367,7 @@ rules:
 // changes the target's logical clusters, the copies of those shut out
 // are deleted downstream and their hub objects released.
 func TestSecurityAssignmentSyncer(t *testing.T) {
+	t.Parallel()
 	if _, err := pcluster.EnsureBinaries(); err != nil {
 		t.Fatal(err)
 	}

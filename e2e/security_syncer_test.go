@@ -429,6 +429,7 @@ func jsonOf(t *testing.T, manifest string) string {
 // syncing, and the hub refuses the old credential once the syncer has
 // used the new one.
 func TestSecuritySyncerRotation(t *testing.T) {
+	t.Parallel()
 	if _, err := pcluster.EnsureBinaries(); err != nil {
 		t.Fatal(err)
 	}

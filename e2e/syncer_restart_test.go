@@ -25,6 +25,7 @@ import (
 // starting it once more with nothing changed writes nothing on either
 // side.
 func TestSyncerDependenciesDriftRestart(t *testing.T) {
+	t.Parallel()
 	admin, pc1, key, syncer := setUpSyncer(t)
 	admin.apply("a", dependentManifest(key))
 	ns := workloadv1alpha1.DownstreamNamespace("root:a", "ns1")

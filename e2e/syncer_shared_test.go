@@ -25,6 +25,7 @@ import (
 // in pc1 alone, whose syncer writes the status itself again, and pc2's
 // report goes.
 func TestSyncerSharedDeployment(t *testing.T) {
+	t.Parallel()
 	if _, err := pcluster.EnsureBinaries(); err != nil {
 		t.Fatal(err)
 	}

@@ -31,6 +31,7 @@ import (
 // at the hub deletes it downstream before the hub object goes. The same
 // names in root:b land in a namespace of their own.
 func TestSyncer(t *testing.T) {
+	t.Parallel()
 	admin, pc1, key, _ := setUpSyncer(t)
 
 	// The heartbeat reports the key, Ready and the nodes' capacity.

@@ -355,10 +355,18 @@ func TestMoveOutlivesItsPlacement(t *testing.T) {
 // ConfigMap, whose kind has no status, with the Event alone; each Event
 // once, however often the object is placed again for the same reasons.
 // Once a target can take them, the condition goes.
+//
+// The targets are there before the controller starts, so that it places
+// the objects knowing them: the informers of SyncTargets and of the
+// objects deliver independently, and on a busy machine the objects may
+// come first and be reported, rightly for what the controller then knows,
+// unplaceable for want of targets, and again once they arrive, each
+// verdict with its own Event.
 func TestUnplaceableSaysSo(t *testing.T) {
-	h := startController(t)
+	h := newTestHub(t)
 	h.syncTarget("a", false)
 	h.syncTarget("b", false)
+	h.run(shard.All{})
 	h.create(h.namespaces, "", &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "app"}})
 	eu := euPlacement(workloadv1alpha1.GroupResource{Group: "apps", Resource: "deployments"}, workloadv1alpha1.GroupResource{Resource: "configmaps"})
 	eu.Spec.Failover = placementv1alpha1.Failover{GracePeriod: &metav1.Duration{Duration: time.Minute}}

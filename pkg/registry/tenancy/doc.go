@@ -5,7 +5,10 @@
 // root:org:team. Its object is the only record that root:org:team exists:
 // Checker reads it through the shared watch cache of logicalclusters, so
 // asking costs a map lookup per segment of the path, with no state per
-// logical cluster beyond the object itself.
+// logical cluster beyond the object itself. Only a refusal costs more: a
+// LogicalCluster the cache lacks, or holds as being deleted, is read
+// again from the database, since this hub's caches may run behind the
+// writes of another replica, which may have made the name again.
 //
 // Rights over a LogicalCluster are rights over its logical cluster, as
 // kcp's rights to create a workspace are: spec.admins names who is

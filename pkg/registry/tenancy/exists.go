@@ -24,7 +24,10 @@ import (
 // that is not being deleted. Each object is read from the watch cache; a
 // miss there is confirmed with a read from the database, so a logical
 // cluster is served as soon as its LogicalCluster's create returns, once
-// this hub's watch caches have caught up with that create.
+// this hub's watch caches have caught up with that create. A
+// LogicalCluster the cache holds as being deleted is confirmed the same
+// way: on a hub whose watches run behind the database, it may be one
+// already gone and made again under its name.
 func (s *Storage) Served(ctx context.Context, n logicalcluster.Name) error {
 	_, err := s.served(ctx, n)
 	return err
@@ -58,7 +61,9 @@ func (s *Storage) served(ctx context.Context, n logicalcluster.Name) (types.UID,
 func (s *Storage) get(ctx context.Context, parent logicalcluster.Name, name string) (*tenancyv1alpha1.LogicalCluster, error) {
 	ctx = logicalcluster.WithCluster(genericapirequest.WithNamespace(ctx, ""), parent)
 	obj, err := s.LogicalClusters.Get(ctx, name, &metav1.GetOptions{ResourceVersion: "0"})
-	if apierrors.IsNotFound(err) {
+	// Only refusals are confirmed, at one read of the database each: a
+	// served logical cluster is answered from the cache alone.
+	if apierrors.IsNotFound(err) || (err == nil && obj.(*tenancyv1alpha1.LogicalCluster).DeletionTimestamp != nil) {
 		obj, err = s.caughtUp(ctx, name)
 	}
 	if err != nil {
@@ -70,7 +75,8 @@ func (s *Storage) get(ctx context.Context, parent logicalcluster.Name, name stri
 // caughtUp reads LogicalCluster name from the database and, when it is
 // there, waits until this hub's watch cache has seen it too.
 //
-// The name may be that of a logical cluster deleted a moment ago: its
+// The name may be that of a logical cluster deleted a moment ago, which
+// the cache may still hold as being deleted or no longer hold at all: its
 // LogicalCluster went only once its objects had been deleted (dataGuard),
 // but a hub whose watches run behind the database (another replica's
 // writes reach it within the store's poll interval) may still hold them

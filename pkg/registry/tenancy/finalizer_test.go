@@ -2,6 +2,7 @@ package tenancy
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -22,6 +23,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/registry"
 	"github.com/canopy-dev/canopy/pkg/registry/core"
+	"github.com/canopy-dev/canopy/pkg/sqlstorage"
 )
 
 // fixedStores are the same stores in every logical cluster.
@@ -40,7 +42,10 @@ type guarded struct {
 }
 
 func startGuarded(t *testing.T) *guarded {
-	backend := sqlitetest.Open(t)
+	return startGuardedOn(t, sqlitetest.Open(t))
+}
+
+func startGuardedOn(t *testing.T, backend *sqlstorage.Backend) *guarded {
 	scheme := runtime.NewScheme()
 	for _, add := range []func(*runtime.Scheme) error{core.AddToScheme, AddToScheme} {
 		if err := add(scheme); err != nil {
@@ -193,23 +198,78 @@ func TestFinalizerOutlivesData(t *testing.T) {
 	}
 	// A request that came into the old logical cluster stores nothing in
 	// the new one; one that comes into the new one does.
-	if err := g.clusters.StillServed(entered); err == nil {
-		t.Errorf("a request that came into the deleted logical cluster may still write in the one re-created under its name")
+	// Both are answered at once, though the watch cache may still hold
+	// the old LogicalCluster, being deleted: that is confirmed with the
+	// database, and the request told what happened.
+	if err := g.clusters.StillServed(entered); err == nil || !strings.Contains(err.Error(), "was deleted, and made again") {
+		t.Errorf("a request that came into the deleted logical cluster, writing in the one re-created under its name: %v; "+
+			"want it refused, saying the logical cluster was made again", err)
 	}
-	// The watch cache may still hold the old LogicalCluster, being
-	// deleted, for a moment.
 	again, err := g.clusters.Enter(at(big3, "default"), big3)
-	for deadline := time.Now().Add(5 * time.Second); err != nil && time.Now().Before(deadline); {
-		time.Sleep(10 * time.Millisecond)
-		again, err = g.clusters.Enter(at(big3, "default"), big3)
-	}
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("a request coming into the re-created logical cluster: %v", err)
 	}
 	if err := g.clusters.StillServed(again); err != nil {
 		t.Errorf("a request that came into the re-created logical cluster: %v", err)
 	}
 	t.Logf("%d requests", requests)
+}
+
+// TestStillServedOnALaggingReplica deletes a logical cluster and makes
+// it again through one replica while another, whose watches run behind
+// the database, still holds the old LogicalCluster as being deleted: a
+// write that came into the old logical cluster there is told that it was
+// made again, and a request coming into the new one is let in, both at
+// once, not told that the logical cluster is being deleted.
+func TestStillServedOnALaggingReplica(t *testing.T) {
+	url := "sqlite://" + filepath.Join(t.TempDir(), "canopy.db")
+	open := func(pollInterval time.Duration) *sqlstorage.Backend {
+		ctx, cancel := context.WithCancel(context.Background())
+		backend, err := sqlstorage.Open(ctx, url, sqlstorage.Options{PollInterval: pollInterval})
+		if err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			_ = backend.Close()
+			cancel()
+		})
+		return backend
+	}
+	// The lagging replica sees the other's writes once every 2s.
+	g, lagging := startGuardedOn(t, open(0)), startGuardedOn(t, open(2*time.Second))
+	const parent, big3 = logicalcluster.Root, logicalcluster.Name("root:big3")
+	if err := g.create(parent, "big3"); err != nil {
+		t.Fatal(err)
+	}
+	entered, err := lagging.clusters.Enter(at(big3, "default"), big3)
+	if err != nil {
+		t.Fatalf("entering the logical cluster on the lagging replica: %v", err)
+	}
+	g.mustDelete(g.clusters.LogicalClusters, parent, "", "big3")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		obj, err := lagging.clusters.LogicalClusters.Get(at(parent, ""), "big3", &metav1.GetOptions{ResourceVersion: "0"})
+		if err == nil && obj.(*tenancyv1alpha1.LogicalCluster).DeletionTimestamp != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the lagging replica's watch cache never held LogicalCluster big3 as being deleted: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := g.dropFinalizer(g.clusters.LogicalClusters, parent, "big3"); err != nil {
+		t.Fatalf("removing the finalizer of an empty logical cluster: %v", err)
+	}
+	if err := g.create(parent, "big3"); err != nil {
+		t.Fatalf("re-creating the name: %v", err)
+	}
+	if err := lagging.clusters.StillServed(entered); err == nil || !strings.Contains(err.Error(), "was deleted, and made again") {
+		t.Errorf("a write that came into the deleted logical cluster, on the lagging replica: %v; want it refused, saying the logical cluster was made again", err)
+	}
+	if _, err := lagging.clusters.Enter(at(big3, "default"), big3); err != nil {
+		t.Errorf("a request coming into the re-created logical cluster on the lagging replica: %v", err)
+	}
 }
 
 // TestFollowEnds checks that a watch following a logical cluster ends
