@@ -269,6 +269,14 @@ func toInternal(a admission.Attributes) (*internalAttributes, error) {
 // convert is obj at the internal version of its own group, which a
 // subresource's object, a deployment's Scale, need not share with its
 // resource.
+//
+// It converts without copying, as kube-apiserver's decoder does, so that
+// the internal object shares obj's maps and slices where their types
+// agree, and writeBack keeps what obj's fields share with each other: a
+// Job defaulted with no labels of its own has its template's labels map
+// as its labels (SetDefaults_Job), to which upstream's strategy then adds
+// the selector's labels, and a copy would part the two. Plugins mutate
+// only the object they admit, which writeBack converts into obj anyway.
 func convert(obj runtime.Object) (runtime.Object, error) {
 	if obj == nil {
 		return nil, nil
@@ -277,7 +285,7 @@ func convert(obj runtime.Object) (runtime.Object, error) {
 	if err != nil {
 		return obj, nil
 	}
-	return upstream.Scheme.ConvertToVersion(obj, internalVersion(kinds[0].Group))
+	return upstream.Scheme.UnsafeConvertToVersion(obj, internalVersion(kinds[0].Group))
 }
 
 // writeBack converts what the mutating plugins made of a's object back

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -168,5 +169,32 @@ func BenchmarkLogicalClusterPlugins(b *testing.B) {
 		if _, err := p.newChain(logicalcluster.Name("root:c" + string(rune('a'+i%26)))); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestJobKeepsSharedLabels shows that admission keeps a Job's labels the
+// map of its template's labels, as defaulting makes them when the Job has
+// none, so that upstream's strategy adds the selector's labels to both,
+// as in kube-apiserver.
+func TestJobKeepsSharedLabels(t *testing.T) {
+	s := openStores(t)
+	cluster := logicalcluster.Name("root:a")
+	create(t, s.namespaces, cluster, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "shop"}})
+	p := newPlugin(t, s)
+	labels := map[string]string{"app": "web"}
+	job := &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "shop", Labels: labels}, Spec: batchv1.JobSpec{
+		Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: corev1.PodSpec{
+			RestartPolicy: corev1.RestartPolicyNever, Containers: []corev1.Container{{Name: "web", Image: "nginx"}},
+		}},
+	}}
+	ctx := logicalcluster.WithCluster(context.Background(), cluster)
+	a := admission.NewAttributesRecord(job, nil, batchv1.SchemeGroupVersion.WithKind("Job"), job.Namespace, job.Name,
+		batchv1.SchemeGroupVersion.WithResource("jobs"), "", admission.Create, &metav1.CreateOptions{}, false, &user.DefaultInfo{Name: "alice"})
+	if err := p.Admit(ctx, a, nil); err != nil {
+		t.Fatal(err)
+	}
+	job.Spec.Template.Labels["job-name"] = "web"
+	if got := job.Labels["job-name"]; got != "web" {
+		t.Errorf("after admission, the Job's labels are %v, no longer its template's labels %v", job.Labels, job.Spec.Template.Labels)
 	}
 }
