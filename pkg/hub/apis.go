@@ -149,6 +149,7 @@ func (h *hubServer) installAdmission(cfg *genericapiserver.Config, authz authori
 		LimitRanges:     h.informers.For(h.apis.LimitRanges),
 		ServiceAccounts: h.informers.For(h.apis.ServiceAccountStore),
 		PriorityClasses: h.informers.For(h.apis.PriorityClasses),
+		RuntimeClasses:  h.informers.For(h.apis.RuntimeClasses),
 		Namespaces:      h.informers.For(h.apis.Namespaces),
 		Pods:            h.informers.For(h.apis.Pods),
 		Loopback:        cfg.LoopbackClientConfig,

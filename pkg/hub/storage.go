@@ -85,11 +85,11 @@ type apiStorage struct {
 	ServiceAccountStore, ConfigMaps *genericregistry.Store
 	Services                        *genericregistry.Store
 	ResourceQuotas                  *genericregistry.Store
-	// Pods, LimitRanges and PriorityClasses are read by kube-apiserver's
-	// pod admission plugins (pkg/admission/kubeplugins).
-	Pods, LimitRanges, PriorityClasses *genericregistry.Store
-	IPAddresses                        *genericregistry.Store
-	Events                             rest.Creater
+	// Pods, LimitRanges, PriorityClasses and RuntimeClasses are read by
+	// kube-apiserver's pod admission plugins (pkg/admission/kubeplugins).
+	Pods, LimitRanges, PriorityClasses, RuntimeClasses *genericregistry.Store
+	IPAddresses                                        *genericregistry.Store
+	Events                                             rest.Creater
 	// Namespaces is the namespaces' store; NamespaceREST serves them,
 	// deleting one by marking it Terminating until it is emptied,
 	// NamespaceFinalize is their finalize subresource and NamespaceStatus
@@ -232,6 +232,7 @@ func (s *apiStorage) lookUp() error {
 	s.Pods = l.store(v1, "pods")
 	s.LimitRanges = l.store(v1, "limitranges")
 	s.PriorityClasses = l.store(schedulingv1.SchemeGroupVersion, "priorityclasses")
+	s.RuntimeClasses = l.store(nodev1.SchemeGroupVersion, "runtimeclasses")
 	s.Services = l.store(v1, "services")
 	s.IPAddresses = l.store(networkingv1.SchemeGroupVersion, "ipaddresses")
 	s.Events = lookUp[rest.Creater](&l, v1, "events")

@@ -3,10 +3,11 @@
 // third_party/kubernetes, in every logical cluster, so that a pod created
 // there comes out as kube-apiserver would make it: LimitRanger's default
 // requests and limits, ServiceAccount's default service account and
-// token volume, Priority's priority from its PriorityClass, and
+// token volume, Priority's priority from its PriorityClass,
 // DefaultTolerationSeconds' tolerations of not-ready and unreachable
-// nodes; and is refused where kube-apiserver refuses it, with the same
-// messages, PodSecurity's included: the Pod Security Standard a
+// nodes, and RuntimeClass's overhead, node selector and tolerations from
+// the pod's RuntimeClass; and is refused where kube-apiserver refuses it,
+// with the same messages, PodSecurity's included: the Pod Security Standard a
 // namespace's pod-security.kubernetes.io labels name is enforced, audited
 // and warned of there as in a cluster, which platform teams rely on.
 //
@@ -43,12 +44,12 @@
 //     CertificateSigning and CertificateSubjectRestriction:
 //     pkg/admission/certificates.
 //   - LimitRanger, ServiceAccount, PodSecurity, Priority,
-//     DefaultTolerationSeconds: here.
+//     DefaultTolerationSeconds, RuntimeClass: here.
 //   - Left out, since a logical cluster has nothing they act on:
 //     TaintNodesByCondition (its nodes are read-only copies the syncers
 //     write), DefaultStorageClass, StorageObjectInUseProtection and
 //     PersistentVolumeClaimResize (no PersistentVolumeClaims or
-//     StorageClasses are served), RuntimeClass (no RuntimeClasses),
+//     StorageClasses are served),
 //     DefaultIngressClass (no IngressClasses are served),
 //     ClusterTrustBundleAttest, PodTopologyLabels (pods' bindings are the
 //     physical clusters'), NodeDeclaredFeatureValidator and

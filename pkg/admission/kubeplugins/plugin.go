@@ -9,6 +9,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	nodev1 "k8s.io/api/node/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -31,6 +32,7 @@ import (
 	"github.com/canopy-dev/canopy/third_party/kubernetes/plugin/pkg/admission/defaulttolerationseconds"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/plugin/pkg/admission/limitranger"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/plugin/pkg/admission/priority"
+	"github.com/canopy-dev/canopy/third_party/kubernetes/plugin/pkg/admission/runtimeclass"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/plugin/pkg/admission/security/podsecurity"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/plugin/pkg/admission/serviceaccount"
 )
@@ -75,6 +77,7 @@ var ordered = []string{
 	podsecurity.PluginName,
 	priority.PluginName,
 	defaulttolerationseconds.PluginName,
+	runtimeclass.PluginName,
 }
 
 // registered knows how to make each plugin by name.
@@ -85,13 +88,14 @@ var registered = func() *admission.Plugins {
 	podsecurity.Register(p)
 	priority.Register(p)
 	defaulttolerationseconds.Register(p)
+	runtimeclass.Register(p)
 	return p
 }()
 
 // Config is what the plugins read.
 type Config struct {
 	// The shared informers whose objects the plugins read.
-	LimitRanges, ServiceAccounts, PriorityClasses, Namespaces, Pods *informer.Informer
+	LimitRanges, ServiceAccounts, PriorityClasses, RuntimeClasses, Namespaces, Pods *informer.Informer
 	// Loopback is the hub's loopback client config, through which the
 	// plugins look up what their informers do not hold yet, as
 	// kube-apiserver's do through its own.
@@ -216,6 +220,7 @@ func (p *Plugin) newChain(cluster logicalcluster.Name) (admission.Interface, err
 		&corev1.LimitRange{}:          p.config.LimitRanges,
 		&corev1.ServiceAccount{}:      p.config.ServiceAccounts,
 		&schedulingv1.PriorityClass{}: p.config.PriorityClasses,
+		&nodev1.RuntimeClass{}:        p.config.RuntimeClasses,
 		&corev1.Namespace{}:           p.config.Namespaces,
 		&corev1.Pod{}:                 p.config.Pods,
 	} {
@@ -269,6 +274,14 @@ func toInternal(a admission.Attributes) (*internalAttributes, error) {
 // convert is obj at the internal version of its own group, which a
 // subresource's object, a deployment's Scale, need not share with its
 // resource.
+//
+// It converts without copying, as kube-apiserver's decoder does, so that
+// the internal object shares obj's maps and slices where their types
+// agree, and writeBack keeps what obj's fields share with each other: a
+// Job defaulted with no labels of its own has its template's labels map
+// as its labels (SetDefaults_Job), to which upstream's strategy then adds
+// the selector's labels, and a copy would part the two. Plugins mutate
+// only the object they admit, which writeBack converts into obj anyway.
 func convert(obj runtime.Object) (runtime.Object, error) {
 	if obj == nil {
 		return nil, nil
@@ -277,7 +290,7 @@ func convert(obj runtime.Object) (runtime.Object, error) {
 	if err != nil {
 		return obj, nil
 	}
-	return upstream.Scheme.ConvertToVersion(obj, internalVersion(kinds[0].Group))
+	return upstream.Scheme.UnsafeConvertToVersion(obj, internalVersion(kinds[0].Group))
 }
 
 // writeBack converts what the mutating plugins made of a's object back

@@ -5,7 +5,9 @@ import (
 	"testing"
 	"time"
 
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	nodev1 "k8s.io/api/node/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -18,18 +20,20 @@ import (
 	"k8s.io/apiserver/pkg/registry/rest"
 	restclient "k8s.io/client-go/rest"
 	"k8s.io/component-base/compatibility"
+	"k8s.io/utils/ptr"
 
 	"github.com/canopy-dev/canopy/internal/coretest"
 	"github.com/canopy-dev/canopy/internal/sqlitetest"
 	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/registry"
+	"github.com/canopy-dev/canopy/pkg/registry/node"
 	"github.com/canopy-dev/canopy/pkg/registry/scheduling"
 )
 
 // stores are the real stores, over SQLite, the plugins' informers read.
 type stores struct {
-	limitRanges, serviceAccounts, namespaces, pods, priorityClasses *genericregistry.Store
+	limitRanges, serviceAccounts, namespaces, pods, priorityClasses, runtimeClasses *genericregistry.Store
 }
 
 func openStores(t testing.TB) stores {
@@ -58,6 +62,15 @@ func openStores(t testing.TB) stores {
 	}
 	s.priorityClasses = group.Stores[0]
 	t.Cleanup(s.priorityClasses.DestroyFunc)
+	if err := node.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	group, err = node.NewStorage(&registry.Factory{Backend: sqlitetest.Open(t), Serializer: serializer.NewCodecFactory(scheme)}, scheme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.runtimeClasses = group.Stores[0]
+	t.Cleanup(s.runtimeClasses.DestroyFunc)
 	return s
 }
 
@@ -69,7 +82,8 @@ func newPlugin(t testing.TB, s stores) *Plugin {
 	f := informer.NewFactory()
 	p, err := New(Config{
 		LimitRanges: f.For(s.limitRanges), ServiceAccounts: f.For(s.serviceAccounts), PriorityClasses: f.For(s.priorityClasses),
-		Namespaces: f.For(s.namespaces), Pods: f.For(s.pods),
+		RuntimeClasses: f.For(s.runtimeClasses),
+		Namespaces:     f.For(s.namespaces), Pods: f.For(s.pods),
 		Loopback: &restclient.Config{Host: "https://127.0.0.1:1"},
 		Version:  compatibility.NewEffectiveVersionFromString("1.37.0", "", ""),
 	})
@@ -111,7 +125,8 @@ func admitPod(p *Plugin, cluster logicalcluster.Name, pod *corev1.Pod) error {
 }
 
 // TestPodDefaults shows that a pod is given its logical cluster's
-// LimitRange defaults, ServiceAccount and PriorityClass's priority, as
+// LimitRange defaults, ServiceAccount, PriorityClass's priority and
+// RuntimeClass's overhead and node selector, as
 // read from the shared informers, and that another logical cluster's
 // objects count for nothing.
 func TestPodDefaults(t *testing.T) {
@@ -130,11 +145,15 @@ func TestPodDefaults(t *testing.T) {
 		Limits: []corev1.LimitRangeItem{{Type: corev1.LimitTypeContainer, Max: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")}}},
 	}})
 	create(t, s.priorityClasses, a, &schedulingv1.PriorityClass{ObjectMeta: metav1.ObjectMeta{Name: "high"}, Value: 1000})
+	create(t, s.runtimeClasses, a, &nodev1.RuntimeClass{ObjectMeta: metav1.ObjectMeta{Name: "gvisor"}, Handler: "runsc",
+		Overhead:   &nodev1.Overhead{PodFixed: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("64Mi")}},
+		Scheduling: &nodev1.Scheduling{NodeSelector: map[string]string{"sandbox": "gvisor"}},
+	})
 	p := newPlugin(t, s)
 
 	pod := func() *corev1.Pod {
 		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "shop"}, Spec: corev1.PodSpec{
-			PriorityClassName: "high", Containers: []corev1.Container{{Name: "web", Image: "nginx"}},
+			PriorityClassName: "high", RuntimeClassName: ptr.To("gvisor"), Containers: []corev1.Container{{Name: "web", Image: "nginx"}},
 		}}
 	}
 	inA := pod()
@@ -153,6 +172,12 @@ func TestPodDefaults(t *testing.T) {
 	if got := len(inA.Spec.Tolerations); got != 2 {
 		t.Errorf("%d tolerations, want those of not-ready and unreachable nodes", got)
 	}
+	if got := inA.Spec.Overhead.Memory().String(); got != "64Mi" {
+		t.Errorf("memory overhead %s, want the RuntimeClass's 64Mi", got)
+	}
+	if got := inA.Spec.NodeSelector["sandbox"]; got != "gvisor" {
+		t.Errorf("node selector %v, want the RuntimeClass's sandbox=gvisor", inA.Spec.NodeSelector)
+	}
 	if err := admitPod(p, b, pod()); err == nil || err.Error() != `pods "web" is forbidden: no PriorityClass with name high was found` {
 		t.Errorf("a pod of logical cluster b naming a's PriorityClass: %v", err)
 	}
@@ -168,5 +193,32 @@ func BenchmarkLogicalClusterPlugins(b *testing.B) {
 		if _, err := p.newChain(logicalcluster.Name("root:c" + string(rune('a'+i%26)))); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestJobKeepsSharedLabels shows that admission keeps a Job's labels the
+// map of its template's labels, as defaulting makes them when the Job has
+// none, so that upstream's strategy adds the selector's labels to both,
+// as in kube-apiserver.
+func TestJobKeepsSharedLabels(t *testing.T) {
+	s := openStores(t)
+	cluster := logicalcluster.Name("root:a")
+	create(t, s.namespaces, cluster, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "shop"}})
+	p := newPlugin(t, s)
+	labels := map[string]string{"app": "web"}
+	job := &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "shop", Labels: labels}, Spec: batchv1.JobSpec{
+		Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: corev1.PodSpec{
+			RestartPolicy: corev1.RestartPolicyNever, Containers: []corev1.Container{{Name: "web", Image: "nginx"}},
+		}},
+	}}
+	ctx := logicalcluster.WithCluster(context.Background(), cluster)
+	a := admission.NewAttributesRecord(job, nil, batchv1.SchemeGroupVersion.WithKind("Job"), job.Namespace, job.Name,
+		batchv1.SchemeGroupVersion.WithResource("jobs"), "", admission.Create, &metav1.CreateOptions{}, false, &user.DefaultInfo{Name: "alice"})
+	if err := p.Admit(ctx, a, nil); err != nil {
+		t.Fatal(err)
+	}
+	job.Spec.Template.Labels["job-name"] = "web"
+	if got := job.Labels["job-name"]; got != "web" {
+		t.Errorf("after admission, the Job's labels are %v, no longer its template's labels %v", job.Labels, job.Spec.Template.Labels)
 	}
 }
