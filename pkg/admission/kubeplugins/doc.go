@@ -56,11 +56,10 @@
 //     PodResizeValidator (no kubelets), PodGroupProtection (no
 //     PodGroups), and the webhooks (no webhook configurations are
 //     served).
-//   - Not yet run anywhere: DefaultIngressClass (IngressClasses are
-//     served, but an Ingress without a class is not given the default
-//     one), ResourceQuota (the hub keeps quotas' status,
+//   - Not yet run anywhere: ResourceQuota (the hub keeps quotas' status,
 //     pkg/controller/resourcequota, but refuses nothing over them), and
-//     DefaultIngressClass.
+//     DefaultIngressClass (IngressClasses are served, but an Ingress
+//     without a class is not given the default one).
 //
 // Upsynced pods, copies of pods a physical cluster's kube-apiserver
 // admitted with its own LimitRanges, ServiceAccounts and PriorityClasses,
