@@ -25,6 +25,7 @@ import (
 
 	"github.com/canopy-dev/canopy/internal/pgtest"
 	"github.com/canopy-dev/canopy/pkg/authorization/bootstrappolicy"
+	schedulingv1 "github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/scheduling/v1"
 )
 
 // hub is one hub process over a data directory and a datastore that
@@ -512,10 +513,11 @@ func testHubLogicalClusters(t *testing.T, h *hub, k kubectl) {
 	// The deletion's progress was in the status on the way: root:a
 	// waited for root:a:child. Its objects are 3 namespaces, a
 	// configmap, the default ServiceAccount and kube-root-ca.crt
-	// ConfigMap of each namespace, and the ClusterRoles and
-	// ClusterRoleBindings every logical cluster starts with.
+	// ConfigMap of each namespace, and the ClusterRoles,
+	// ClusterRoleBindings and system PriorityClasses every logical
+	// cluster starts with.
 	progress := watch()
-	removed := 4 + 3*2 + len(bootstrappolicy.ClusterRoles()) + len(bootstrappolicy.ClusterRoleBindings())
+	removed := 4 + 3*2 + len(bootstrappolicy.ClusterRoles()) + len(bootstrappolicy.ClusterRoleBindings()) + len(schedulingv1.SystemPriorityClasses())
 	if !strings.Contains(progress, fmt.Sprintf("Terminating: removed %d objects; waiting for the deletion of 1 logicalclusters.tenancy.canopy.dev", removed)) {
 		t.Errorf("while root:a was deleted, its status read:\n%s", progress)
 	}

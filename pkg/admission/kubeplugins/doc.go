@@ -47,18 +47,19 @@
 //     DefaultTolerationSeconds, RuntimeClass: here.
 //   - Left out, since a logical cluster has nothing they act on:
 //     TaintNodesByCondition (its nodes are read-only copies the syncers
-//     write), DefaultStorageClass, StorageObjectInUseProtection and
-//     PersistentVolumeClaimResize (no PersistentVolumeClaims or
-//     StorageClasses are served),
-//     DefaultIngressClass (no IngressClasses are served),
-//     ClusterTrustBundleAttest, PodTopologyLabels (pods' bindings are the
+//     write), DefaultStorageClass (a claim synced to a physical cluster
+//     gets that cluster's default class there), StorageObjectInUseProtection
+//     (no controller at the hub would remove its finalizers) and
+//     PersistentVolumeClaimResize (claims are resized where they are
+//     bound, downstream), ClusterTrustBundleAttest, PodTopologyLabels (pods' bindings are the
 //     physical clusters'), NodeDeclaredFeatureValidator and
 //     PodResizeValidator (no kubelets), PodGroupProtection (no
 //     PodGroups), and the webhooks (no webhook configurations are
 //     served).
 //   - Not yet run anywhere: ResourceQuota (the hub keeps quotas' status,
 //     pkg/controller/resourcequota, but refuses nothing over them), and
-//     DefaultIngressClass.
+//     DefaultIngressClass (IngressClasses are served, but an Ingress
+//     without a class is not given the default one).
 //
 // Upsynced pods, copies of pods a physical cluster's kube-apiserver
 // admitted with its own LimitRanges, ServiceAccounts and PriorityClasses,
