@@ -35,7 +35,12 @@ type rejection struct {
 	message string
 	// since is when the SyncFailed condition turned True, which every
 	// write of it keeps, so that writing it again changes nothing.
-	since    metav1.Time
+	since metav1.Time
+	// evented is that its Warning Event was recorded: a condition write
+	// that fails, as on a conflict with another write of the hub object
+	// such as the hub's own revision bookkeeping, is made again without
+	// a second Event.
+	evented  bool
 	reported bool
 }
 
@@ -172,8 +177,9 @@ func (s *Syncer) forgetRejection(gvr schema.GroupVersionResource, o origin) {
 // it was reported already: the SyncFailed condition, for a kind whose
 // status has conditions, and a Warning Event. As for a conflict, an
 // object found with the condition as it would be written, as after a
-// restart, gets no Event again; the Event first, so that a failed
-// condition write records both again rather than neither.
+// restart, gets no Event again; the Event first, so that a crash before
+// the condition write records both again rather than neither, while a
+// condition write that fails is made again alone.
 func (s *Syncer) reportRejection(ctx context.Context, gvr schema.GroupVersionResource, o origin, obj *unstructured.Unstructured, f rejection) error {
 	if f.reported {
 		return nil
@@ -185,26 +191,36 @@ func (s *Syncer) reportRejection(ctx context.Context, gvr schema.GroupVersionRes
 		status = s.statusOf(obj, shared)
 	}
 	conditioned, changed := withRejectedCondition(obj.GroupVersionKind(), status, f)
-	if !keeps || changed {
+	if (!keeps || changed) && !f.evented {
 		if err := s.recordEvent(ctx, o, obj, FailedReason, f.message); err != nil {
 			return fmt.Errorf("recording the rejection of the physical cluster at the hub: %w", err)
 		}
+		s.updateRejection(gvr, o, f, func(r *rejection) { r.evented = true })
 	}
 	if keeps && changed {
 		if err := s.writeStatusOf(ctx, gvr, o, obj, shared, conditioned); err != nil {
 			return fmt.Errorf("setting the %s condition at the hub: %w", FailedReason, err)
 		}
 	}
-	s.rejectionsMu.Lock()
-	if current, ok := s.rejections[conflictKey{gvr, o}]; ok && current.uid == f.uid && current.applied == f.applied {
-		current.reported = true
+	s.updateRejection(gvr, o, f, func(r *rejection) {
+		r.reported = true
 		// The condition found in place, from before a restart, keeps its
 		// time, which the status copied up must then carry too.
-		current.since = transitionTime(conditioned, current.since)
+		r.since = transitionTime(conditioned, r.since)
+	})
+	return nil
+}
+
+// updateRejection applies update to the rejection recorded for the hub
+// object of gvr at o while it is still f's, of the same UID and object:
+// a newer one, recorded meanwhile, is left as it is.
+func (s *Syncer) updateRejection(gvr schema.GroupVersionResource, o origin, f rejection, update func(*rejection)) {
+	s.rejectionsMu.Lock()
+	defer s.rejectionsMu.Unlock()
+	if current, ok := s.rejections[conflictKey{gvr, o}]; ok && current.uid == f.uid && current.applied == f.applied {
+		update(&current)
 		s.rejections[conflictKey{gvr, o}] = current
 	}
-	s.rejectionsMu.Unlock()
-	return nil
 }
 
 // transitionTime is the lastTransitionTime of the SyncFailed condition

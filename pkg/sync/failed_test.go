@@ -2,9 +2,12 @@ package sync
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +22,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	kubefake "k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/rest"
 	clienttesting "k8s.io/client-go/testing"
 )
 
@@ -145,5 +149,65 @@ func TestRejectionReasonOfForbidden(t *testing.T) {
 				t.Errorf("%s: asked about %+v, want apps deployments canopy-x/web", c.name, a)
 			}
 		}
+	}
+}
+
+// A rejection whose condition write fails, as when another write of the
+// hub object, such as the hub's own revision bookkeeping, changed it
+// meanwhile, is reported again with the condition alone: one Warning
+// Event per rejection, however often the condition write is retried.
+func TestRejectionReportedOnceThroughAConflict(t *testing.T) {
+	deployments := appsv1.SchemeGroupVersion.WithResource("deployments")
+	var events, statusWrites int
+	hub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/api/v1/namespaces/ns1/events"):
+			// The clientset sends protobuf; JSON answers as well.
+			events++
+			w.WriteHeader(http.StatusCreated)
+			_, _ = w.Write([]byte(`{"apiVersion":"v1","kind":"Event","metadata":{"namespace":"ns1","name":"invalid.1"}}`))
+		case r.Method == http.MethodPut && strings.HasSuffix(r.URL.Path, "/apis/apps/v1/namespaces/ns1/deployments/invalid/status"):
+			if statusWrites++; statusWrites == 1 {
+				status := apierrors.NewConflict(deployments.GroupResource(), "invalid", errors.New("the object has been modified")).Status()
+				w.WriteHeader(http.StatusConflict)
+				_ = json.NewEncoder(w).Encode(&status)
+				return
+			}
+			_, _ = w.Write(body)
+		default:
+			t.Errorf("unexpected request to the hub: %s %s", r.Method, r.URL.Path)
+			w.WriteHeader(http.StatusNotFound)
+		}
+	}))
+	defer hub.Close()
+
+	s := &Syncer{hubBase: hub.URL, hubHTTP: hub.Client(), hubRest: &rest.Config{}, key: "k",
+		targetCluster: "root", targetName: "pc1", rejections: map[conflictKey]rejection{}}
+	o := origin{"root:a", "ns1", "invalid"}
+	obj := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apps/v1", "kind": "Deployment",
+		"metadata": map[string]any{"namespace": "ns1", "name": "invalid", "uid": "u1", "resourceVersion": "1"},
+	}}
+	f := rejection{uid: "u1", applied: "h1", reason: metav1.StatusReasonInvalid, message: "refused", since: metav1.Now()}
+	s.rejections[conflictKey{deployments, o}] = f
+
+	if err := s.reportRejection(context.Background(), deployments, o, obj, f); !apierrors.IsConflict(err) {
+		t.Fatalf("the first report: %v, want the condition write's conflict", err)
+	}
+	// Retried, as the queue does, on the rejection as recorded.
+	f, ok := s.rejectionOf(deployments, o, "u1", "h1")
+	if !ok {
+		t.Fatal("the rejection was forgotten after a failed report")
+	}
+	if err := s.reportRejection(context.Background(), deployments, o, obj, f); err != nil {
+		t.Fatalf("the report retried: %v", err)
+	}
+	if f, _ = s.rejectionOf(deployments, o, "u1", "h1"); !f.reported {
+		t.Error("the rejection is not recorded as reported after the retry succeeded")
+	}
+	if events != 1 || statusWrites != 2 {
+		t.Errorf("%d Events and %d condition writes at the hub, want 1 Event and 2 writes", events, statusWrites)
 	}
 }
