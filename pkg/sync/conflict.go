@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
 
@@ -36,6 +37,13 @@ type conflictKey struct {
 	origin
 }
 
+// conflictRecord is what was recorded of the conflict of a hub object,
+// by UID: its Event, and whether the condition was written as well.
+type conflictRecord struct {
+	uid      types.UID
+	reported bool
+}
+
 // conflicted records the conflict of hub object obj with the downstream
 // object in the same place, once: an Event in obj's logical cluster and
 // namespace, and for a kind whose status has conditions, the
@@ -45,21 +53,27 @@ type conflictKey struct {
 func (s *Syncer) conflicted(ctx context.Context, gvr schema.GroupVersionResource, o origin, obj *unstructured.Unstructured) error {
 	k := conflictKey{gvr, o}
 	s.conflictsMu.Lock()
-	recorded := s.conflicts[k] == obj.GetUID()
+	record, ok := s.conflicts[k]
 	s.conflictsMu.Unlock()
-	if recorded {
+	evented := ok && record.uid == obj.GetUID()
+	if evented && record.reported {
 		return nil
 	}
 	message := fmt.Sprintf("SyncTarget %s:%s: %s %s/%s already exists downstream and was not created by the syncer; it is left alone, and this object is not synced until it is gone",
 		s.targetCluster, s.targetName, gvr.GroupResource(), workloadv1alpha1.DownstreamNamespace(o.cluster, o.namespace), o.name)
 	keeps := keepsConditions(obj.GroupVersionKind())
 	conditioned, changed := withCondition(obj, ConflictReason, conflictConditionReason, message, metav1.Now())
-	// The Event first: should the condition fail, the retry records both
-	// again rather than neither.
-	if !keeps || changed {
+	// The Event first, so that a crash before the condition write records
+	// both again rather than neither; a condition write that fails, as on
+	// a conflict with another write of the hub object such as the hub's
+	// own revision bookkeeping, is made again alone.
+	if (!keeps || changed) && !evented {
 		if err := s.recordEvent(ctx, o, obj, ConflictReason, message); err != nil {
 			return fmt.Errorf("recording the conflict at the hub: %w", err)
 		}
+		s.conflictsMu.Lock()
+		s.conflicts[k] = conflictRecord{uid: obj.GetUID()}
+		s.conflictsMu.Unlock()
 	}
 	if keeps && changed {
 		if err := s.updateHubStatus(ctx, gvr, o.cluster, conditioned); err != nil {
@@ -67,7 +81,7 @@ func (s *Syncer) conflicted(ctx context.Context, gvr schema.GroupVersionResource
 		}
 	}
 	s.conflictsMu.Lock()
-	s.conflicts[k] = obj.GetUID()
+	s.conflicts[k] = conflictRecord{uid: obj.GetUID(), reported: true}
 	s.conflictsMu.Unlock()
 	return nil
 }

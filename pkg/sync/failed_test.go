@@ -158,30 +158,7 @@ func TestRejectionReasonOfForbidden(t *testing.T) {
 // Event per rejection, however often the condition write is retried.
 func TestRejectionReportedOnceThroughAConflict(t *testing.T) {
 	deployments := appsv1.SchemeGroupVersion.WithResource("deployments")
-	var events, statusWrites int
-	hub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		switch {
-		case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/api/v1/namespaces/ns1/events"):
-			// The clientset sends protobuf; JSON answers as well.
-			events++
-			w.WriteHeader(http.StatusCreated)
-			_, _ = w.Write([]byte(`{"apiVersion":"v1","kind":"Event","metadata":{"namespace":"ns1","name":"invalid.1"}}`))
-		case r.Method == http.MethodPut && strings.HasSuffix(r.URL.Path, "/apis/apps/v1/namespaces/ns1/deployments/invalid/status"):
-			if statusWrites++; statusWrites == 1 {
-				status := apierrors.NewConflict(deployments.GroupResource(), "invalid", errors.New("the object has been modified")).Status()
-				w.WriteHeader(http.StatusConflict)
-				_ = json.NewEncoder(w).Encode(&status)
-				return
-			}
-			_, _ = w.Write(body)
-		default:
-			t.Errorf("unexpected request to the hub: %s %s", r.Method, r.URL.Path)
-			w.WriteHeader(http.StatusNotFound)
-		}
-	}))
-	defer hub.Close()
+	hub, events, statusWrites := hubConflictingOnce(t, deployments)
 
 	s := &Syncer{hubBase: hub.URL, hubHTTP: hub.Client(), hubRest: &rest.Config{}, key: "k",
 		targetCluster: "root", targetName: "pc1", rejections: map[conflictKey]rejection{}}
@@ -207,7 +184,64 @@ func TestRejectionReportedOnceThroughAConflict(t *testing.T) {
 	if f, _ = s.rejectionOf(deployments, o, "u1", "h1"); !f.reported {
 		t.Error("the rejection is not recorded as reported after the retry succeeded")
 	}
-	if events != 1 || statusWrites != 2 {
-		t.Errorf("%d Events and %d condition writes at the hub, want 1 Event and 2 writes", events, statusWrites)
+	if *events != 1 || *statusWrites != 2 {
+		t.Errorf("%d Events and %d condition writes at the hub, want 1 Event and 2 writes", *events, *statusWrites)
 	}
+}
+
+// A conflict's Warning Event is recorded once too when its condition
+// write conflicts with another write of the hub object.
+func TestConflictReportedOnceThroughAConflict(t *testing.T) {
+	deployments := appsv1.SchemeGroupVersion.WithResource("deployments")
+	hub, events, statusWrites := hubConflictingOnce(t, deployments)
+	s := &Syncer{hubBase: hub.URL, hubHTTP: hub.Client(), hubRest: &rest.Config{}, key: "k",
+		targetCluster: "root", targetName: "pc1", conflicts: map[conflictKey]conflictRecord{}}
+	o := origin{"root:a", "ns1", "invalid"}
+	obj := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apps/v1", "kind": "Deployment",
+		"metadata": map[string]any{"namespace": "ns1", "name": "invalid", "uid": "u1", "resourceVersion": "1"},
+	}}
+	if err := s.conflicted(context.Background(), deployments, o, obj); !apierrors.IsConflict(err) {
+		t.Fatalf("the first report: %v, want the condition write's conflict", err)
+	}
+	if err := s.conflicted(context.Background(), deployments, o, obj); err != nil {
+		t.Fatalf("the report retried: %v", err)
+	}
+	if err := s.conflicted(context.Background(), deployments, o, obj); err != nil {
+		t.Fatalf("a resync: %v", err)
+	}
+	if *events != 1 || *statusWrites != 2 {
+		t.Errorf("%d Events and %d condition writes at the hub, want 1 Event and 2 writes", *events, *statusWrites)
+	}
+}
+
+// hubConflictingOnce is a hub that takes Events in namespace ns1 and
+// answers the first status write of Deployment ns1/invalid with a 409,
+// as when another write of it came first; it counts both.
+func hubConflictingOnce(t *testing.T, deployments schema.GroupVersionResource) (hub *httptest.Server, events, statusWrites *int) {
+	events, statusWrites = new(int), new(int)
+	hub = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/api/v1/namespaces/ns1/events"):
+			// The clientset sends protobuf; JSON answers as well.
+			*events++
+			w.WriteHeader(http.StatusCreated)
+			_, _ = w.Write([]byte(`{"apiVersion":"v1","kind":"Event","metadata":{"namespace":"ns1","name":"invalid.1"}}`))
+		case r.Method == http.MethodPut && strings.HasSuffix(r.URL.Path, "/apis/apps/v1/namespaces/ns1/deployments/invalid/status"):
+			if *statusWrites++; *statusWrites == 1 {
+				status := apierrors.NewConflict(deployments.GroupResource(), "invalid", errors.New("the object has been modified")).Status()
+				w.WriteHeader(http.StatusConflict)
+				_ = json.NewEncoder(w).Encode(&status)
+				return
+			}
+			_, _ = w.Write(body)
+		default:
+			t.Errorf("unexpected request to the hub: %s %s", r.Method, r.URL.Path)
+			w.WriteHeader(http.StatusNotFound)
+		}
+	}))
+	t.Cleanup(hub.Close)
+	return hub, events, statusWrites
 }

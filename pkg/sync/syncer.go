@@ -111,10 +111,10 @@ type Syncer struct {
 	downNodes corelisters.NodeLister
 	nodeQueue workqueue.TypedRateLimitingInterface[origin]
 
-	// conflicts holds the UID of each hub object whose conflict downstream
-	// was recorded at the hub, so that a resync records it only once.
+	// conflicts holds what was recorded at the hub of each hub object's
+	// conflict downstream, so that a resync records it only once.
 	conflictsMu gosync.Mutex
-	conflicts   map[conflictKey]types.UID
+	conflicts   map[conflictKey]conflictRecord
 	// logicalClusters is the target's spec.logicalClusters as last read,
 	// at start and with each heartbeat; refused holds the UID of each
 	// hub object refused for it whose refusal was reported (refuse.go).
@@ -214,7 +214,7 @@ func New(ctx context.Context, c Config) (*Syncer, error) {
 		eventQueue:           workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: queueEvents}),
 		nodeQueue:            workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[origin](), workqueue.TypedRateLimitingQueueConfig[origin]{Name: queueNodes}),
 		accepted:             map[schema.GroupVersionResource]int{},
-		conflicts:            map[conflictKey]types.UID{},
+		conflicts:            map[conflictKey]conflictRecord{},
 		refused:              map[conflictKey]types.UID{},
 		rejections:           map[conflictKey]rejection{},
 		hubResync:            c.HubResync,
