@@ -160,13 +160,7 @@ func TestRejectionReportedOnceThroughAConflict(t *testing.T) {
 	deployments := appsv1.SchemeGroupVersion.WithResource("deployments")
 	hub, events, statusWrites := hubConflictingOnce(t, deployments)
 
-	s := &Syncer{hubBase: hub.URL, hubHTTP: hub.Client(), hubRest: &rest.Config{}, key: "k",
-		targetCluster: "root", targetName: "pc1", rejections: map[conflictKey]rejection{}}
-	o := origin{"root:a", "ns1", "invalid"}
-	obj := &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "apps/v1", "kind": "Deployment",
-		"metadata": map[string]any{"namespace": "ns1", "name": "invalid", "uid": "u1", "resourceVersion": "1"},
-	}}
+	s, o, obj := reportingTo(hub)
 	f := rejection{uid: "u1", applied: "h1", reason: metav1.StatusReasonInvalid, message: "refused", since: metav1.Now()}
 	s.rejections[conflictKey{deployments, o}] = f
 
@@ -194,13 +188,7 @@ func TestRejectionReportedOnceThroughAConflict(t *testing.T) {
 func TestConflictReportedOnceThroughAConflict(t *testing.T) {
 	deployments := appsv1.SchemeGroupVersion.WithResource("deployments")
 	hub, events, statusWrites := hubConflictingOnce(t, deployments)
-	s := &Syncer{hubBase: hub.URL, hubHTTP: hub.Client(), hubRest: &rest.Config{}, key: "k",
-		targetCluster: "root", targetName: "pc1", conflicts: map[conflictKey]conflictRecord{}}
-	o := origin{"root:a", "ns1", "invalid"}
-	obj := &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "apps/v1", "kind": "Deployment",
-		"metadata": map[string]any{"namespace": "ns1", "name": "invalid", "uid": "u1", "resourceVersion": "1"},
-	}}
+	s, o, obj := reportingTo(hub)
 	if err := s.conflicted(context.Background(), deployments, o, obj); !apierrors.IsConflict(err) {
 		t.Fatalf("the first report: %v, want the condition write's conflict", err)
 	}
@@ -213,6 +201,18 @@ func TestConflictReportedOnceThroughAConflict(t *testing.T) {
 	if *events != 1 || *statusWrites != 2 {
 		t.Errorf("%d Events and %d condition writes at the hub, want 1 Event and 2 writes", *events, *statusWrites)
 	}
+}
+
+// reportingTo is a syncer reporting to hub, and the hub Deployment
+// ns1/invalid of logical cluster root:a it reports on.
+func reportingTo(hub *httptest.Server) (*Syncer, origin, *unstructured.Unstructured) {
+	s := &Syncer{hubBase: hub.URL, hubHTTP: hub.Client(), hubRest: &rest.Config{}, key: "k", targetCluster: "root", targetName: "pc1",
+		rejections: map[conflictKey]rejection{}, conflicts: map[conflictKey]conflictRecord{}}
+	obj := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apps/v1", "kind": "Deployment",
+		"metadata": map[string]any{"namespace": "ns1", "name": "invalid", "uid": "u1", "resourceVersion": "1"},
+	}}
+	return s, origin{"root:a", "ns1", "invalid"}, obj
 }
 
 // hubConflictingOnce is a hub that takes Events in namespace ns1 and

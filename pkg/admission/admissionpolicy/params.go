@@ -24,22 +24,6 @@ import (
 // by the kind's served version.
 type paramStores map[schema.GroupVersionKind]*genericregistry.Store
 
-func newParamStores(stores []*genericregistry.Store, typer runtime.ObjectTyper) (paramStores, error) {
-	out := paramStores{}
-	for _, s := range stores {
-		kinds, _, err := typer.ObjectKinds(s.New())
-		if err != nil {
-			return nil, fmt.Errorf("the kinds of %s: %w", s.DefaultQualifiedResource, err)
-		}
-		for _, k := range kinds {
-			if k.Version != runtime.APIVersionInternal {
-				out[k] = s
-			}
-		}
-	}
-	return out, nil
-}
-
 // paramsOf gives upstream's dispatcher the params of a policy in the
 // logical cluster of its bindings, which is the policy's own: the
 // bindings of a policy of root:org read their params in root:org, also

@@ -26,6 +26,7 @@ import (
 
 	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/registry"
 )
 
 // readyWait is how long a request waits for the policies to be read
@@ -75,7 +76,7 @@ type Config struct {
 // New returns the plugin. It enforces nothing, and refuses what it would
 // judge, until the informers have listed the policies and bindings.
 func New(c Config) (*Plugin, error) {
-	params, err := newParamStores(c.Stores, c.Typer)
+	params, err := registry.StoresByKind(c.Stores, c.Typer)
 	if err != nil {
 		return nil, err
 	}
@@ -87,8 +88,8 @@ func New(c Config) (*Plugin, error) {
 		Handler:    admission.NewHandler(admission.Connect, admission.Create, admission.Delete, admission.Update),
 		config:     c,
 		types:      types,
-		validating: newIndex(validatingKind, params),
-		mutating:   newIndex(mutatingKind, params),
+		validating: newIndex(validatingKind, paramStores(params)),
+		mutating:   newIndex(mutatingKind, paramStores(params)),
 	}
 	if c.Informers != nil {
 		if err := p.watch(c.Informers); err != nil {

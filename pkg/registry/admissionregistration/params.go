@@ -2,7 +2,6 @@ package admissionregistration
 
 import (
 	"context"
-	"fmt"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -32,27 +31,11 @@ type ParamAccess struct {
 // stores, as kube-apiserver does with its discovery. A kind the hub does
 // not serve resolves to nothing, and upstream then asks for the read of
 // every resource of its group, as it does when discovery fails.
-type paramResources map[schema.GroupVersionKind]schema.GroupVersionResource
-
-func newParamResources(stores []*genericregistry.Store, typer runtime.ObjectTyper) (paramResources, error) {
-	out := paramResources{}
-	for _, s := range stores {
-		kinds, _, err := typer.ObjectKinds(s.New())
-		if err != nil {
-			return nil, fmt.Errorf("the kinds of %s: %w", s.DefaultQualifiedResource, err)
-		}
-		for _, k := range kinds {
-			if k.Version != runtime.APIVersionInternal {
-				out[k] = k.GroupVersion().WithResource(s.DefaultQualifiedResource.Resource)
-			}
-		}
-	}
-	return out, nil
-}
+type paramResources map[schema.GroupVersionKind]*genericregistry.Store
 
 func (r paramResources) Resolve(gvk schema.GroupVersionKind) (schema.GroupVersionResource, error) {
-	if gvr, ok := r[gvk]; ok {
-		return gvr, nil
+	if s, ok := r[gvk]; ok {
+		return gvk.GroupVersion().WithResource(s.DefaultQualifiedResource.Resource), nil
 	}
 	return schema.GroupVersionResource{}, &meta.NoKindMatchError{GroupKind: gvk.GroupKind(), SearchedVersions: []string{gvk.Version}}
 }

@@ -36,10 +36,11 @@ var (
 // NewStorage returns the admissionregistration.k8s.io/v1 resources,
 // whose paramKinds and paramRefs are authorized by access.
 func NewStorage(f *registry.Factory, typer runtime.ObjectTyper, access ParamAccess) (registry.Group, error) {
-	resources, err := newParamResources(access.Stores, typer)
+	stores, err := registry.StoresByKind(access.Stores, typer)
 	if err != nil {
 		return registry.Group{}, err
 	}
+	resources := paramResources(stores)
 	policies := validatingadmissionpolicy.NewStrategy(access.Authorizer, resources)
 	policyKind := registry.Kind[*policy]{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, ClusterScoped: true, Upstream: upstream.For(policies)}
 	getter := &policyGetter{}
