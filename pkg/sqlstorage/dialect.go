@@ -247,15 +247,19 @@ func isReadOnly(err error) bool {
 // isUnavailable tells a database that cannot be reached from one that
 // answered with an error, so that callers get a 503 for the former.
 func isUnavailable(err error) bool {
+	// A failed connection is checked first: it can carry a server's error
+	// too, such as a standby that has not replayed the database's creation
+	// answering "database does not exist" while the primary is fenced off,
+	// and no host taking the connection is the database being unreachable.
+	var connErr *pgconn.ConnectError
+	if errors.As(err, &connErr) || errors.Is(err, sql.ErrConnDone) {
+		return true
+	}
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
 		// Class 08 is connection exceptions, 57P0x is the server shutting
 		// down; a read-only server is one that cannot take writes for now.
 		return strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57P") || pgErr.Code == readOnlyTransaction
-	}
-	var connErr *pgconn.ConnectError
-	if errors.As(err, &connErr) || errors.Is(err, sql.ErrConnDone) {
-		return true
 	}
 	msg := err.Error()
 	return strings.Contains(msg, "connection refused") || strings.Contains(msg, "broken pipe") ||

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"sync"
 	"testing"
 	"time"
@@ -438,5 +440,32 @@ func TestWritableDSN(t *testing.T) {
 		if d.dsn != tc.want {
 			t.Errorf("%s gives %s, want %s", tc.in, d.dsn, tc.want)
 		}
+	}
+}
+
+// TestNoHostTakesTheConnection checks that a connection no host of a
+// multi-host URL takes is a 503, also when one host answered with an error
+// of its own, as a standby that has not replayed the database's creation
+// does while the primary is fenced off.
+func TestNoHostTakesTheConnection(t *testing.T) {
+	t.Parallel()
+	server := pgtest.Start(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := l.Addr().String()
+	l.Close()
+	u, err := url.Parse(server.DSN("no_such_database"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Host = closed + "," + u.Host
+	_, err = pgx.Connect(context.Background(), u.String())
+	if err == nil {
+		t.Fatal("connecting to a database that does not exist succeeded")
+	}
+	if got := wrapDBError(err); !apierrors.IsServiceUnavailable(got) {
+		t.Fatalf("no host taking the connection (%v) gave %q, want 503", err, got)
 	}
 }
