@@ -11,10 +11,12 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/ptr"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/sync/patch"
 )
 
 // syncDown makes the downstream object of k match its hub object, or
@@ -276,18 +278,27 @@ func (s *Syncer) updateHub(ctx context.Context, k objectKey, obj *unstructured.U
 	return nil
 }
 
-// updateHubStatus writes the status of hub object obj, of gvr in logical
-// cluster cluster, and sets obj's resourceVersion to the one written.
-func (s *Syncer) updateHubStatus(ctx context.Context, gvr schema.GroupVersionResource, cluster string, obj *unstructured.Unstructured) error {
+// writeHubStatus makes the status of hub object from, of gvr in logical
+// cluster cluster, that of to, and sets to's resourceVersion to the one
+// written. It is a merge patch without a resourceVersion (pkg/sync/patch),
+// which no other write of the object makes conflict: the status it
+// writes is the syncer's. Nothing is written where both are equal.
+func (s *Syncer) writeHubStatus(ctx context.Context, gvr schema.GroupVersionResource, cluster string, from, to *unstructured.Unstructured) error {
+	have, _, _ := unstructured.NestedMap(from.Object, "status")
+	want, _, _ := unstructured.NestedMap(to.Object, "status")
+	p, err := patch.Status(have, want)
+	if err != nil || p == nil {
+		return err
+	}
 	hub, err := s.hubIn(cluster)
 	if err != nil {
 		return err
 	}
-	updated, err := hub.Resource(gvr).Namespace(obj.GetNamespace()).UpdateStatus(ctx, obj, metav1.UpdateOptions{FieldManager: FieldManager})
+	updated, err := hub.Resource(gvr).Namespace(to.GetNamespace()).Patch(ctx, to.GetName(), types.MergePatchType, p, metav1.PatchOptions{FieldManager: FieldManager}, "status")
 	if err != nil {
 		return err
 	}
-	obj.SetResourceVersion(updated.GetResourceVersion())
+	to.SetResourceVersion(updated.GetResourceVersion())
 	return nil
 }
 

@@ -2,7 +2,9 @@ package sync
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
@@ -10,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 )
@@ -65,9 +68,17 @@ func (s *Syncer) syncEvent(ctx context.Context, o origin) error {
 	if contains(current.Object, desired.Object) {
 		return nil
 	}
-	desired.SetResourceVersion(current.GetResourceVersion())
-	if _, err := c.client.Update(ctx, desired, metav1.UpdateOptions{FieldManager: FieldManager}); err != nil {
-		return fmt.Errorf("updating the upsynced event: %w", err)
+	// The copy is the syncer's alone: a merge patch of its fields but
+	// the metadata, without a resourceVersion (pkg/sync/patch), writes
+	// it however far the informer's copy lags.
+	fields := maps.Clone(desired.Object)
+	delete(fields, "metadata")
+	p, err := json.Marshal(fields)
+	if err != nil {
+		return err
+	}
+	if _, err := c.client.Patch(ctx, o.name, types.MergePatchType, p, metav1.PatchOptions{FieldManager: FieldManager}); err != nil {
+		return fmt.Errorf("updating the upsynced event: %w", ignoreNotFound(err))
 	}
 	return nil
 }

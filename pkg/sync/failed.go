@@ -280,7 +280,7 @@ func (s *Syncer) writeStatusOf(ctx context.Context, gvr schema.GroupVersionResou
 		if err := unstructured.SetNestedMap(updated.Object, status, "status"); err != nil {
 			return err
 		}
-		return s.updateHubStatus(ctx, gvr, o.cluster, updated)
+		return s.writeHubStatus(ctx, gvr, o.cluster, obj, updated)
 	}
 	var report []byte
 	if len(status) > 0 {

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/tools/cache"
@@ -20,6 +21,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/sync/patch"
 )
 
 var nodes = corev1.SchemeGroupVersion.WithResource("nodes")
@@ -180,9 +182,23 @@ func (s *Syncer) syncNode(ctx context.Context, o origin) error {
 	if equality.Semantic.DeepEqual(have.Status, desired.Status) {
 		return nil
 	}
-	have.Status = desired.Status
-	if _, err := updateNode(ctx, client.UpdateStatus, &have); err != nil {
-		return fmt.Errorf("updating the status of the copy of node %s: %w", o.name, err)
+	// The copy's status is the syncer's alone, and changes with each
+	// heartbeat of the node: a merge patch without a resourceVersion
+	// (pkg/sync/patch) writes it however far the informer's copy lags.
+	from, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&have.Status)
+	if err != nil {
+		return err
+	}
+	to, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&desired.Status)
+	if err != nil {
+		return err
+	}
+	p, err := patch.Status(from, to)
+	if err != nil || p == nil {
+		return err
+	}
+	if _, err := client.Patch(ctx, o.name, types.MergePatchType, p, metav1.PatchOptions{FieldManager: FieldManager}, "status"); err != nil {
+		return fmt.Errorf("updating the status of the copy of node %s: %w", o.name, ignoreNotFound(err))
 	}
 	return nil
 }

@@ -3,24 +3,24 @@ package sync
 import (
 	"context"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/ptr"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/sync/patch"
 )
 
 var pods = corev1.SchemeGroupVersion.WithResource("pods")
@@ -143,33 +143,34 @@ func (s *Syncer) syncPod(ctx context.Context, o origin) error {
 		return nil
 	}
 	desired := s.upsynced(c.down, o, owner)
-	status, _, _ := unstructured.NestedMap(desired.Object, "status")
-	var current *unstructured.Unstructured
-	if c.hub != nil {
-		current = c.hub.Unstructured.DeepCopy()
-		if !maps.Equal(current.GetLabels(), desired.GetLabels()) || current.GetAnnotations()[workloadv1alpha1.OwnerAnnotation] != owner {
-			current.SetLabels(desired.GetLabels())
-			annotations := current.GetAnnotations()
-			if annotations == nil {
-				annotations = map[string]string{}
-			}
-			annotations[workloadv1alpha1.OwnerAnnotation] = owner
-			current.SetAnnotations(annotations)
-			if current, err = c.client.Update(ctx, current, metav1.UpdateOptions{FieldManager: FieldManager}); err != nil {
-				return fmt.Errorf("updating the labels of the upsynced pod: %w", err)
-			}
+	if c.hub == nil {
+		created, err := c.client.Create(ctx, desired, metav1.CreateOptions{FieldManager: FieldManager})
+		if err != nil {
+			return fmt.Errorf("upsyncing the pod: %w", err)
 		}
-	} else if current, err = c.client.Create(ctx, desired, metav1.CreateOptions{FieldManager: FieldManager}); err != nil {
-		return fmt.Errorf("upsyncing the pod: %w", err)
+		// The hub keeps no status given at creation.
+		c.hub = &hubObject{Unstructured: created}
 	}
-	if have, _, _ := unstructured.NestedMap(current.Object, "status"); equality.Semantic.DeepEqual(have, status) {
-		return nil
-	}
-	if err := unstructured.SetNestedMap(current.Object, status, "status"); err != nil {
+	// The copy is the syncer's alone (pkg/admission/upsynced): merge
+	// patches without a resourceVersion (pkg/sync/patch) write it as
+	// the syncer wants it, however far the informer's copy lags.
+	current := c.hub.Unstructured
+	p, err := patch.Metadata(current.GetLabels(), desired.GetLabels(), current.GetAnnotations(), desired.GetAnnotations())
+	if err != nil {
 		return err
 	}
-	if _, err := c.client.UpdateStatus(ctx, current, metav1.UpdateOptions{FieldManager: FieldManager}); err != nil {
-		return fmt.Errorf("updating the status of the upsynced pod: %w", err)
+	if p != nil {
+		if _, err := c.client.Patch(ctx, o.name, types.MergePatchType, p, metav1.PatchOptions{FieldManager: FieldManager}); err != nil {
+			return fmt.Errorf("updating the labels of the upsynced pod: %w", ignoreNotFound(err))
+		}
+	}
+	have, _, _ := unstructured.NestedMap(current.Object, "status")
+	want, _, _ := unstructured.NestedMap(desired.Object, "status")
+	if p, err = patch.Status(have, want); err != nil || p == nil {
+		return err
+	}
+	if _, err := c.client.Patch(ctx, o.name, types.MergePatchType, p, metav1.PatchOptions{FieldManager: FieldManager}, "status"); err != nil {
+		return fmt.Errorf("updating the status of the upsynced pod: %w", ignoreNotFound(err))
 	}
 	return nil
 }

@@ -68,7 +68,7 @@ func (s *Syncer) syncUp(ctx context.Context, k objectKey) error {
 	// Only a write is traced: most syncs find nothing to write, with no
 	// request.
 	ctx, span := s.tracer.Start(ctx, spanUp, trace.WithAttributes(append(append(s.objectAttributes(k), hubIdentity(h.Unstructured)...), downstreamIdentity(down)...)...))
-	err = s.updateHubStatus(ctx, r.gvr, k.cluster, updated)
+	err = s.writeHubStatus(ctx, r.gvr, k.cluster, h.Unstructured, updated)
 	endSpan(span, err)
 	if err != nil {
 		return fmt.Errorf("updating the hub object's status: %w", ignoreNotFound(err))
