@@ -77,7 +77,15 @@
 // each downstream status is written to its hub object, with
 // observedGeneration mapped to the hub's generation only once the
 // downstream controller has observed the spec applied from it, so that
-// `kubectl rollout status` at the hub waits for the rollout.
+// `kubectl rollout status` at the hub waits for the rollout. What is
+// written where is decided by pkg/sync/status, a pure function of the
+// two objects. The syncer's writes of status at the hub, and of the
+// copies it upsyncs, are merge patches without a resourceVersion
+// (pkg/sync/patch): those fields are the syncer's alone, so they cannot
+// conflict with another write, where updates from the informers' lagging
+// copies were answered 409 and retried after a backoff. Only its
+// finalizer is written with an update, since other targets' syncers and
+// the hub write finalizers too.
 //
 // Pods (pods.go): the pod templates of synced workloads carry the
 // target's label downstream, so that one informer finds their pods. Each

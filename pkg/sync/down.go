@@ -290,16 +290,22 @@ func (s *Syncer) writeHubStatus(ctx context.Context, gvr schema.GroupVersionReso
 	if err != nil || p == nil {
 		return err
 	}
-	hub, err := s.hubIn(cluster)
-	if err != nil {
-		return err
-	}
-	updated, err := hub.Resource(gvr).Namespace(to.GetNamespace()).Patch(ctx, to.GetName(), types.MergePatchType, p, metav1.PatchOptions{FieldManager: FieldManager}, "status")
+	updated, err := s.patchHubStatus(ctx, gvr, origin{cluster, to.GetNamespace(), to.GetName()}, p)
 	if err != nil {
 		return err
 	}
 	to.SetResourceVersion(updated.GetResourceVersion())
 	return nil
+}
+
+// patchHubStatus sends merge patch p to the status of the hub object of
+// gvr at o.
+func (s *Syncer) patchHubStatus(ctx context.Context, gvr schema.GroupVersionResource, o origin, p []byte) (*unstructured.Unstructured, error) {
+	hub, err := s.hubIn(o.cluster)
+	if err != nil {
+		return nil, err
+	}
+	return hub.Resource(gvr).Namespace(o.namespace).Patch(ctx, o.name, types.MergePatchType, p, metav1.PatchOptions{FieldManager: FieldManager}, "status")
 }
 
 // outOfScope tells whether err answers a read of a hub object that it is

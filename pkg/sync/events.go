@@ -77,8 +77,8 @@ func (s *Syncer) syncEvent(ctx context.Context, o origin) error {
 	if err != nil {
 		return err
 	}
-	if _, err := c.client.Patch(ctx, o.name, types.MergePatchType, p, metav1.PatchOptions{FieldManager: FieldManager}); err != nil {
-		return fmt.Errorf("updating the upsynced event: %w", ignoreNotFound(err))
+	if _, err := c.client.Patch(ctx, o.name, types.MergePatchType, p, metav1.PatchOptions{FieldManager: FieldManager}); ignoreNotFound(err) != nil {
+		return fmt.Errorf("updating the upsynced event: %w", err)
 	}
 	return nil
 }

@@ -197,8 +197,8 @@ func (s *Syncer) syncNode(ctx context.Context, o origin) error {
 	if err != nil || p == nil {
 		return err
 	}
-	if _, err := client.Patch(ctx, o.name, types.MergePatchType, p, metav1.PatchOptions{FieldManager: FieldManager}, "status"); err != nil {
-		return fmt.Errorf("updating the status of the copy of node %s: %w", o.name, ignoreNotFound(err))
+	if _, err := client.Patch(ctx, o.name, types.MergePatchType, p, metav1.PatchOptions{FieldManager: FieldManager}, "status"); ignoreNotFound(err) != nil {
+		return fmt.Errorf("updating the status of the copy of node %s: %w", o.name, err)
 	}
 	return nil
 }
@@ -212,7 +212,7 @@ func createNode(ctx context.Context, client dynamic.ResourceInterface, node *cor
 	return client.Create(ctx, &unstructured.Unstructured{Object: m}, metav1.CreateOptions{FieldManager: FieldManager})
 }
 
-// updateNode writes node with update, Update or UpdateStatus of a dynamic
+// updateNode writes node with update, the Update of a dynamic
 // client, returning what the hub stored.
 func updateNode(ctx context.Context, update func(context.Context, *unstructured.Unstructured, metav1.UpdateOptions) (*unstructured.Unstructured, error),
 	node *corev1.Node,

@@ -160,8 +160,8 @@ func (s *Syncer) syncPod(ctx context.Context, o origin) error {
 		return err
 	}
 	if p != nil {
-		if _, err := c.client.Patch(ctx, o.name, types.MergePatchType, p, metav1.PatchOptions{FieldManager: FieldManager}); err != nil {
-			return fmt.Errorf("updating the labels of the upsynced pod: %w", ignoreNotFound(err))
+		if _, err := c.client.Patch(ctx, o.name, types.MergePatchType, p, metav1.PatchOptions{FieldManager: FieldManager}); ignoreNotFound(err) != nil {
+			return fmt.Errorf("updating the labels of the upsynced pod: %w", err)
 		}
 	}
 	have, _, _ := unstructured.NestedMap(current.Object, "status")
@@ -169,8 +169,8 @@ func (s *Syncer) syncPod(ctx context.Context, o origin) error {
 	if p, err = patch.Status(have, want); err != nil || p == nil {
 		return err
 	}
-	if _, err := c.client.Patch(ctx, o.name, types.MergePatchType, p, metav1.PatchOptions{FieldManager: FieldManager}, "status"); err != nil {
-		return fmt.Errorf("updating the status of the upsynced pod: %w", ignoreNotFound(err))
+	if _, err := c.client.Patch(ctx, o.name, types.MergePatchType, p, metav1.PatchOptions{FieldManager: FieldManager}, "status"); ignoreNotFound(err) != nil {
+		return fmt.Errorf("updating the status of the upsynced pod: %w", err)
 	}
 	return nil
 }

@@ -111,30 +111,3 @@ func originOf(obj *unstructured.Unstructured) (origin, bool) {
 	o := origin{a[workloadv1alpha1.OriginClusterAnnotation], a[workloadv1alpha1.OriginNamespaceAnnotation], a[workloadv1alpha1.OriginNameAnnotation]}
 	return o, o.cluster != "" && o.namespace != "" && o.name != ""
 }
-
-// hubStatus is the status to write to the hub object of downstream object
-// down, and false when down has none. Its observedGeneration is the hub
-// generation down was applied from once the downstream controller has
-// observed down's spec, and one less before, so that whoever waits at the
-// hub for the hub generation to be observed waits for the rollout.
-func hubStatus(down *unstructured.Unstructured) (map[string]any, bool) {
-	status, ok, _ := unstructured.NestedMap(down.Object, "status")
-	if !ok {
-		return nil, false
-	}
-	observed, ok, _ := unstructured.NestedInt64(status, "observedGeneration")
-	if !ok {
-		return status, true
-	}
-	hubGeneration, err := strconv.ParseInt(down.GetAnnotations()[workloadv1alpha1.HubGenerationAnnotation], 10, 64)
-	if err != nil {
-		// Without the hub generation there is no telling what was observed.
-		delete(status, "observedGeneration")
-		return status, true
-	}
-	if observed < down.GetGeneration() {
-		hubGeneration--
-	}
-	status["observedGeneration"] = hubGeneration
-	return status, true
-}

@@ -122,38 +122,6 @@ func TestDownstreamShare(t *testing.T) {
 	}
 }
 
-func TestHubStatus(t *testing.T) {
-	down := func(generation, observed int64, hubGeneration string) *unstructured.Unstructured {
-		u := &unstructured.Unstructured{Object: map[string]any{
-			"metadata": map[string]any{"generation": generation, "annotations": map[string]any{workloadv1alpha1.HubGenerationAnnotation: hubGeneration}},
-			"status":   map[string]any{"observedGeneration": observed, "replicas": int64(3)},
-		}}
-		return u
-	}
-	for _, tc := range []struct {
-		name string
-		down *unstructured.Unstructured
-		want any
-	}{
-		{"observed", down(2, 2, "5"), int64(5)},
-		{"not yet observed", down(2, 1, "5"), int64(4)},
-		{"no hub generation", down(2, 2, ""), nil},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			status, ok := hubStatus(tc.down)
-			if !ok || status["replicas"] != int64(3) {
-				t.Fatalf("status %v, %v", status, ok)
-			}
-			if status["observedGeneration"] != tc.want {
-				t.Errorf("observedGeneration %v, want %v", status["observedGeneration"], tc.want)
-			}
-		})
-	}
-	if _, ok := hubStatus(&unstructured.Unstructured{Object: map[string]any{"data": map[string]any{}}}); ok {
-		t.Error("an object without status has a status for the hub")
-	}
-}
-
 func TestParseTarget(t *testing.T) {
 	cluster, name, err := ParseTarget("root:platform:pc1")
 	if err != nil || cluster != "root:platform" || name != "pc1" {
