@@ -97,6 +97,8 @@
 // them (pkg/admission/upsynced), and, as Kubernetes, no update change a
 // pod's node: a copy made before its pod was bound is made again, and a
 // new pod waits a few seconds for its scheduler before it is copied.
+// What to do with a copy is decided by pkg/sync/upsync, a pure function
+// of the copy, the pod and the time.
 //
 // Nodes (nodes.go): each node of the physical cluster that runs a pod
 // the syncer copied up to a logical cluster is copied there too, under

@@ -22,6 +22,7 @@ import (
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/sync/patch"
+	"github.com/canopy-dev/canopy/pkg/sync/upsync"
 )
 
 var nodes = corev1.SchemeGroupVersion.WithResource("nodes")
@@ -32,7 +33,7 @@ const byNode = "node"
 
 func indexPodByNode(obj any) ([]string, error) {
 	if h, ok := obj.(*hubObject); ok {
-		if node := nodeOf(h.Unstructured); node != "" {
+		if node := upsync.NodeOf(h.Unstructured); node != "" {
 			return []string{node}, nil
 		}
 	}
@@ -57,8 +58,8 @@ func (s *Syncer) setUpNodes(wildcard dynamic.Interface) error {
 		if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 			obj = d.Obj
 		}
-		if h, ok := obj.(*hubObject); ok && nodeOf(h.Unstructured) != "" {
-			s.nodeQueue.Add(origin{cluster: h.cluster, name: nodeOf(h.Unstructured)})
+		if h, ok := obj.(*hubObject); ok && upsync.NodeOf(h.Unstructured) != "" {
+			s.nodeQueue.Add(origin{cluster: h.cluster, name: upsync.NodeOf(h.Unstructured)})
 		}
 	}
 	if _, err := s.hubPods.AddEventHandler(cache.ResourceEventHandlerFuncs{
