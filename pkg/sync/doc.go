@@ -30,7 +30,7 @@
 // a 422, a 400, or a 403 of an admission plugin, policy or webhook
 // there, is not retried: sending the same object again would be refused
 // again. The syncer records the refused object by UID and by the hash of
-// the object it would apply (stamp), which only a change of the hub
+// the object it would apply (spec.Stamp), which only a change of the hub
 // object that reaches downstream alters: a new generation, or labels
 // and annotations that go down; a status write, the syncer's own
 // included, does not. Until then a sync of it, as a resync's, a
@@ -66,7 +66,7 @@
 // watched for unassigned objects. It is deleted downstream once no synced
 // workload refers to it and it is not assigned itself.
 //
-// Drift (drift.go): the downstream informers queue every change of a
+// Drift (pkg/sync/spec): the downstream informers queue every change of a
 // synced object, and the object the syncer would apply is compared with
 // it: their fields, and the hash of the last applied object, recorded on
 // it, which catches a field the hub dropped. Only a difference is

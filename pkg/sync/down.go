@@ -17,6 +17,7 @@ import (
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/sync/patch"
+	"github.com/canopy-dev/canopy/pkg/sync/spec"
 )
 
 // syncDown makes the downstream object of k match its hub object, or
@@ -125,12 +126,12 @@ func (s *Syncer) apply(ctx context.Context, k objectKey, h *hubObject) error {
 func (s *Syncer) applyDownstream(ctx context.Context, gvr schema.GroupVersionResource, gvk schema.GroupVersionKind, o origin, obj, current *unstructured.Unstructured) (conflict bool, err error) {
 	downNamespace := workloadv1alpha1.DownstreamNamespace(o.cluster, o.namespace)
 	trace.SpanFromContext(ctx).SetAttributes(hubIdentity(obj)...)
-	desired := downstream(obj, o, s.key)
+	desired := spec.Downstream(obj, o.cluster, o.namespace, o.name, s.key)
 	desired.SetGroupVersionKind(gvk)
-	if err := stamp(desired); err != nil {
+	if err := spec.Stamp(desired); err != nil {
 		return false, err
 	}
-	if f, ok := s.rejectionOf(gvr, o, obj.GetUID(), desired.GetAnnotations()[AppliedAnnotation]); ok {
+	if f, ok := s.rejectionOf(gvr, o, obj.GetUID(), desired.GetAnnotations()[spec.AppliedAnnotation]); ok {
 		// Refused as it is: nothing is sent downstream, not even a read,
 		// until it changes; a resync or a restart of the work finds it
 		// here. Only a report that failed is made again.
@@ -147,20 +148,19 @@ func (s *Syncer) applyDownstream(ctx context.Context, gvr schema.GroupVersionRes
 			current = c
 		}
 	}
-	if current != nil {
-		if co, ok := originOf(current); !ok || co != o {
-			klog.InfoS("Not syncing over a downstream object the syncer did not create",
-				"resource", gvr.String(), "cluster", o.cluster, "namespace", o.namespace, "name", o.name,
-				"downstreamNamespace", downNamespace)
-			return true, s.conflicted(ctx, gvr, o, obj)
-		}
+	action := spec.Decide(desired, current)
+	if action == spec.Conflict {
+		klog.InfoS("Not syncing over a downstream object the syncer did not create",
+			"resource", gvr.String(), "cluster", o.cluster, "namespace", o.namespace, "name", o.name,
+			"downstreamNamespace", downNamespace)
+		return true, s.conflicted(ctx, gvr, o, obj)
 	}
 	s.resolved(gvr, o)
 	obj, err = s.clearConditions(ctx, gvr, o.cluster, obj, ConflictReason)
 	if err != nil {
 		return false, err
 	}
-	if current == nil || !upToDate(desired, current) {
+	if action == spec.Apply {
 		if err := s.ensureNamespace(ctx, o); err != nil {
 			return false, s.failed(ctx, gvr, o, obj, desired, namespaceWrite(downNamespace), err)
 		}

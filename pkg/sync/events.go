@@ -7,6 +7,7 @@ import (
 	"maps"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/sync/spec"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -65,7 +66,7 @@ func (s *Syncer) syncEvent(ctx context.Context, o origin) error {
 		return nil
 	}
 	current := c.hub.Unstructured
-	if contains(current.Object, desired.Object) {
+	if spec.Contains(current.Object, desired.Object) {
 		return nil
 	}
 	// The copy is the syncer's alone: a merge patch of its fields but

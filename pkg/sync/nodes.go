@@ -246,7 +246,7 @@ func upsyncedNode(down *corev1.Node, key string) *corev1.Node {
 		n.Labels = map[string]string{}
 	}
 	n.Labels[workloadv1alpha1.UpsyncedLabel] = key
-	delete(n.Annotations, lastApplied)
+	delete(n.Annotations, corev1.LastAppliedConfigAnnotation)
 	n.Status.Images = nil
 	n.Status.VolumesInUse = nil
 	n.Status.VolumesAttached = nil

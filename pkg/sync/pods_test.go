@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/sync/spec"
 )
 
 // TestPodsLabelled checks that the pods of a synced workload carry the
@@ -26,7 +27,7 @@ func TestPodsLabelled(t *testing.T) {
 			"spec":     map[string]any{"containers": []any{map[string]any{"name": "web", "image": "nginx"}}},
 		}},
 	}}
-	got := downstream(hub, origin{"root:a", "ns1", "web"}, key)
+	got := spec.Downstream(hub, "root:a", "ns1", "web", key)
 	labels, _, _ := unstructured.NestedStringMap(got.Object, "spec", "template", "metadata", "labels")
 	if want := map[string]string{"app": "web", workloadv1alpha1.TargetKeyLabel: key}; !maps.Equal(labels, want) {
 		t.Errorf("downstream pod template labels %v, want %v", labels, want)

@@ -1,4 +1,4 @@
-package sync
+package spec
 
 import (
 	"crypto/sha256"
@@ -15,8 +15,8 @@ import (
 // it downstream; a changed hash does.
 const AppliedAnnotation = "workload.canopy.dev/applied"
 
-// stamp records on desired, about to be applied, the hash of itself.
-func stamp(desired *unstructured.Unstructured) error {
+// Stamp records on desired, about to be applied, the hash of itself.
+func Stamp(desired *unstructured.Unstructured) error {
 	annotations := desired.GetAnnotations()
 	if annotations == nil {
 		annotations = map[string]string{}
@@ -34,24 +34,24 @@ func stamp(desired *unstructured.Unstructured) error {
 	return nil
 }
 
-// upToDate tells whether current, downstream, already holds everything in
+// UpToDate tells whether current, downstream, already holds everything in
 // desired, stamped: then applying it would write nothing, and skipping the
 // request keeps a restart or a status change free of writes. Anything
 // someone changed downstream in the syncer's fields, drift, makes it
 // false, and the next apply, forced, restores the hub's values. Fields
 // that others set, such as defaults, are ignored.
-func upToDate(desired, current *unstructured.Unstructured) bool {
+func UpToDate(desired, current *unstructured.Unstructured) bool {
 	if current.GetAnnotations()[AppliedAnnotation] != desired.GetAnnotations()[AppliedAnnotation] {
 		return false
 	}
-	return contains(current.Object, desired.Object)
+	return Contains(current.Object, desired.Object)
 }
 
-// contains tells whether have holds every value of want: maps key by key,
+// Contains tells whether have holds every value of want: maps key by key,
 // lists element by element, so that the server's defaults inside list
 // elements, such as a container's terminationMessagePath, do not count as
 // differences.
-func contains(have, want any) bool {
+func Contains(have, want any) bool {
 	switch w := want.(type) {
 	case map[string]any:
 		h, ok := have.(map[string]any)
@@ -68,7 +68,7 @@ func contains(have, want any) bool {
 				}
 				continue
 			}
-			if !contains(hv, wv) {
+			if !Contains(hv, wv) {
 				return false
 			}
 		}
@@ -82,7 +82,7 @@ func contains(have, want any) bool {
 			return false
 		}
 		for i := range w {
-			if !contains(h[i], w[i]) {
+			if !Contains(h[i], w[i]) {
 				return false
 			}
 		}

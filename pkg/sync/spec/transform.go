@@ -1,27 +1,17 @@
-package sync
+package spec
 
 import (
 	"slices"
 	"strconv"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/podspec"
 )
-
-// origin is where a synced object lives at the hub.
-type origin struct {
-	cluster, namespace, name string
-}
-
-func (o origin) String() string { return o.cluster + "/" + o.namespace + "/" + o.name }
-
-// lastApplied is kubectl's annotation for client-side apply, which
-// describes the hub object and would mislead kubectl downstream.
-const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 
 // deploymentRevision is the revision of a Deployment's template, which
 // the hub's rollout history numbers at the hub and each physical cluster's
@@ -34,13 +24,14 @@ var serviceAllocated = [][]string{
 	{"spec", "clusterIP"}, {"spec", "clusterIPs"}, {"spec", "healthCheckNodePort"},
 }
 
-// downstream is the object to apply in the physical cluster for hub
-// object hub, from o, for the target of key: hub's metadata that only
+// Downstream is the object to apply in the physical cluster for hub
+// object hub, from namespace/name of logical cluster cluster, for the
+// target of key: hub's metadata that only
 // means something at the hub and its status are dropped, and its origin
 // and the hub generation it comes from are recorded. Where placement
 // divided the replicas among targets, the object has this target's
 // share.
-func downstream(hub *unstructured.Unstructured, o origin, key string) *unstructured.Unstructured {
+func Downstream(hub *unstructured.Unstructured, cluster, namespace, name, key string) *unstructured.Unstructured {
 	out := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": hub.GetAPIVersion(),
 		"kind":       hub.GetKind(),
@@ -56,8 +47,8 @@ func downstream(hub *unstructured.Unstructured, o origin, key string) *unstructu
 			unstructured.RemoveNestedField(out.Object, path...)
 		}
 	}
-	out.SetName(o.name)
-	out.SetNamespace(workloadv1alpha1.DownstreamNamespace(o.cluster, o.namespace))
+	out.SetName(name)
+	out.SetNamespace(workloadv1alpha1.DownstreamNamespace(cluster, namespace))
 	labels := hub.GetLabels()
 	for l := range labels {
 		if strings.HasPrefix(l, workloadv1alpha1.StateLabelPrefix) {
@@ -82,7 +73,7 @@ func downstream(hub *unstructured.Unstructured, o origin, key string) *unstructu
 		annotations = map[string]string{}
 	}
 	delete(annotations, logicalcluster.Annotation)
-	delete(annotations, lastApplied)
+	delete(annotations, corev1.LastAppliedConfigAnnotation)
 	delete(annotations, deploymentRevision)
 	delete(annotations, workloadv1alpha1.PlacedAnnotation)
 	delete(annotations, workloadv1alpha1.LeavingAnnotation)
@@ -96,18 +87,10 @@ func downstream(hub *unstructured.Unstructured, o origin, key string) *unstructu
 		// This target's share of the replicas placement divided.
 		_ = unstructured.SetNestedField(out.Object, n, "spec", "replicas")
 	}
-	annotations[workloadv1alpha1.OriginClusterAnnotation] = o.cluster
-	annotations[workloadv1alpha1.OriginNamespaceAnnotation] = o.namespace
-	annotations[workloadv1alpha1.OriginNameAnnotation] = o.name
+	annotations[workloadv1alpha1.OriginClusterAnnotation] = cluster
+	annotations[workloadv1alpha1.OriginNamespaceAnnotation] = namespace
+	annotations[workloadv1alpha1.OriginNameAnnotation] = name
 	annotations[workloadv1alpha1.HubGenerationAnnotation] = strconv.FormatInt(hub.GetGeneration(), 10)
 	out.SetAnnotations(annotations)
 	return out
-}
-
-// originOf is where downstream object obj comes from, if the syncer made
-// it.
-func originOf(obj *unstructured.Unstructured) (origin, bool) {
-	a := obj.GetAnnotations()
-	o := origin{a[workloadv1alpha1.OriginClusterAnnotation], a[workloadv1alpha1.OriginNamespaceAnnotation], a[workloadv1alpha1.OriginNameAnnotation]}
-	return o, o.cluster != "" && o.namespace != "" && o.name != ""
 }
