@@ -130,7 +130,7 @@
 // answers that its hub object is gone, being deleted or unassigned; an
 // error is retried, and a failed or partial list deletes nothing.
 //
-// Namespaces (namespaces.go): a downstream namespace the syncer made, as
+// Namespaces (pkg/sync/namespace): a downstream namespace the syncer made, as
 // its origin annotation records, is deleted once no object the syncer
 // synced has been in it for the grace period, counted from when it was
 // first found empty; the namespace queue brings it back when the period
