@@ -165,7 +165,7 @@
 // backoff, and reports Ready at once.
 //
 // The syncer computes its target's key (workloadv1alpha1.TargetKey) and
-// reports it with its heartbeat, the SyncTarget status, every 10s. When
+// reports it with its heartbeat (pkg/sync/heartbeat), the SyncTarget status, every 10s. When
 // it starts, it reads which of the accepted resources the physical
 // cluster serves at the hub's version (compatibility.go): only those are
 // synced, and a condition per accepted resource in the heartbeat says

@@ -435,7 +435,7 @@ func (s *Syncer) Run(ctx context.Context, workers int) error {
 	}
 	klog.InfoS("Syncer starting", "target", string(s.targetCluster)+":"+s.targetName, "key", s.key, "resources", len(s.resources))
 	// The heartbeat says Starting until the work starts.
-	go s.heartbeat(ctx)
+	go s.heartbeat().Run(ctx)
 	// The handlers queue every object both informers list, and the work
 	// starts only once all have listed in full: that is the sweep after a
 	// restart, which finds a downstream object whose hub object went while
