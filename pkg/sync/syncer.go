@@ -34,6 +34,7 @@ import (
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/sync/namespace"
+	"github.com/canopy-dev/canopy/pkg/sync/spec"
 )
 
 // FieldManager is the field manager of the syncer's server-side applies
@@ -149,6 +150,20 @@ type resource struct {
 	hub cache.SharedIndexInformer
 	// down holds the target's objects in the physical cluster.
 	down cache.GenericLister
+}
+
+// origin is where a synced object lives at the hub.
+type origin struct {
+	cluster, namespace, name string
+}
+
+func (o origin) String() string { return o.cluster + "/" + o.namespace + "/" + o.name }
+
+// originOf is where downstream object obj comes from, if the syncer made
+// it.
+func originOf(obj *unstructured.Unstructured) (origin, bool) {
+	cluster, namespace, name, ok := spec.Origin(obj)
+	return origin{cluster, namespace, name}, ok
 }
 
 // objectKey is a hub object of resources[resource] in a work queue.
