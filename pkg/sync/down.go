@@ -279,10 +279,13 @@ func (s *Syncer) updateHub(ctx context.Context, k objectKey, obj *unstructured.U
 }
 
 // writeHubStatus makes the status of hub object from, of gvr in logical
-// cluster cluster, that of to, and sets to's resourceVersion to the one
-// written. It is a merge patch without a resourceVersion (pkg/sync/patch),
+// cluster cluster, that of to, and makes to the object as the hub has it
+// then. It is a merge patch without a resourceVersion (pkg/sync/patch),
 // which no other write of the object makes conflict: the status it
-// writes is the syncer's. Nothing is written where both are equal.
+// writes is the syncer's. Since others' writes of the object's other
+// fields may land in between, to takes the whole object the hub answers,
+// not only its resourceVersion, so that an update made from it later
+// undoes none of them. Nothing is written where both are equal.
 func (s *Syncer) writeHubStatus(ctx context.Context, gvr schema.GroupVersionResource, cluster string, from, to *unstructured.Unstructured) error {
 	have, _, _ := unstructured.NestedMap(from.Object, "status")
 	want, _, _ := unstructured.NestedMap(to.Object, "status")
@@ -294,7 +297,8 @@ func (s *Syncer) writeHubStatus(ctx context.Context, gvr schema.GroupVersionReso
 	if err != nil {
 		return err
 	}
-	to.SetResourceVersion(updated.GetResourceVersion())
+	updated.SetManagedFields(nil)
+	to.Object = updated.Object
 	return nil
 }
 
