@@ -132,10 +132,13 @@ func (s *Syncer) syncPod(ctx context.Context, o origin) error {
 	}
 	plan := upsync.Decide(hub, c.down, owned, time.Now())
 	if plan.Delete {
-		if err := c.deleteHub(ctx, o.name); err != nil || plan.Done {
+		if err := c.deleteHub(ctx, o.name); err != nil {
 			return err
 		}
 		hub = nil
+	}
+	if plan.Done {
+		return nil
 	}
 	if plan.Wait > 0 {
 		s.podQueue.AddAfter(o, plan.Wait)

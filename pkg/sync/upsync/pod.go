@@ -40,8 +40,9 @@ func Pod(down *unstructured.Unstructured, namespace, name, key, owner string) *u
 type Plan struct {
 	// Delete deletes the copy at the hub.
 	Delete bool
-	// Done is that nothing follows Delete: the pod is gone downstream
-	// or is not of an object synced to the target.
+	// Done is that nothing follows, after Delete where there is a copy:
+	// the pod is gone downstream or is not of an object synced to the
+	// target.
 	Done bool
 	// Wait, when positive, is how long to wait for the scheduler before
 	// the copy is made; nothing else is done now.
