@@ -23,6 +23,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/canopy-dev/canopy/e2e/pcluster"
+	"github.com/canopy-dev/canopy/internal/pgtest"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/tunnel"
 	"github.com/canopy-dev/canopy/pkg/tunnel/agent"
@@ -89,32 +90,36 @@ spec:
       - {name: sidecar, image: busybox:1.36}
 `, workloadv1alpha1.StateLabel(k1), workloadv1alpha1.StateLabel(k2), workloadv1alpha1.ReplicasAnnotationPrefix+k1, workloadv1alpha1.ReplicasAnnotationPrefix+k2))
 	admin.apply("b", workloadManifest(k1, "nginx:1.27"))
-	e.podsA = e.waitHubPods(t, "a", 2)
-	for _, pod := range e.waitHubPods(t, "b", 3) {
+	e.podsA = map[string]string{}
+	for pod, pc := range waitHubPods(t, admin, "a", 2) {
+		e.podsA[pc] = pod
+	}
+	if len(e.podsA) != 2 {
+		t.Fatalf("root:a's pods of web run on %v, want one on each of pc1 and pc2", e.podsA)
+	}
+	for pod := range waitHubPods(t, admin, "b", 3) {
 		e.podB = pod
 	}
 	return e
 }
 
 // waitHubPods waits for n Running pods of web in ns1 of logical cluster
-// context at the hub, and returns them by the physical cluster that runs
-// each (one of each there).
-func (e *tunnelEnv) waitHubPods(t *testing.T, context string, n int) map[string]string {
+// context at the hub, upsynced by the syncer of pc1 or pc2, and returns
+// the physical cluster of each by its name.
+func waitHubPods(t *testing.T, k kubectl, context string, n int) map[string]string {
 	t.Helper()
 	keys := map[string]string{workloadv1alpha1.TargetKey("root", "pc1"): "pc1", workloadv1alpha1.TargetKey("root", "pc2"): "pc2"}
 	var last string
 	for deadline := time.Now().Add(4 * time.Minute); time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
-		last = e.admin.must("--context", context, "get", "pods", "-n", "ns1", "-l", "app=web", "-o",
+		last = k.must("--context", context, "get", "pods", "-n", "ns1", "-l", "app=web", "-o",
 			`jsonpath={range .items[*]}{.metadata.name} {.status.phase} {.metadata.labels.workload\.canopy\.dev/upsynced}{"\n"}{end}`)
 		pods := map[string]string{}
-		running := 0
 		for _, line := range strings.Split(strings.TrimSpace(last), "\n") {
 			if f := strings.Fields(line); len(f) == 3 && f[1] == "Running" && keys[f[2]] != "" {
-				pods[keys[f[2]]] = f[0]
-				running++
+				pods[f[0]] = keys[f[2]]
 			}
 		}
-		if running == n {
+		if len(pods) == n {
 			return pods
 		}
 	}
@@ -308,6 +313,67 @@ subjects:
 		}
 		t.Errorf("kubectl logs once pc1's syncer is back: %v", last)
 	})
+}
+
+// TestTunnelReplicas checks that a request landing on a hub replica that
+// does not hold the target's tunnel reaches it through the replica that
+// does, as the tunnel's Lease names it, and fails cleanly once the
+// syncer is gone.
+func TestTunnelReplicas(t *testing.T) {
+	t.Parallel()
+	if _, err := pcluster.EnsureBinaries(); err != nil {
+		t.Fatal(err)
+	}
+	syncerBin := buildSyncer(t)
+	r := startReplicas(t, 2, pgtest.Shared(t).NewDatabase(t))
+	h0, h1 := r.hubs[0], r.hubs[1]
+	admin0, admin1 := h0.admin(t), h1.admin(t)
+	admin0.addContexts(h0, filepath.Join(h0.dataDir, "pki"), "admin")
+	admin1.addContexts(h1, filepath.Join(h1.dataDir, "pki"), "admin")
+	admin0.createLogicalCluster("root", "a")
+	pc1 := pcluster.Start(t, "pc1", pcluster.Options{Nodes: []pcluster.Node{{Name: "pc1-a"}}})
+	admin0.apply("root", "apiVersion: workload.canopy.dev/v1alpha1\nkind: SyncTarget\nmetadata:\n  name: pc1\n")
+	// The syncer's kubeconfig names replica 0: its tunnel is there.
+	syncer := runSyncer(t, syncerBin, syncerKubeconfig(t, h0, "root", "pc1").kubeconfig, pc1.Kubeconfig, "root:pc1")
+	key := workloadv1alpha1.TargetKey("root", "pc1")
+	admin0.apply("a", workloadManifest(key, "nginx:1.27"))
+	pods := waitHubPods(t, admin1, "a", 3)
+	lease := "canopy-tunnel-" + key
+	if got, want := admin1.must("--context", "root", "get", "lease", "-n", "kube-system", lease, "-o", `jsonpath={.metadata.annotations.tunnel\.canopy\.dev/address}`), "https://"+h0.addr(); got != want {
+		t.Errorf("Lease %s names the replica at %q, want replica 0's %q", lease, got, want)
+	}
+	if err := pc1.WritePodLog("stdout", "through replica 0"); err != nil {
+		t.Fatal(err)
+	}
+	downNS := workloadv1alpha1.DownstreamNamespace("root:a", "ns1")
+	down := kubectl{t: t, kubeconfig: pc1.Kubeconfig, home: t.TempDir()}
+	var pod string
+	for pod = range pods {
+		got := admin1.must("--context", "a", "logs", pod, "-n", "ns1", "--tail=3")
+		if want := down.must("logs", pod, "-n", downNS, "--tail=3"); got != want || !strings.Contains(got, "through replica 0") {
+			t.Errorf("kubectl logs %s at replica 1:\n%s\nat pc1:\n%s", pod, got, want)
+		}
+	}
+	// Followed through replica 1, relayed by replica 0: new lines arrive,
+	// and the syncer's end ends the stream with an error.
+	f := followLogs(t, admin1, "--context", "a", "logs", "-f", "--tail=1", pod, "-n", "ns1")
+	f.waitLine(t, "through replica 0")
+	if err := pc1.WritePodLog("stdout", "relayed while following"); err != nil {
+		t.Fatal(err)
+	}
+	f.waitLine(t, "relayed while following")
+	syncer.kill()
+	if err := f.wait(t, time.Minute); err == nil {
+		t.Errorf("kubectl logs -f through replica 1 ended without an error when the syncer was killed:\n%s", f.output())
+	}
+	var last string
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(300 * time.Millisecond) {
+		_, err := admin1.run("--context", "a", "logs", pod, "-n", "ns1")
+		if last = fmt.Sprint(err); err != nil && strings.Contains(last, "SyncTarget root:pc1 is not connected") {
+			return
+		}
+	}
+	t.Errorf("kubectl logs at replica 1 once the syncer is gone: %s; want 503 naming SyncTarget root:pc1", last)
 }
 
 // testTunnelScope sends pc1's syncer's handler, as it serves it inside
