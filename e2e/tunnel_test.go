@@ -199,6 +199,13 @@ func TestTunnelLogs(t *testing.T) {
 		if out, err := e.admin.run("--context", "a", "logs", e.podsA["pc1"], "-n", "ns1", "-c", "nosuchcontainer"); err == nil || !strings.Contains(err.Error(), "nosuchcontainer") {
 			t.Errorf("kubectl logs of a container the pod lacks: %q, %v; want the physical cluster's error naming it", out, err)
 		}
+		// --previous of a container that never restarted: the physical
+		// cluster's own error.
+		_, hubErr := e.admin.run("--context", "a", "logs", e.podsA["pc1"], "-n", "ns1", "-c", "web", "--previous")
+		_, downErr := e.down(t, "pc1").run("logs", e.podsA["pc1"], "-n", downNS, "-c", "web", "--previous")
+		if hubErr == nil || downErr == nil || !strings.Contains(hubErr.Error(), lastLine(downErr.Error())) {
+			t.Errorf("kubectl logs --previous: at the hub %v; at pc1 %v; want the same error", hubErr, downErr)
+		}
 	})
 
 	t.Run("authorized by RBAC in the logical cluster", func(t *testing.T) {
@@ -312,6 +319,21 @@ subjects:
 			}
 		}
 		t.Errorf("kubectl logs once pc1's syncer is back: %v", last)
+	})
+
+	t.Run("deleting the SyncTarget closes its tunnel", func(t *testing.T) {
+		log := e.syncers["pc2"].log
+		closed := strings.Count(log.String(), "The tunnel to the hub closed")
+		e.admin.must("--context", "root", "delete", "synctarget", "pc2", "--wait=false")
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+			out := log.String()
+			if strings.Count(out, "The tunnel to the hub closed") > closed && strings.Contains(out, "the hub refused the tunnel: 403") {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("pc2's syncer's tunnel was not closed, then refused, within 30s of deleting SyncTarget pc2:\n%s", out)
+			}
+		}
 	})
 }
 
@@ -436,6 +458,12 @@ func testTunnelScope(t *testing.T, e *tunnelEnv) {
 		}
 	}
 	t.Logf("the scope matrix made %d requests of pc1's syncer's tunnel handler", requests)
+}
+
+// lastLine is the last non-empty line of s: kubectl's error message.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
 }
 
 // follower is a kubectl logs -f running in the background.

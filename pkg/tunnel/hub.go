@@ -196,7 +196,8 @@ func (e *endpoint) ConnectMethods() []string                          { return [
 // that one requests meant for the pods of the target. The syncer's
 // credential names its target's UID; the Revoker ends this request, and
 // so the tunnel, once that credential is revoked, as when the
-// SyncTarget is deleted.
+// SyncTarget is deleted. Another replica, as RelayUser, gets a stream
+// through the tunnel instead.
 func (e *endpoint) Connect(ctx context.Context, name string, _ runtime.Object, _ rest.Responder) (http.Handler, error) {
 	cluster, _ := logicalcluster.ClusterFrom(ctx)
 	t := Target{Cluster: cluster, Name: name}
