@@ -327,7 +327,7 @@ subjects:
 		e.admin.must("--context", "root", "delete", "synctarget", "pc2", "--wait=false")
 		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
 			out := log.String()
-			if strings.Count(out, "The tunnel to the hub closed") > closed && strings.Contains(out, "the hub refused the tunnel: 403") {
+			if strings.Count(out, "The tunnel to the hub closed") > closed && strings.Contains(out, "refused the upgrade: 403") {
 				return
 			}
 			if time.Now().After(deadline) {

@@ -203,7 +203,7 @@ func Upgrade(ctx context.Context, conn net.Conn, u *url.URL, protocol string) (n
 		body := make([]byte, 4096)
 		n, _ := resp.Body.Read(body)
 		conn.Close()
-		return nil, fmt.Errorf("refused: %s: %s", resp.Status, body[:n])
+		return nil, fmt.Errorf("refused the upgrade: %s: %s", resp.Status, body[:n])
 	}
 	if !stop() {
 		conn.Close()
