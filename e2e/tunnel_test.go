@@ -47,18 +47,8 @@ type tunnelEnv struct {
 
 func setUpTunnel(t *testing.T) *tunnelEnv {
 	t.Helper()
-	if _, err := exec.LookPath("kubectl"); err != nil {
-		t.Fatalf("kubectl must be on PATH: %v", err)
-	}
-	if _, err := pcluster.EnsureBinaries(); err != nil {
-		t.Fatal(err)
-	}
-	syncerBin := buildSyncer(t)
-	h, admin := startHub(t, buildHub(t), "")
+	h, admin, syncerBin := startSyncersHub(t)
 	e := &tunnelEnv{h: h, admin: admin, pki: filepath.Join(h.dataDir, "pki"), pcs: map[string]*pcluster.Cluster{}, syncers: map[string]*syncerProcess{}}
-	admin.addContexts(h, e.pki, "admin")
-	admin.createLogicalCluster("root", "a")
-	admin.createLogicalCluster("root", "b")
 	for _, name := range []string{"pc1", "pc2"} {
 		e.pcs[name] = pcluster.Start(t, name, pcluster.Options{Nodes: []pcluster.Node{{Name: name + "-a"}}})
 		admin.apply("root", "apiVersion: workload.canopy.dev/v1alpha1\nkind: SyncTarget\nmetadata:\n  name: "+name+"\n")
