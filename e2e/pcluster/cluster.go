@@ -217,6 +217,7 @@ func kwokctlConfig(bins Binaries, podLogs, auditPolicy string) ([]byte, error) {
 		// No selector and no containers: every container of every pod.
 		"spec": map[string]any{"logs": []map[string]any{{"logsFile": podLogs}}},
 	}}
+	docs = append(docs, streamSimulations(podLogs)...)
 	var out []byte
 	for i, doc := range docs {
 		b, err := json.Marshal(doc)

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apiserver/pkg/authentication/authenticator"
 	"k8s.io/apiserver/pkg/authentication/group"
 	"k8s.io/apiserver/pkg/authentication/request/bearertoken"
@@ -23,6 +24,7 @@ import (
 	"k8s.io/apiserver/pkg/features"
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	"k8s.io/apiserver/pkg/server/dynamiccertificates"
+	genericfilters "k8s.io/apiserver/pkg/server/filters"
 	genericoptions "k8s.io/apiserver/pkg/server/options"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/component-base/tracing"
@@ -220,6 +222,10 @@ func (c *config) genericConfig(clusters *tenancy.Storage, authz authorizer.Autho
 		bearertoken.New(bearer),
 	)))
 	cfg.Authorization.Authorizer = authz
+	// A pod's exec, attach, port-forward and followed log last as long as
+	// their user keeps them, as a watch does: kube-apiserver's long-running
+	// requests, which the request timeout leaves alone.
+	cfg.LongRunningFunc = genericfilters.BasicLongRunningRequestCheck(sets.NewString("watch", "proxy"), sets.NewString("attach", "exec", "proxy", "log", "portforward"))
 	cfg.TracerProvider = c.tracerProvider
 	// Told to stop, the hub ends its watches at once instead of waiting
 	// the request timeout, a minute, for those of a client that stays,
