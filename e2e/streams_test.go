@@ -1,0 +1,206 @@
+package e2e
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	auditv1 "k8s.io/apiserver/pkg/apis/audit/v1"
+
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+)
+
+// TestPodStreams runs kubectl exec, exec -i, exec -it, attach and
+// port-forward at the hub against a pod that runs on physical cluster pc1,
+// with kubectl 1.27 (SPDY) and 1.33 (WebSocket), and checks that each
+// prints what the same command prints against pc1 itself and that
+// port-forward carries bytes both ways. The hub's audit log records each
+// with its user, pod and logical cluster.
+func TestPodStreams(t *testing.T) {
+	auditLog := filepath.Join(t.TempDir(), "audit.log")
+	t.Setenv(hubFlagsEnv, "--audit-log-path "+auditLog)
+	admin, pc1, key, _ := setUpSyncer(t)
+	admin.apply("a", workloadManifest(key, "nginx:1.27"))
+	pod := runningCopy(t, admin, "a")
+	direct := kubectl{t: t, kubeconfig: pc1.Kubeconfig, home: t.TempDir()}
+	downstream := workloadv1alpha1.DownstreamNamespace("root:a", "ns1")
+
+	for _, version := range []string{"1.27", "1.33"} {
+		t.Run(version, func(t *testing.T) {
+			bin := kubectlVersion(t, version)
+			hub, pc := admin, direct
+			hub.bin, pc.bin = bin, bin
+			for _, c := range []struct {
+				name  string
+				stdin string
+				args  []string
+			}{
+				{"exec", "", []string{"exec", pod, "--", "echo", "hello", "from", "exec"}},
+				{"exec -i", "line one\nline two\n", []string{"exec", "-i", pod, "--", "cat"}},
+				{"exec -c", "", []string{"exec", pod, "-c", "web", "--", "sh", "-c", "echo out; echo err >&2"}},
+			} {
+				got, err := runStdin(hub, c.stdin, append([]string{"--context", "a", "-n", "ns1"}, c.args...)...)
+				if err != nil {
+					t.Errorf("%s at the hub: %v", c.name, err)
+					continue
+				}
+				want, err := runStdin(pc, c.stdin, append([]string{"-n", downstream}, c.args...)...)
+				if err != nil {
+					t.Fatalf("%s against pc1: %v", c.name, err)
+				}
+				if got != want || got == "" {
+					t.Errorf("%s at the hub printed %q, against pc1 %q", c.name, got, want)
+				}
+			}
+			// exec -it needs a terminal: script gives kubectl one.
+			tty := func(k kubectl, args ...string) string {
+				cmd := exec.Command("script", "-qec", strings.Join(append([]string{k.binary(), "--kubeconfig", k.kubeconfig}, args...), " "), "/dev/null")
+				cmd.Env = append(cmd.Environ(), "HOME="+k.home)
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					t.Errorf("kubectl %s in a terminal: %v\n%s", strings.Join(args, " "), err, out)
+				}
+				return string(out)
+			}
+			// The sleep lets kwok copy the terminal's output before the
+			// command's end closes it, which it otherwise races.
+			isTTY := []string{"exec", "-it", pod, "--", "sh", "-c", "'test -t 0 && echo is-a-tty; sleep 1'"}
+			if got := tty(hub, append([]string{"--context", "a", "-n", "ns1"}, isTTY...)...); !strings.Contains(got, "is-a-tty") {
+				t.Errorf("exec -it at the hub printed %q, want is-a-tty: the command had no terminal", got)
+			}
+			t.Run("port-forward", func(t *testing.T) { checkPortForward(t, hub, pod) })
+		})
+	}
+
+	t.Run("attach", func(t *testing.T) {
+		stop := admin.start("--context", "a", "-n", "ns1", "attach", pod)
+		// Attached, the pod's new output reaches kubectl as it is written.
+		line := "attached " + strconv.FormatInt(time.Now().UnixNano(), 10)
+		deadline := time.Now().Add(20 * time.Second)
+		var out string
+		for ; time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
+			if err := pc1.WritePodLog("stdout", line); err != nil {
+				t.Fatal(err)
+			}
+			if out = stop(); strings.Contains(out, line) {
+				break
+			}
+			stop = admin.start("--context", "a", "-n", "ns1", "attach", pod)
+		}
+		if !strings.Contains(out, line) {
+			t.Errorf("kubectl attach at the hub printed %q, want the line %q written after it attached", out, line)
+		}
+	})
+
+	t.Run("audit", func(t *testing.T) {
+		for _, sub := range []string{"exec", "attach", "portforward"} {
+			events := readAuditLog(t, auditLog, func(e auditv1.Event) bool {
+				return e.ObjectRef != nil && e.ObjectRef.Subresource == sub && e.ObjectRef.Name == pod
+			})
+			found := 0
+			for _, e := range events {
+				if e.ObjectRef == nil || e.ObjectRef.Subresource != sub || e.ObjectRef.Name != pod {
+					continue
+				}
+				found++
+				if e.User.Username != "admin" || e.ObjectRef.Namespace != "ns1" || e.ObjectRef.Resource != "pods" || e.Annotations["canopy.dev/cluster"] != "root:a" || e.Level != auditv1.LevelMetadata {
+					t.Errorf("audit event of %s: user %q, pod %s/%s, cluster %q, level %s; want admin, ns1/%s, root:a, Metadata",
+						sub, e.User.Username, e.ObjectRef.Namespace, e.ObjectRef.Name, e.Annotations["canopy.dev/cluster"], e.Level, pod)
+				}
+			}
+			if found == 0 {
+				t.Errorf("no audit event of pods/%s of %s", sub, pod)
+			}
+		}
+	})
+}
+
+// runningCopy waits for a Running pod of the Deployment web in namespace
+// ns1 of context, copied to the hub by a syncer, and returns its name.
+func runningCopy(t *testing.T, k kubectl, context string) string {
+	t.Helper()
+	var last string
+	for deadline := time.Now().Add(3 * time.Minute); time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
+		out, err := k.run("--context", context, "-n", "ns1", "get", "pods", "-l", "app=web,"+workloadv1alpha1.UpsyncedLabel,
+			"-o", `jsonpath={range .items[?(@.status.phase=="Running")]}{.metadata.name}{"\n"}{end}`)
+		if names := strings.Fields(out); err == nil && len(names) > 0 {
+			return names[0]
+		}
+		last = fmt.Sprint(out, err)
+	}
+	t.Fatalf("no Running upsynced pod of web in %s ns1 within 3m: %s", context, last)
+	return ""
+}
+
+// kubectlVersion is kubectl of version, which the machine keeps beside
+// kubectl as kubectl.<version>.
+func kubectlVersion(t *testing.T, version string) string {
+	t.Helper()
+	path, err := exec.LookPath("kubectl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resolved, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(filepath.Dir(resolved), "kubectl."+version)
+}
+
+// runStdin runs k with stdin and returns what it printed, stderr after
+// stdout.
+func runStdin(k kubectl, stdin string, args ...string) (string, error) {
+	cmd := exec.Command(k.binary(), append([]string{"--kubeconfig", k.kubeconfig}, args...)...)
+	cmd.Env = append(cmd.Environ(), "HOME="+k.home)
+	cmd.Stdin = strings.NewReader(stdin)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		return "", err
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			return "", fmt.Errorf("kubectl %s: %v\n%s%s", strings.Join(args, " "), err, stdout.String(), stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+		return "", fmt.Errorf("kubectl %s did not end within 30s; it printed %s%s", strings.Join(args, " "), stdout.String(), stderr.String())
+	}
+	return stdout.String() + stderr.String(), nil
+}
+
+// checkPortForward forwards a local port to port 80 of pod in root:a's
+// ns1 with k, and checks that what it sends there comes back: the
+// harness's kwok connects every forwarded port to cat.
+func checkPortForward(t *testing.T, k kubectl, pod string) {
+	local := freePort(t)
+	stop := k.start("--context", "a", "-n", "ns1", "port-forward", "pod/"+pod, fmt.Sprintf("%d:80", local))
+	defer func() { t.Logf("kubectl port-forward printed:\n%s", stop()) }()
+	conn, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", local), 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(20 * time.Second))
+	r := bufio.NewReader(conn)
+	for i := range 3 {
+		sent := fmt.Sprintf("ping %d through the hub\n", i)
+		if _, err := conn.Write([]byte(sent)); err != nil {
+			t.Fatalf("writing to the forwarded port: %v", err)
+		}
+		got, err := r.ReadString('\n')
+		if err != nil || got != sent {
+			t.Fatalf("read %q, %v back from the forwarded port, want %q", got, err, sent)
+		}
+	}
+}
