@@ -38,6 +38,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/serviceaccount"
 	"github.com/canopy-dev/canopy/pkg/shard"
 	"github.com/canopy-dev/canopy/pkg/syncerscope"
+	"github.com/canopy-dev/canopy/pkg/tunnel"
 )
 
 // hubServer is the hub assembled: the generic API server with every API
@@ -48,6 +49,8 @@ type hubServer struct {
 	server          *genericapiserver.GenericAPIServer
 	customResources *customresource.Handler
 	revoker         *syncerscope.Revoker
+	// tunnels are the syncers' tunnels to this replica (pkg/tunnel).
+	tunnels *tunnel.Hub
 	clients         controllerClients
 	policies        *admissionpolicy.Plugin
 	assignments     *assignment.Plugin
@@ -93,6 +96,8 @@ func newHubServer(c *config, apis *apiStorage) (*hubServer, error) {
 	if err := h.newGenericServer(cfg, authz, members); err != nil {
 		return nil, err
 	}
+	h.tunnels = tunnel.NewHub(nil)
+	apis.installTunnel(h.tunnels)
 	if err := apis.install(h.server, c, cfg.Serializer, authz, members, bearer); err != nil {
 		return nil, err
 	}
