@@ -49,8 +49,6 @@ type hubServer struct {
 	server          *genericapiserver.GenericAPIServer
 	customResources *customresource.Handler
 	revoker         *syncerscope.Revoker
-	// tunnels are the syncers' tunnels to this replica (pkg/tunnel).
-	tunnels *tunnel.Hub
 	clients         controllerClients
 	policies        *admissionpolicy.Plugin
 	assignments     *assignment.Plugin
@@ -65,6 +63,8 @@ type hubServer struct {
 	// shards says which logical clusters this replica's controllers
 	// handle, among the hub replicas sharing the datastore.
 	shards shard.Ownership
+	// tunnels are the syncers' tunnels to this replica (pkg/tunnel).
+	tunnels *tunnel.Hub
 }
 
 // newHubServer makes the generic API server of c, with its

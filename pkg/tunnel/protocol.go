@@ -4,11 +4,11 @@ import (
 	"io"
 	"path"
 	"strings"
-
-	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"time"
 
 	"github.com/hashicorp/yamux"
+
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 )
 
 // Protocol is the name, in the Upgrade header, of the tunnel's protocol:

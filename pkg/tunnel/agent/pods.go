@@ -164,4 +164,3 @@ type responder struct{}
 func (responder) Error(w http.ResponseWriter, _ *http.Request, err error) {
 	writeStatus(w, apierrors.NewServiceUnavailable(fmt.Sprintf("the syncer could not reach its physical cluster's API server: %v", err)))
 }
-
