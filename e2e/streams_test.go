@@ -79,20 +79,22 @@ func TestPodStreams(t *testing.T) {
 	}
 
 	t.Run("attach", func(t *testing.T) {
-		stop := admin.start("--context", "a", "-n", "ns1", "attach", pod)
-		// Attached, the pod's new output reaches kubectl as it is written.
+		// Attached, kubectl shows what the container writes from then on:
+		// lines are written until it has shown one.
 		line := "attached " + strconv.FormatInt(time.Now().UnixNano(), 10)
-		deadline := time.Now().Add(20 * time.Second)
-		var out string
-		for ; time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
-			if err := pc1.WritePodLog("stdout", line); err != nil {
-				t.Fatal(err)
+		done := make(chan struct{})
+		go func() {
+			for {
+				select {
+				case <-done:
+					return
+				case <-time.After(300 * time.Millisecond):
+					_ = pc1.WritePodLog("stdout", line)
+				}
 			}
-			if out = stop(); strings.Contains(out, line) {
-				break
-			}
-			stop = admin.start("--context", "a", "-n", "ns1", "attach", pod)
-		}
+		}()
+		out := admin.start("--context", "a", "-n", "ns1", "attach", pod)()
+		close(done)
 		if !strings.Contains(out, line) {
 			t.Errorf("kubectl attach at the hub printed %q, want the line %q written after it attached", out, line)
 		}

@@ -97,7 +97,7 @@ func newHubServer(c *config, apis *apiStorage) (*hubServer, error) {
 		return nil, err
 	}
 	h.tunnels = tunnel.NewHub(nil)
-	apis.installTunnel(h.tunnels)
+	apis.installTunnel(h.tunnels, authz)
 	if err := apis.install(h.server, c, cfg.Serializer, authz, members, bearer); err != nil {
 		return nil, err
 	}

@@ -224,10 +224,6 @@ func (c *config) genericConfig(clusters *tenancy.Storage, authz authorizer.Autho
 		bearertoken.New(bearer),
 	)))
 	cfg.Authorization.Authorizer = authz
-	// A pod's exec, attach, port-forward and followed log last as long as
-	// their user keeps them, as a watch does: kube-apiserver's long-running
-	// requests, which the request timeout leaves alone.
-	cfg.LongRunningFunc = genericfilters.BasicLongRunningRequestCheck(sets.NewString("watch", "proxy"), sets.NewString("attach", "exec", "proxy", "log", "portforward"))
 	cfg.TracerProvider = c.tracerProvider
 	// Told to stop, the hub ends its watches at once instead of waiting
 	// the request timeout, a minute, for those of a client that stays,
