@@ -25,7 +25,7 @@ import (
 func TestPodStreams(t *testing.T) {
 	auditLog := filepath.Join(t.TempDir(), "audit.log")
 	t.Setenv(hubFlagsEnv, "--audit-log-path "+auditLog)
-	admin, pc1, key, _ := setUpSyncer(t)
+	h, admin, pc1, key, _ := setUpSyncerHub(t, false)
 	admin.apply("a", workloadManifest(key, "nginx:1.27"))
 	pod := runningCopy(t, admin, "a")
 	direct := kubectl{t: t, kubeconfig: pc1.Kubeconfig, home: t.TempDir()}
@@ -99,6 +99,8 @@ func TestPodStreams(t *testing.T) {
 			t.Errorf("kubectl attach at the hub printed %q, want the line %q written after it attached", out, line)
 		}
 	})
+
+	t.Run("isolation", func(t *testing.T) { checkStreamsIsolation(t, h, admin, pod) })
 
 	t.Run("audit", func(t *testing.T) {
 		for _, sub := range []string{"exec", "attach", "portforward"} {
@@ -204,5 +206,94 @@ func checkPortForward(t *testing.T, k kubectl, pod string) {
 		if err != nil || got != sent {
 			t.Fatalf("read %q, %v back from the forwarded port, want %q", got, err, sent)
 		}
+	}
+}
+
+// checkStreamsIsolation checks who may not reach pod, of root:a's ns1:
+// root:b's admin, through root:b or root:a; a user of root:a who may get
+// pods but not exec into them, nor attach nor port-forward; and one who
+// may get pods/exec, as a WebSocket asks, but not create it, as
+// kube-apiserver requires too. Each with kubectl 1.27 (SPDY, a POST) and
+// 1.33 (WebSocket, a GET).
+func checkStreamsIsolation(t *testing.T, h *hub, admin kubectl, pod string) {
+	pki := filepath.Join(h.dataDir, "pki")
+	users := map[string]kubectl{}
+	for _, name := range []string{"bob", "carol", "dave"} {
+		users[name] = userKubeconfig(t, pki, name)
+		users[name].addContexts(h, pki, name)
+	}
+	admin.grantEverything("b", "bob")
+	admin.apply("a", `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: pod-reader}
+rules:
+- {apiGroups: [""], resources: [pods], verbs: [get, list, watch]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: pod-exec-getter}
+rules:
+- {apiGroups: [""], resources: [pods], verbs: [get, list, watch]}
+- {apiGroups: [""], resources: [pods/exec, pods/attach, pods/portforward], verbs: [get]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: carol-reads-pods}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: pod-reader}
+subjects: [{kind: User, name: carol}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: dave-gets-exec}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: pod-exec-getter}
+subjects: [{kind: User, name: dave}]
+`)
+	users["bob"].eventually("--context", "b", "get", "pods")
+	users["carol"].eventually("--context", "a", "-n", "ns1", "get", "pod", pod)
+	users["dave"].eventually("--context", "a", "-n", "ns1", "get", "pod", pod)
+
+	refused := func(who string, k kubectl, want string, args ...string) {
+		t.Helper()
+		out, err := runStdin(k, "", args...)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: kubectl %s: %v\n%s; want refused with %q", who, strings.Join(args, " "), err, out, want)
+		}
+	}
+	for _, version := range []string{"1.27", "1.33"} {
+		bin := kubectlVersion(t, version)
+		for name, k := range users {
+			k.bin = bin
+			users[name] = k
+		}
+		// root:b's admin sees no such pod in root:b and has no role in
+		// root:a.
+		refused("bob "+version, users["bob"], "NotFound", "--context", "b", "-n", "ns1", "exec", pod, "--", "echo", "leak")
+		for _, sub := range [][]string{
+			{"exec", pod, "--", "echo", "leak"},
+			{"attach", pod},
+		} {
+			refused("bob "+version, users["bob"], "Forbidden", append([]string{"--context", "a", "-n", "ns1"}, sub...)...)
+			refused("carol "+version, users["carol"], "Forbidden", append([]string{"--context", "a", "-n", "ns1"}, sub...)...)
+			refused("dave "+version, users["dave"], "Forbidden", append([]string{"--context", "a", "-n", "ns1"}, sub...)...)
+		}
+		for _, who := range []string{"bob", "carol", "dave"} {
+			refusedPortForward(t, who+" "+version, users[who], pod)
+		}
+	}
+	// A WebSocket's GET is authorized as get pods/exec: dave has that,
+	// and is still refused, for want of create.
+	out, err := users["dave"].run("--context", "a", "get", "--raw", "/api/v1/namespaces/ns1/pods/"+pod+"/exec?command=echo&stdout=true")
+	if err == nil || !strings.Contains(err.Error(), "needs create pods/exec") {
+		t.Errorf("dave's GET of pods/exec: %v\n%s; want Forbidden, needing create pods/exec", err, out)
+	}
+}
+
+// refusedPortForward checks that k's port-forward to pod fails: kubectl
+// listens first, and fails once a connection to its port is forwarded.
+func refusedPortForward(t *testing.T, who string, k kubectl, pod string) {
+	t.Helper()
+	out, err := runStdin(k, "", "--context", "a", "-n", "ns1", "port-forward", "pod/"+pod, fmt.Sprintf("%d:80", freePort(t)), "--pod-running-timeout", "5s")
+	if err == nil || !strings.Contains(err.Error(), "Forbidden") && !strings.Contains(err.Error(), "forbidden") {
+		t.Errorf("%s: kubectl port-forward: %v\n%s; want refused as forbidden", who, err, out)
 	}
 }

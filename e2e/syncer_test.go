@@ -311,6 +311,13 @@ func setUpSyncer(t *testing.T) (kubectl, *pcluster.Cluster, string, *syncerProce
 // flags added to the syncer's.
 func setUpSyncerWith(t *testing.T, audit bool, flags ...string) (kubectl, *pcluster.Cluster, string, *syncerProcess) {
 	t.Helper()
+	_, admin, pc1, key, p := setUpSyncerHub(t, audit, flags...)
+	return admin, pc1, key, p
+}
+
+// setUpSyncerHub is setUpSyncerWith, and the hub too.
+func setUpSyncerHub(t *testing.T, audit bool, flags ...string) (*hub, kubectl, *pcluster.Cluster, string, *syncerProcess) {
+	t.Helper()
 	if _, err := exec.LookPath("kubectl"); err != nil {
 		t.Fatalf("kubectl must be on PATH: %v", err)
 	}
@@ -338,7 +345,7 @@ metadata:
 	key := workloadv1alpha1.TargetKey("root", "pc1")
 	syncer := syncerKubeconfig(t, h, "root", "pc1")
 	p := runSyncer(t, syncerBin, syncer.kubeconfig, pc1.Kubeconfig, "root:pc1", flags...)
-	return admin, pc1, key, p
+	return h, admin, pc1, key, p
 }
 
 // workloadManifest is namespace ns1 with a ConfigMap, a Secret and a

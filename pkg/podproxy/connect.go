@@ -10,6 +10,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/conversion/queryparams"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/proxy"
 	"k8s.io/apiserver/pkg/authorization/authorizer"
@@ -71,10 +72,10 @@ func (c *Connecter) NewConnectOptions() (runtime.Object, bool, string) {
 // ConnectMethods are kube-apiserver's: POST for SPDY, GET for WebSockets.
 func (c *Connecter) ConnectMethods() []string { return []string{http.MethodGet, http.MethodPost} }
 
-// Connect returns the handler that carries the request, query and
+// Connect returns the handler that carries the request, its options and
 // upgrade as they are, to the syncer that runs pod name, once the user
 // may create the subresource.
-func (c *Connecter) Connect(ctx context.Context, name string, _ runtime.Object, responder rest.Responder) (http.Handler, error) {
+func (c *Connecter) Connect(ctx context.Context, name string, opts runtime.Object, responder rest.Responder) (http.Handler, error) {
 	if err := c.authorizeCreate(ctx); err != nil {
 		return nil, err
 	}
@@ -82,8 +83,15 @@ func (c *Connecter) Connect(ctx context.Context, name string, _ runtime.Object, 
 	if err != nil {
 		return nil, err
 	}
+	// The proxy sends an upgrade to its location as it is, without the
+	// request's query: the options go in it, as kube-apiserver puts them
+	// in the kubelet's URL.
+	query, err := queryparams.Convert(opts)
+	if err != nil {
+		return nil, apierrors.NewBadRequest(err.Error())
+	}
 	cluster, _ := logicalcluster.ClusterFrom(ctx)
-	location := &url.URL{Scheme: "http", Host: "syncer", Path: tunnel.PodPath(cluster, pod.Namespace, pod.Name, c.subresource)}
+	location := &url.URL{Scheme: "http", Host: "syncer", Path: tunnel.PodPath(cluster, pod.Namespace, pod.Name, c.subresource), RawQuery: query.Encode()}
 	// The proxy dials the upgrade's connection itself, with this
 	// transport's dialer: a stream through the tunnel, whose error is a
 	// Status (503 when the syncer is not connected) that the responder
