@@ -40,7 +40,7 @@ type Connecter struct {
 	pods        *Pods
 	subresource string
 	newOptions  func() runtime.Object
-	authz       authorizer.Authorizer
+	authz       authorizer.UnconditionalAuthorizer
 }
 
 var _ rest.Connecter = &Connecter{}
@@ -49,7 +49,7 @@ var _ rest.Connecter = &Connecter{}
 // pods/portforward by their names in the generic server's storage map.
 // authz is the hub's authorizer, which a WebSocket's request, authorized
 // as a get, asks again for create.
-func (p *Pods) Streams(authz authorizer.Authorizer) map[string]rest.Storage {
+func (p *Pods) Streams(authz authorizer.UnconditionalAuthorizer) map[string]rest.Storage {
 	out := map[string]rest.Storage{}
 	for sub, options := range map[string]func() runtime.Object{
 		"exec":        func() runtime.Object { return &corev1.PodExecOptions{} },
