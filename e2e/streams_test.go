@@ -21,7 +21,11 @@ import (
 // with kubectl 1.27 (SPDY) and 1.33 (WebSocket), and checks that each
 // prints what the same command prints against pc1 itself and that
 // port-forward carries bytes both ways. The hub's audit log records each
-// with its user, pod and logical cluster.
+// with its user, pod and logical cluster. root:b's admin, a user of root:a
+// who may only read pods, and one who may get but not create pods/exec
+// are refused (checkStreamsIsolation); TestIsolation's matrix, which
+// follows discovery, covers the three subresources for every verb too.
+// kubectl top says the Metrics API is not available, as against pc1.
 func TestPodStreams(t *testing.T) {
 	auditLog := filepath.Join(t.TempDir(), "audit.log")
 	t.Setenv(hubFlagsEnv, "--audit-log-path "+auditLog)
@@ -44,6 +48,8 @@ func TestPodStreams(t *testing.T) {
 				{"exec", "", []string{"exec", pod, "--", "echo", "hello", "from", "exec"}},
 				{"exec -i", "line one\nline two\n", []string{"exec", "-i", pod, "--", "cat"}},
 				{"exec -c", "", []string{"exec", pod, "-c", "web", "--", "sh", "-c", "echo out; echo err >&2"}},
+				// kubectl finds a pod of the Deployment by its selector.
+				{"exec deploy/web", "", []string{"exec", "deploy/web", "--", "echo", "hello", "from", "a", "pod", "of", "web"}},
 			} {
 				got, err := runStdin(hub, c.stdin, append([]string{"--context", "a", "-n", "ns1"}, c.args...)...)
 				if err != nil {
@@ -101,6 +107,17 @@ func TestPodStreams(t *testing.T) {
 	})
 
 	t.Run("isolation", func(t *testing.T) { checkStreamsIsolation(t, h, admin, pod) })
+
+	// Neither the hub nor pc1 serves metrics.k8s.io: kubectl says so alike.
+	t.Run("top", func(t *testing.T) {
+		const want = "Metrics API not available"
+		if out, err := admin.run("--context", "a", "-n", "ns1", "top", "pod"); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("kubectl top pod at the hub: %v\n%s; want %q", err, out, want)
+		}
+		if out, err := direct.run("-n", downstream, "top", "pod"); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("kubectl top pod against pc1: %v\n%s; want %q", err, out, want)
+		}
+	})
 
 	t.Run("audit", func(t *testing.T) {
 		for _, sub := range []string{"exec", "attach", "portforward"} {
