@@ -16,6 +16,9 @@
 //   - exec round trip: `echo` run in the pod through client-go's exec
 //     executor, WebSocket with SPDY fallback as kubectl 1.30+ does, from
 //     the start to the command's end, at the hub and at pc1;
+//   - GET of the pod, at the hub and at pc1: no tunnel, the cost of a
+//     plain request at each server on this machine, beside which the two
+//     above read;
 //
 // and reports p50 / p99 / max of each, the hub's p99 over the direct
 // p99 as a ratio, and the goal: the hub's p99 at most 1.5 times the
