@@ -96,7 +96,9 @@ func newHubServer(c *config, apis *apiStorage) (*hubServer, error) {
 	if err := h.newGenericServer(cfg, authz, members); err != nil {
 		return nil, err
 	}
-	h.tunnels = tunnel.NewHub(nil)
+	if h.tunnels, err = newTunnels(c, apis.Leases); err != nil {
+		return nil, err
+	}
 	apis.installTunnel(h.tunnels, authz)
 	if err := apis.install(h.server, c, cfg.Serializer, authz, members, bearer); err != nil {
 		return nil, err

@@ -30,6 +30,24 @@
 // closing it ends within 20 s; a killed syncer's kernel closes it at
 // once. A syncer that reconnects replaces its previous tunnel.
 //
+// # Several replicas
+//
+// A syncer keeps one tunnel, to the replica its connection reached; it
+// could not reach each replica anyway behind a balancer that hides them.
+// The replica records it in a Lease canopy-tunnel-<key> in root's
+// kube-system, as pkg/shard records shards, with its address
+// (AddressAnnotation). A replica asked for a target whose tunnel it does
+// not hold reads the Lease and asks the holder for a stream with
+// Upgrade: canopy-tunnel-relay at the same endpoint, authenticating with a
+// client certificate of RelayUser that it signs with the CA every
+// replica shares (pkg/identity); the holder splices that connection to a
+// stream of the tunnel. The Lease is written when the tunnel opens and
+// deleted, if it still names this replica, when it closes; never
+// renewed, so a quiet tunnel writes nothing. One left by a replica that
+// died names an address that no longer answers, a 503, until the syncer
+// opens its tunnel at another replica, within seconds, which writes over
+// it.
+//
 // A tunnel costs its connection and yamux's buffers, and a stream its
 // window (256 KiB at most in flight each way): no goroutine per idle
 // target beyond the one serving its tunnel.

@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -194,38 +196,90 @@ func (e *endpoint) ConnectMethods() []string                          { return [
 // that one requests meant for the pods of the target. The syncer's
 // credential names its target's UID; the Revoker ends this request, and
 // so the tunnel, once that credential is revoked, as when the
-// SyncTarget is deleted.
+// SyncTarget is deleted. Another replica, as RelayUser, gets a stream
+// through the tunnel instead.
 func (e *endpoint) Connect(ctx context.Context, name string, _ runtime.Object, _ rest.Responder) (http.Handler, error) {
 	cluster, _ := logicalcluster.ClusterFrom(ctx)
 	t := Target{Cluster: cluster, Name: name}
 	u, _ := genericapirequest.UserFrom(ctx)
+	if isRelay(u) {
+		return e.relay(t), nil
+	}
 	uid, err := syncerOf(u, t)
 	if err != nil {
 		return nil, apierrors.NewForbidden(workloadv1alpha1.Resource("synctargets"), name, err)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		if !strings.EqualFold(req.Header.Get("Upgrade"), Protocol) {
-			writeError(w, apierrors.NewBadRequest(fmt.Sprintf("the tunnel of SyncTarget %s is opened with the headers Connection: Upgrade and Upgrade: %s, over HTTP/1.1", t, Protocol)))
-			return
+		conn, ok := upgrade(w, req, t, Protocol)
+		if ok {
+			e.hub.serve(req.Context(), t, uid, conn)
 		}
-		hijacker, ok := w.(http.Hijacker)
-		if !ok {
-			writeError(w, apierrors.NewBadRequest(fmt.Sprintf("the tunnel of SyncTarget %s needs HTTP/1.1, not %s", t, req.Proto)))
-			return
-		}
-		conn, rw, err := hijacker.Hijack()
-		if err != nil {
-			klog.ErrorS(err, "Taking the connection of a tunnel", "syncTarget", t.String())
-			return
-		}
-		if _, err := fmt.Fprintf(rw, "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: %s\r\n\r\n", Protocol); err != nil || rw.Flush() != nil {
-			conn.Close()
-			return
-		}
-		// Hijacked, the connection has no deadline but those set here.
-		_ = conn.SetDeadline(time.Time{})
-		e.hub.serve(req.Context(), t, uid, Buffered(conn, rw.Reader))
 	}), nil
+}
+
+// relay serves another replica's request for a stream through t's
+// tunnel, which this one holds: it splices the two.
+func (e *endpoint) relay(t Target) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		stream, held, err := e.hub.DialLocal(t)
+		if !held {
+			err = NotConnected(t)
+		}
+		if err != nil {
+			writeError(w, err.(*apierrors.StatusError))
+			return
+		}
+		defer stream.Close()
+		conn, ok := upgrade(w, req, t, RelayProtocol)
+		if !ok {
+			return
+		}
+		defer conn.Close()
+		done := make(chan struct{}, 2)
+		for _, c := range [][2]net.Conn{{stream, conn}, {conn, stream}} {
+			go func() {
+				_, _ = io.Copy(c[0], c[1])
+				// Half-close is not relayed: the first direction to end
+				// ends both, as an HTTP/1.1 connection does.
+				done <- struct{}{}
+			}()
+		}
+		select {
+		case <-done:
+		case <-req.Context().Done():
+		}
+	})
+}
+
+// isRelay tells whether u is another hub replica asking for a relay.
+func isRelay(u user.Info) bool {
+	return u != nil && u.GetName() == RelayUser && slices.Contains(u.GetGroups(), user.SystemPrivilegedGroup)
+}
+
+// upgrade switches req's connection to protocol and takes it from the
+// server; false if it could not, having answered.
+func upgrade(w http.ResponseWriter, req *http.Request, t Target, protocol string) (net.Conn, bool) {
+	if !strings.EqualFold(req.Header.Get("Upgrade"), protocol) {
+		writeError(w, apierrors.NewBadRequest(fmt.Sprintf("the tunnel of SyncTarget %s is opened with the headers Connection: Upgrade and Upgrade: %s, over HTTP/1.1", t, protocol)))
+		return nil, false
+	}
+	hijacker, ok := w.(http.Hijacker)
+	if !ok {
+		writeError(w, apierrors.NewBadRequest(fmt.Sprintf("the tunnel of SyncTarget %s needs HTTP/1.1, not %s", t, req.Proto)))
+		return nil, false
+	}
+	conn, rw, err := hijacker.Hijack()
+	if err != nil {
+		klog.ErrorS(err, "Taking the connection of a tunnel", "syncTarget", t.String())
+		return nil, false
+	}
+	if _, err := fmt.Fprintf(rw, "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: %s\r\n\r\n", protocol); err != nil || rw.Flush() != nil {
+		conn.Close()
+		return nil, false
+	}
+	// Hijacked, the connection has no deadline but those set here.
+	_ = conn.SetDeadline(time.Time{})
+	return Buffered(conn, rw.Reader), true
 }
 
 // syncerOf is the SyncTarget UID u's credential names if it is the

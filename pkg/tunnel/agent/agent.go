@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"bufio"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -137,34 +136,5 @@ func (a *Agent) open(ctx context.Context) (net.Conn, error) {
 		raw.Close()
 		return nil, err
 	}
-	req, err := http.NewRequestWithContext(dialCtx, http.MethodGet, a.url.String(), nil)
-	if err != nil {
-		conn.Close()
-		return nil, err
-	}
-	req.Header.Set("Connection", "Upgrade")
-	req.Header.Set("Upgrade", tunnel.Protocol)
-	stop := context.AfterFunc(dialCtx, func() { conn.SetDeadline(time.Now()) })
-	defer stop()
-	if err := req.Write(conn); err != nil {
-		conn.Close()
-		return nil, err
-	}
-	r := bufio.NewReader(conn)
-	resp, err := http.ReadResponse(r, req)
-	if err != nil {
-		conn.Close()
-		return nil, err
-	}
-	if resp.StatusCode != http.StatusSwitchingProtocols {
-		body := make([]byte, 4096)
-		n, _ := resp.Body.Read(body)
-		conn.Close()
-		return nil, fmt.Errorf("the hub refused the tunnel: %s: %s", resp.Status, body[:n])
-	}
-	if !stop() {
-		conn.Close()
-		return nil, dialCtx.Err()
-	}
-	return tunnel.Buffered(conn, r), nil
+	return tunnel.Upgrade(dialCtx, conn, a.url, tunnel.Protocol)
 }
