@@ -17,7 +17,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/apiserver/pkg/endpoints/handlers/responsewriters"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
@@ -129,14 +128,13 @@ func (h *Hub) Connected(t Target) bool {
 // syncer's TLS connection already. The host of the request's URL is not
 // used.
 func RoundTripper(d Dialer, t Target) http.RoundTripper {
-	return utilnet.SetTransportDefaults(&http.Transport{
+	// No proxy, whatever the environment says: the stream is the way.
+	return &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) { return d.Dial(ctx, t) },
 		// A stream costs a frame to open; keeping it idle would keep
 		// its window buffers.
 		DisableKeepAlives: true,
-		ForceAttemptHTTP2: false,
-		Proxy:             nil,
-	})
+	}
 }
 
 // serve runs t's tunnel over conn until it closes or ctx ends, replacing
