@@ -239,7 +239,6 @@ func kwokctlConfig(bins Binaries, podLogs, auditPolicy string) ([]byte, error) {
 		"metadata":   map[string]any{"name": "pod-port-forward"},
 		"spec":       map[string]any{"forwards": []map[string]any{{"command": []string{"cat"}}}},
 	}}
-	docs = append(docs, streamSimulations(podLogs)...)
 	var out []byte
 	for i, doc := range docs {
 		b, err := json.Marshal(doc)
