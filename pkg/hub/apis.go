@@ -99,7 +99,7 @@ func newHubServer(c *config, apis *apiStorage) (*hubServer, error) {
 	if h.tunnels, err = newTunnels(c, apis.Leases); err != nil {
 		return nil, err
 	}
-	apis.installTunnel(h.tunnels)
+	apis.installTunnel(h.tunnels, authz)
 	if err := apis.install(h.server, c, cfg.Serializer, authz, members, bearer); err != nil {
 		return nil, err
 	}
