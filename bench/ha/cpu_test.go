@@ -70,8 +70,11 @@ func (u cpuUse) hubs() time.Duration {
 }
 
 // measureIdle is the CPU time each replica uses, per second, over d with
-// no client request: polls, lease renewals, timers.
+// no client request: polls, lease renewals, timers. It waits d first, for
+// the replicas to finish starting: sharing out the shards, their
+// controllers' first passes.
 func measureIdle(c *replicas, d time.Duration) []float64 {
+	time.Sleep(d)
 	start := cpuSnapshot(c)
 	time.Sleep(d)
 	used := cpuSnapshot(c).since(start)

@@ -94,9 +94,7 @@ func BenchmarkReplicas(b *testing.B) {
 			c.postgres = postmaster(b)
 			r := result{Replicas: n, Creates: creates, LCs: lcs}
 			logf("%d replica(s) serving", n)
-			profiledIdle := profile(c, out, "idle", int(idle.Seconds())*min(profileSecs, 1))
 			r.IdleMSPerSec = measureIdle(c, idle)
-			profiledIdle()
 			logf("idle CPU, ms per second of each replica: %.1f", r.IdleMSPerSec)
 			cpu0 := cpuSnapshot(c)
 			profiled := profile(c, out, "creates", profileSecs)
