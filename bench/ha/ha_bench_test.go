@@ -46,7 +46,7 @@ const (
 	envHub     = "CANOPY_HUB"                  // a prebuilt hub binary; unset builds cmd/hub
 	envOut     = "CANOPY_BENCH_OUT"            // directory for the replicas' logs (a temp dir)
 	envIdle    = "CANOPY_BENCH_IDLE"           // how long each replica's idle CPU is measured (5s)
-	envProfile = "CANOPY_BENCH_PROFILE"        // seconds of CPU profile taken from each replica while creating (0: none)
+	envProfile = "CANOPY_BENCH_PROFILE"        // seconds of CPU profile of each replica from the first create, and from the first LogicalCluster (0: none)
 )
 
 // Goals, reported and not enforced.
