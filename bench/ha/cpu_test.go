@@ -73,14 +73,15 @@ func (u cpuUse) hubs() time.Duration {
 // no client request: polls, lease renewals, timers. It waits d first, for
 // the replicas to finish starting: sharing out the shards, their
 // controllers' first passes.
+// PostgreSQL's, for the polls and renewals of them all, comes last.
 func measureIdle(c *replicas, d time.Duration) []float64 {
 	time.Sleep(d)
 	start := cpuSnapshot(c)
 	time.Sleep(d)
 	used := cpuSnapshot(c).since(start)
-	perSec := make([]float64, len(used.Hubs))
-	for i, t := range used.Hubs {
-		perSec[i] = float64(t.Milliseconds()) / d.Seconds()
+	perSec := make([]float64, 0, len(used.Hubs)+1)
+	for _, t := range append(used.Hubs, used.Postgres) {
+		perSec = append(perSec, float64(t.Milliseconds())/d.Seconds())
 	}
 	return perSec
 }

@@ -67,8 +67,8 @@ type result struct {
 	LCsPerSec            float64
 	Takeover, TakeoverLC time.Duration
 	// IdleMSPerSec is each replica's CPU milliseconds per second with no
-	// request; CreatesCPU and LCsCPU what the creates and the
-	// LogicalClusters used.
+	// request, then PostgreSQL's; CreatesCPU and LCsCPU what the creates
+	// and the LogicalClusters used.
 	IdleMSPerSec       []float64
 	CreatesCPU, LCsCPU cpuUse
 }
@@ -95,7 +95,7 @@ func BenchmarkReplicas(b *testing.B) {
 			r := result{Replicas: n, Creates: creates, LCs: lcs}
 			logf("%d replica(s) serving", n)
 			r.IdleMSPerSec = measureIdle(c, idle)
-			logf("idle CPU, ms per second of each replica: %.1f", r.IdleMSPerSec)
+			logf("idle CPU, ms per second of each replica and of PostgreSQL: %.1f", r.IdleMSPerSec)
 			cpu0 := cpuSnapshot(c)
 			profiled := profile(c, out, "creates", profileSecs)
 			r.CreatesPerSec, r.CreateErrors = measureCreates(b, c, clients, creates)

@@ -65,7 +65,8 @@ func printReport(w io.Writer, results []result, clients int, loadStart string) {
 	row("  machine busy while creating (%)", always(func(r result) float64 {
 		return 100 * r.CreatesCPU.MachineBusy.Seconds() / max(r.CreatesCPU.Machine.Seconds(), 1e-9)
 	}), "%.0f", "")
-	row("idle CPU per replica (ms/s)", always(func(r result) float64 { return mean(r.IdleMSPerSec) }), "%.1f", "")
+	row("idle CPU per replica (ms/s)", always(func(r result) float64 { return mean(r.IdleMSPerSec[:r.Replicas]) }), "%.1f", "")
+	row("idle CPU of PostgreSQL (ms/s)", always(func(r result) float64 { return r.IdleMSPerSec[r.Replicas] }), "%.1f", "")
 	row("watch p50, same replica (ms)", always(func(r result) float64 { return ms(r.Same.P50) }), "%.1f", "")
 	row("watch p99, same replica (ms)", always(func(r result) float64 { return ms(r.Same.P99) }), "%.1f", "")
 	row("watch p50, cross-replica (ms)", replicated(func(r result) float64 { return ms(r.Cross.P50) }), "%.1f", "")
