@@ -39,9 +39,9 @@ func priorityLevels() []*flowcontrolv1.PriorityLevelConfiguration {
 	return []*flowcontrolv1.PriorityLevelConfiguration{
 		bootstrap.MandatoryPriorityLevelConfigurationExempt,
 		bootstrap.MandatoryPriorityLevelConfigurationCatchAll,
-		limited(LevelControllers, 40, 50),
-		limited(LevelSyncers, 40, 50),
-		limited(LevelWorkload, 120, 90),
+		limited(LevelControllers, 40, 50, 6),
+		limited(LevelSyncers, 40, 50, 6),
+		limited(LevelWorkload, 120, 90, 2),
 	}
 }
 
@@ -76,8 +76,14 @@ func flowSchemas() []*flowcontrolv1.FlowSchema {
 	}
 }
 
-// limited is a queuing priority level with upstream's queue shape.
-func limited(name string, shares, lendable int32) *flowcontrolv1.PriorityLevelConfiguration {
+// limited is a queuing priority level of 128 queues, each flow spread
+// over handSize of them. Upstream's levels use 6, which keeps a flow
+// unlucky enough to share its queues with a heavy one rare; but a flow
+// gets a turn per queue it holds, so a flooding logical cluster holding 6
+// would make a quiet one wait behind 6 of its requests. The workload
+// level's flows are logical clusters, few enough that 2 of 128 keep
+// collisions rare, and its flood of one logical cluster holds 2.
+func limited(name string, shares, lendable, handSize int32) *flowcontrolv1.PriorityLevelConfiguration {
 	return &flowcontrolv1.PriorityLevelConfiguration{
 		ObjectMeta: metav1.ObjectMeta{Name: name},
 		Spec: flowcontrolv1.PriorityLevelConfigurationSpec{
@@ -87,7 +93,7 @@ func limited(name string, shares, lendable int32) *flowcontrolv1.PriorityLevelCo
 				LendablePercent:          ptr.To(lendable),
 				LimitResponse: flowcontrolv1.LimitResponse{
 					Type:    flowcontrolv1.LimitResponseTypeQueue,
-					Queuing: &flowcontrolv1.QueuingConfiguration{Queues: 128, HandSize: 6, QueueLengthLimit: 50},
+					Queuing: &flowcontrolv1.QueuingConfiguration{Queues: 128, HandSize: handSize, QueueLengthLimit: 50},
 				},
 			},
 		},
