@@ -24,6 +24,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/admission/assignment"
 	certificatesadmission "github.com/canopy-dev/canopy/pkg/admission/certificates"
 	"github.com/canopy-dev/canopy/pkg/admission/definitioncleanup"
+	"github.com/canopy-dev/canopy/pkg/admission/hublimits"
 	"github.com/canopy-dev/canopy/pkg/admission/kubeplugins"
 	"github.com/canopy-dev/canopy/pkg/admission/logicalclusterlifecycle"
 	"github.com/canopy-dev/canopy/pkg/admission/namespacelifecycle"
@@ -175,6 +176,7 @@ func (h *hubServer) installAdmission(cfg *genericapiserver.Config, authz authori
 		certificatesadmission.New(authz),
 		h.assignments,
 		h.policies,
+		hublimits.New(h.HubLimits, h.informers.For(h.apis.clusters.LogicalClusters).Count),
 	)
 	return nil
 }
