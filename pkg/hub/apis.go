@@ -27,6 +27,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/admission/kubeplugins"
 	"github.com/canopy-dev/canopy/pkg/admission/logicalclusterlifecycle"
 	"github.com/canopy-dev/canopy/pkg/admission/namespacelifecycle"
+	quotaadmission "github.com/canopy-dev/canopy/pkg/admission/resourcequota"
 	"github.com/canopy-dev/canopy/pkg/admission/upsynced"
 	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
 	rbacauthorizer "github.com/canopy-dev/canopy/pkg/authorization/rbac"
@@ -158,6 +159,17 @@ func (h *hubServer) installAdmission(cfg *genericapiserver.Config, authz authori
 	if err != nil {
 		return err
 	}
+	var counted []schema.GroupResource
+	for _, s := range h.apis.quotaCounted() {
+		counted = append(counted, s.DefaultQualifiedResource)
+	}
+	// kube-apiserver's ResourceQuota, in every logical cluster.
+	quotas := quotaadmission.New(quotaadmission.Config{
+		Quotas:  h.informers.For(h.apis.ResourceQuotas),
+		Counted: counted,
+		Client:  h.clients.resourceQuotaAdmission,
+		Stop:    cfg.DrainedNotify(),
+	})
 	cfg.AdmissionControl = admission.NewChainHandler(
 		logicalclusterlifecycle.New(h.apis.clusters),
 		definitioncleanup.New(),
@@ -168,6 +180,7 @@ func (h *hubServer) installAdmission(cfg *genericapiserver.Config, authz authori
 		certificatesadmission.New(authz),
 		h.assignments,
 		h.policies,
+		quotas,
 	)
 	return nil
 }

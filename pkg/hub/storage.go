@@ -346,6 +346,18 @@ func (s *apiStorage) dataStores() []*genericregistry.Store {
 	return data
 }
 
+// quotaCounted are the stores of the resources whose objects quota
+// counts, at admission and in its controller: every namespaced one.
+func (s *apiStorage) quotaCounted() []*genericregistry.Store {
+	var counted []*genericregistry.Store
+	for _, st := range s.dataStores() {
+		if st.NamespaceScoped() {
+			counted = append(counted, st)
+		}
+	}
+	return counted
+}
+
 // placeableResources are the resources whose objects placement assigns
 // to SyncTargets: every namespaced resource the hub stores, which a
 // SyncTarget may accept, but for Canopy's own and the pods and Events

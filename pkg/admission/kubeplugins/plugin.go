@@ -73,6 +73,7 @@ func internalVersion(group string) schema.GroupVersion {
 // pkg/kubeapiserver/options/plugins.go).
 var ordered = []string{
 	limitranger.PluginName,
+	templateLimitRangerName,
 	serviceaccount.PluginName,
 	podsecurity.PluginName,
 	priority.PluginName,
@@ -84,6 +85,7 @@ var ordered = []string{
 var registered = func() *admission.Plugins {
 	p := admission.NewPlugins()
 	limitranger.Register(p)
+	registerTemplateLimitRanger(p)
 	serviceaccount.Register(p)
 	podsecurity.Register(p)
 	priority.Register(p)
