@@ -67,7 +67,8 @@ spec:
 			if err == nil {
 				t.Fatalf("%s admitted %s past quota q", s.name, what)
 			}
-			msg := err.Error()[strings.Index(err.Error(), "Error from server"):]
+			// What follows the manifest's path, which differs.
+			msg := err.Error()[strings.Index(err.Error(), "manifest.yaml"):]
 			if got, ok := refusals[what]; ok && got != msg {
 				t.Errorf("the hub refuses %s with\n%s\nkube-apiserver with\n%s", what, msg, got)
 			}
@@ -116,9 +117,9 @@ spec:
 	if got := used(); got != "3 1200m" {
 		t.Errorf("quota q used %q after 3 ConfigMaps and 3 × 400m cpu, want \"3 1200m\"", got)
 	}
-	// 1200m + 2 × 400m > 2: one more replica fits, two do not.
-	if _, err := a.run("create", "-f", writeFile(t, deployment("more", 2))); err == nil || !strings.Contains(err.Error(),
-		`deployments.apps "more" is forbidden: exceeded quota: q, requested: requests.cpu=800m, used: requests.cpu=1200m, limited: requests.cpu=2`) {
+	// 1200m + 3 × 400m > 2: two more replicas fit, three do not.
+	if _, err := a.run("create", "-f", writeFile(t, deployment("more", 3))); err == nil || !strings.Contains(err.Error(),
+		`deployments.apps "more" is forbidden: exceeded quota: q, requested: requests.cpu=1200m, used: requests.cpu=1200m, limited: requests.cpu=2`) {
 		t.Errorf("creating a 2nd Deployment past the quota: %v", err)
 	}
 	// Scaling up by update is charged the difference.
@@ -135,9 +136,9 @@ spec:
 		return got == "2 0", got
 	})
 	a.must("create", "-f", writeFile(t, configMap("cm3")))
-	a.must("create", "-f", writeFile(t, deployment("more", 2)))
-	if got := used(); got != "3 800m" {
-		t.Errorf("quota q used %q, want \"3 800m\"", got)
+	a.must("create", "-f", writeFile(t, deployment("more", 3)))
+	if got := used(); got != "3 1200m" {
+		t.Errorf("quota q used %q, want \"3 1200m\"", got)
 	}
 }
 

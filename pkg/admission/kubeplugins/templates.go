@@ -1,11 +1,11 @@
 package kubeplugins
 
 import (
-	"io"
-
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apiserver/pkg/admission"
+	corev1listers "k8s.io/client-go/listers/core/v1"
 
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/apps"
 	"github.com/canopy-dev/canopy/third_party/kubernetes/pkg/apis/batch"
@@ -13,36 +13,39 @@ import (
 	"github.com/canopy-dev/canopy/third_party/kubernetes/plugin/pkg/admission/limitranger"
 )
 
-// templateLimitRangerName names LimitRanger run on the pod templates of
-// workloads.
-const templateLimitRangerName = "LimitRangerPodTemplates"
-
-// registerTemplateLimitRanger registers LimitRanger with templateActions:
-// a Canopy extension of kube's. Kube applies a namespace's LimitRanges to
-// pods as they are made; the hub makes no pods, its workloads' pods are
-// made downstream, so it applies them to the pod templates of workloads,
-// with upstream's own functions: a template's containers get the
-// defaults a pod of it would get (with kube's kubernetes.io/limit-ranger
-// annotation), and a template a pod of which would be refused is refused
-// with the same message. The template then says what each of its pods
-// requests, which quota counts (replicas × template), and the pods made
-// from it downstream are as kube would have made them here.
-func registerTemplateLimitRanger(p *admission.Plugins) {
-	p.Register(templateLimitRangerName, func(io.Reader) (admission.Interface, error) {
-		return limitranger.NewLimitRanger(templateActions{})
-	})
+// newTemplateLimitRanger is LimitRanger with templateActions over
+// limitRanges, the LimitRanges of one logical cluster: a Canopy extension
+// of kube's. Kube applies a namespace's LimitRanges to pods as they are
+// made; the hub makes no pods, its workloads' pods are made downstream,
+// so it applies them to the pod templates of workloads, with upstream's
+// own functions: a template's containers get the defaults a pod of it
+// would get (with kube's kubernetes.io/limit-ranger annotation), and a
+// template a pod of which would be refused is refused with the same
+// message. The template then says what each of its pods requests, which
+// quota counts (replicas × template), and the pods made from it
+// downstream are as kube would have made them here.
+func newTemplateLimitRanger(limitRanges corev1listers.LimitRangeLister) (admission.Interface, error) {
+	return limitranger.NewLimitRanger(templateActions{limitRanges})
 }
 
 // templateActions are LimitRanger's actions on the pod template of a
 // workload, as upstream's DefaultLimitRangerActions act on a pod.
-type templateActions struct{}
+type templateActions struct{ limitRanges corev1listers.LimitRangeLister }
 
 var _ limitranger.LimitRangerActions = templateActions{}
 
-// SupportsAttributes is a create or update of a workload: its template
-// may change on either, unlike a pod's containers.
-func (templateActions) SupportsAttributes(a admission.Attributes) bool {
-	return a.GetSubresource() == "" && podTemplate(a.GetObject()) != nil
+// SupportsAttributes is a create or update of a workload, whose template
+// may change on either, unlike a pod's containers, in a namespace with
+// LimitRanges. LimitRanger looks a namespace without any up again through
+// the API, in case its informer lags, which kube does for each new pod;
+// the shared informers the hub's views show are synced before it serves,
+// and a workload's create is not made to pay for that lookup.
+func (t templateActions) SupportsAttributes(a admission.Attributes) bool {
+	if a.GetSubresource() != "" || podTemplate(a.GetObject()) == nil {
+		return false
+	}
+	items, err := t.limitRanges.LimitRanges(a.GetNamespace()).List(labels.Everything())
+	return err != nil || len(items) > 0
 }
 
 func (templateActions) SupportsLimit(*corev1.LimitRange) bool { return true }
