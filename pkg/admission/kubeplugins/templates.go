@@ -30,7 +30,9 @@ func newTemplateLimitRanger(limitRanges corev1listers.LimitRangeLister) (admissi
 
 // templateActions are LimitRanger's actions on the pod template of a
 // workload, as upstream's DefaultLimitRangerActions act on a pod.
-type templateActions struct{ limitRanges corev1listers.LimitRangeLister }
+type templateActions struct {
+	limitRanges corev1listers.LimitRangeLister
+}
 
 var _ limitranger.LimitRangerActions = templateActions{}
 
