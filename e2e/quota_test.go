@@ -1,13 +1,22 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
 	"github.com/canopy-dev/canopy/e2e/pcluster"
+	"github.com/canopy-dev/canopy/internal/pgtest"
 )
 
 // TestResourceQuota checks that a ResourceQuota is enforced at admission
@@ -68,7 +77,7 @@ spec:
 				t.Fatalf("%s admitted %s past quota q", s.name, what)
 			}
 			// What follows the manifest's path, which differs.
-			msg := err.Error()[strings.Index(err.Error(), "manifest.yaml"):]
+			msg := err.Error()[strings.LastIndex(err.Error(), "manifest.yaml"):]
 			if got, ok := refusals[what]; ok && got != msg {
 				t.Errorf("the hub refuses %s with\n%s\nkube-apiserver with\n%s", what, msg, got)
 			}
@@ -200,4 +209,82 @@ func TestResourceQuotaIsolation(t *testing.T) {
 			return len(wrong) == 0, strings.Join(wrong, ", ")
 		})
 	}
+}
+
+// TestResourceQuotaAcrossReplicas has 64 clients race to create
+// ConfigMaps under one quota through two hub replicas on one PostgreSQL
+// database, half through each: each replica charges the quota with an
+// optimistic-concurrency write of its status before admitting, so the
+// namespace never holds more than the quota allows, and status.used ends
+// equal to what it holds.
+func TestResourceQuotaAcrossReplicas(t *testing.T) {
+	t.Parallel()
+	r := startReplicas(t, 2, pgtest.Shared(t).NewDatabase(t))
+	k := r.kubectl()
+	const hard = 21 // the namespace's kube-root-ca.crt and 20 more
+	k.must("--context", "root", "create", "namespace", "race")
+	k.must("--context", "root", "create", "quota", "q", "-n", "race", "--hard", "count/configmaps="+strconv.Itoa(hard))
+	waitFor(t, 30*time.Second, "quota q to count the namespace's kube-root-ca.crt", func() (bool, string) {
+		out, _ := k.run("--context", "root", "get", "resourcequota", "q", "-n", "race", "-o", "jsonpath={.status.used.count/configmaps}")
+		return out == "1", out
+	})
+	var clients []kubernetes.Interface
+	for _, h := range r.hubs {
+		cfg := k.restConfig("root")
+		cfg.Host = "https://" + h.addr() + "/clusters/root"
+		cfg.QPS, cfg.Burst = 1000, 1000
+		clients = append(clients, kubernetes.NewForConfigOrDie(cfg))
+	}
+	var created, refused, other atomic.Int32
+	var wg sync.WaitGroup
+	for i := range 64 {
+		wg.Go(func() {
+			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("cm-%d", i)}}
+			_, err := clients[i%2].CoreV1().ConfigMaps("race").Create(context.Background(), cm, metav1.CreateOptions{})
+			switch {
+			case err == nil:
+				created.Add(1)
+			case apierrors.IsForbidden(err) && strings.Contains(err.Error(), "exceeded quota: q"):
+				refused.Add(1)
+			default:
+				// A conflict that outlasts upstream's retries refuses
+				// the request too, as in kube-apiserver.
+				other.Add(1)
+				t.Logf("create %d: %v", i, err)
+			}
+		})
+	}
+	wg.Wait()
+	t.Logf("64 racing creates: %d created, %d refused over quota, %d refused otherwise", created.Load(), refused.Load(), other.Load())
+	if created.Load() > hard-1 {
+		t.Errorf("%d ConfigMaps were created under a quota with room for %d", created.Load(), hard-1)
+	}
+	held := func() int {
+		list, err := clients[0].CoreV1().ConfigMaps("race").List(context.Background(), metav1.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(list.Items)
+	}
+	if n := held(); n != int(created.Load())+1 {
+		t.Errorf("namespace race holds %d ConfigMaps; %d were created besides kube-root-ca.crt", n, created.Load())
+	}
+	// What the race left of the room is taken one by one, up to the
+	// quota exactly.
+	for i := 0; ; i++ {
+		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("fill-%d", i)}}
+		if _, err := clients[i%2].CoreV1().ConfigMaps("race").Create(context.Background(), cm, metav1.CreateOptions{}); err != nil {
+			if !apierrors.IsForbidden(err) {
+				t.Fatalf("filling the quota: %v", err)
+			}
+			break
+		}
+	}
+	if n := held(); n != hard {
+		t.Errorf("namespace race holds %d ConfigMaps once its quota is full, want %d", n, hard)
+	}
+	waitFor(t, 30*time.Second, "quota q to count what namespace race holds", func() (bool, string) {
+		out, _ := k.run("--context", "root", "get", "resourcequota", "q", "-n", "race", "-o", "jsonpath={.status.used.count/configmaps}")
+		return out == strconv.Itoa(hard), out
+	})
 }
