@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -89,11 +87,11 @@ func BenchmarkQuota(b *testing.B) {
 			ns := namespaces[(round+j)%len(namespaces)]
 			cms := kube.CoreV1().ConfigMaps(ns.name)
 			cpuBefore, _ := proc.CPUTime(h.PID())
-			took, failed := pool(clients, perRound, func(i int) error {
+			took, failed := proc.Pool(clients, perRound, func(i int) error {
 				name := fmt.Sprintf("cm-%d-%d", round, i)
 				_, err := cms.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name}, Data: data}, metav1.CreateOptions{})
 				return err
-			})
+			}, logf)
 			cpuAfter, _ := proc.CPUTime(h.PID())
 			ns.took += took
 			ns.cpu += cpuAfter - cpuBefore
@@ -160,25 +158,4 @@ func checkUsed(b *testing.B, kube kubernetes.Interface, ns string) {
 		last = fmt.Sprintf("used %s, holds %d", used.String(), len(list.Items))
 	}
 	b.Fatalf("quota q of namespace %s: %s", ns, last)
-}
-
-// pool runs f(0..count-1) on workers goroutines and returns how long it
-// took and how many calls failed.
-func pool(workers, count int, f func(i int) error) (time.Duration, int64) {
-	var next, failed atomic.Int64
-	start := time.Now()
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < count; i = int(next.Add(1) - 1) {
-				if err := f(i); err != nil {
-					if failed.Add(1) <= 3 {
-						logf("%v", err)
-					}
-				}
-			}
-		})
-	}
-	wg.Wait()
-	return time.Since(start), failed.Load()
 }
