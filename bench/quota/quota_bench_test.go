@@ -56,7 +56,7 @@ func BenchmarkQuota(b *testing.B) {
 		b.Fatal(err)
 	}
 	cfg.QPS, cfg.Burst, cfg.Timeout = 5000, 5000, time.Minute
-	cfg.Host += "/clusters/root"
+	cfg.Host = h.URL() + "/clusters/root"
 	kube, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		b.Fatal(err)
