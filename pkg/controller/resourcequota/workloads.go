@@ -123,13 +123,26 @@ func (w *workloadEvaluator) Constraints(required []corev1.ResourceName, item run
 
 func (w *workloadEvaluator) GroupResource() schema.GroupResource { return w.resource }
 
-// Handles is a workload's create and update, which may change its
-// replicas or template. A change of replicas through the scale
-// subresource carries no template and is not counted at admission; the
-// controller counts it once the workload is stored.
+// Handles is a workload's create, and an update that changes what it
+// uses, of replicas or template: not the many updates that change
+// neither, a controller's label or finalizer, which a quota created after
+// the workload must not refuse for a template it would not admit now, as
+// kube's pod evaluator leaves a pod's updates alone. A change of replicas
+// through the scale subresource carries no template and is not counted
+// at admission; the controller counts it once the workload is stored.
 func (w *workloadEvaluator) Handles(a admission.Attributes) bool {
-	op := a.GetOperation()
-	return a.GetSubresource() == "" && (op == admission.Create || op == admission.Update)
+	if a.GetSubresource() != "" {
+		return false
+	}
+	switch a.GetOperation() {
+	case admission.Create:
+		return true
+	case admission.Update:
+		before, err1 := w.Usage(a.GetOldObject())
+		after, err2 := w.Usage(a.GetObject())
+		return err1 != nil || err2 != nil || !quota.Equals(before, after)
+	}
+	return false
 }
 
 func (w *workloadEvaluator) Matches(q *corev1.ResourceQuota, item runtime.Object) (bool, error) {

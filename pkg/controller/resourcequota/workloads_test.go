@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apiserver/pkg/admission"
 	"k8s.io/utils/ptr"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
@@ -60,5 +61,34 @@ func TestWorkloadUsage(t *testing.T) {
 	bare := &appsv1.Deployment{Spec: appsv1.DeploymentSpec{Replicas: ptr.To[int32](1), Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c"}}}}}}
 	if err := w.Constraints([]corev1.ResourceName{corev1.ResourceRequestsCPU}, bare); err == nil || err.Error() != "must specify requests.cpu for: c" {
 		t.Errorf("a template without requests under a quota of requests.cpu: %v", err)
+	}
+}
+
+// TestWorkloadHandles checks that a workload's update is checked against
+// quota only when it changes what the workload uses.
+func TestWorkloadHandles(t *testing.T) {
+	w := newWorkloadEvaluator(appsv1.Resource("deployments"), nil)
+	d := func(replicas int32, label string) *appsv1.Deployment {
+		return &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "ns", Labels: map[string]string{"l": label}},
+			Spec: appsv1.DeploymentSpec{Replicas: ptr.To(replicas)}}
+	}
+	update := func(old, obj runtime.Object, sub string) admission.Attributes {
+		return admission.NewAttributesRecord(obj, old, appsv1.SchemeGroupVersion.WithKind("Deployment"), "ns", "web",
+			appsv1.SchemeGroupVersion.WithResource("deployments"), sub, admission.Update, &metav1.UpdateOptions{}, false, nil)
+	}
+	for _, c := range []struct {
+		name string
+		a    admission.Attributes
+		want bool
+	}{
+		{"a create", admission.NewAttributesRecord(d(1, "a"), nil, appsv1.SchemeGroupVersion.WithKind("Deployment"), "ns", "web",
+			appsv1.SchemeGroupVersion.WithResource("deployments"), "", admission.Create, &metav1.CreateOptions{}, false, nil), true},
+		{"a change of replicas", update(d(1, "a"), d(2, "a"), ""), true},
+		{"a change of a label", update(d(1, "a"), d(1, "b"), ""), false},
+		{"a status update", update(d(1, "a"), d(2, "a"), "status"), false},
+	} {
+		if got := w.Handles(c.a); got != c.want {
+			t.Errorf("Handles(%s) = %v, want %v", c.name, got, c.want)
+		}
 	}
 }
