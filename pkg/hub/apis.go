@@ -167,7 +167,7 @@ func (h *hubServer) installAdmission(cfg *genericapiserver.Config, authz authori
 	quotas := quotaadmission.New(quotaadmission.Config{
 		Quotas:  h.informers.For(h.apis.ResourceQuotas),
 		Counted: counted,
-		Client:  h.clients.resourceQuotaAdmission,
+		Status:  h.apis.ResourceQuotaStatus,
 		Stop:    cfg.DrainedNotify(),
 	})
 	cfg.AdmissionControl = admission.NewChainHandler(

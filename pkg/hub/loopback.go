@@ -20,22 +20,19 @@ import (
 type controllerClients struct {
 	placement, garbageCollector, namespace, statusAggregation, csrSigning *loopback.Client
 	serviceAccounts, rootCACertPublisher, resourceQuota                   *loopback.Client
-	// resourceQuotaAdmission charges requests to quotas' status.
-	resourceQuotaAdmission *loopback.Client
 }
 
 // byName is each of c's clients, by its controller's name.
 func (c *controllerClients) byName() map[string]**loopback.Client {
 	return map[string]**loopback.Client{
-		"placement":               &c.placement,
-		"garbage-collector":       &c.garbageCollector,
-		"namespace":               &c.namespace,
-		"status-aggregation":      &c.statusAggregation,
-		"serviceaccounts":         &c.serviceAccounts,
-		"root-ca-cert-publisher":  &c.rootCACertPublisher,
-		"resourcequota":           &c.resourceQuota,
-		"resourcequota-admission": &c.resourceQuotaAdmission,
-		"csr-signing":             &c.csrSigning,
+		"placement":              &c.placement,
+		"garbage-collector":      &c.garbageCollector,
+		"namespace":              &c.namespace,
+		"status-aggregation":     &c.statusAggregation,
+		"serviceaccounts":        &c.serviceAccounts,
+		"root-ca-cert-publisher": &c.rootCACertPublisher,
+		"resourcequota":          &c.resourceQuota,
+		"csr-signing":            &c.csrSigning,
 	}
 }
 

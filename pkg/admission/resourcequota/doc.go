@@ -10,10 +10,11 @@
 // checks them against its quotas and writes the quotas' new status.used
 // with an optimistic-concurrency update before admitting any of them. That
 // write is what makes a quota hold across kube-apiserver replicas, and it
-// holds across hub replicas the same way: it goes through the hub's API
-// (pkg/loopback) to the shared database, and two replicas charging the
-// same quota at once conflict, the loser reading the quota again and
-// checking again, as upstream does. What counts is measured by the same
+// holds across hub replicas the same way: it goes to the quotas' status
+// storage (accessor.go), the shared database, with the quota's
+// resourceVersion as a precondition, and two replicas charging the same
+// quota at once conflict, the loser reading the quota again and checking
+// again, as upstream does. What counts is measured by the same
 // evaluators the hub's quota controller recounts with
 // (pkg/controller/resourcequota.NewRegistry), kube's for pods and
 // services, the hub's for workloads (replicas × pod template: the hub

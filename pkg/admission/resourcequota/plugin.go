@@ -10,11 +10,11 @@ import (
 	upstream "k8s.io/apiserver/pkg/admission/plugin/resourcequota"
 	quota "k8s.io/apiserver/pkg/quota/v1"
 	"k8s.io/apiserver/pkg/quota/v1/generic"
+	"k8s.io/apiserver/pkg/registry/rest"
 
 	quotacontroller "github.com/canopy-dev/canopy/pkg/controller/resourcequota"
 	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
-	"github.com/canopy-dev/canopy/pkg/loopback"
 )
 
 // workers is how many namespaces' requests are checked at once:
@@ -28,8 +28,9 @@ type Config struct {
 	// Counted are the resources quota counts: the hub's namespaced
 	// built-in resources, as the quota controller counts them.
 	Counted []schema.GroupResource
-	// Client writes the quotas' status.
-	Client *loopback.Client
+	// Status is the quotas' status storage, which their charges are
+	// written to.
+	Status rest.Updater
 	// Stop ends the Evaluator's workers: the server's drained signal, as
 	// kube-apiserver's.
 	Stop <-chan struct{}
@@ -52,7 +53,7 @@ func New(c Config) *Plugin {
 		Handler:   admission.NewHandler(admission.Create, admission.Update),
 		quotas:    c.Quotas,
 		registry:  registry,
-		evaluator: upstream.NewQuotaEvaluator(newAccessor(c.Quotas, c.Client), nil, registry, nil, nil, workers, c.Stop),
+		evaluator: upstream.NewQuotaEvaluator(newAccessor(c.Quotas, c.Status), nil, registry, nil, nil, workers, c.Stop),
 	}
 }
 
