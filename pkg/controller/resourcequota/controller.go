@@ -223,8 +223,7 @@ func own(objs []runtime.Object) []runtime.Object {
 }
 
 // process brings the status of every quota of namespace k up to date,
-// from the informers, which the event that queued k is already in. A
-// status written from an older quota conflicts and is retried.
+// from the informers, which the event that queued k is already in.
 func (c *Controller) process(ctx context.Context, k key) error {
 	quotas := c.quotas.InNamespace(k.cluster, k.namespace)
 	if len(quotas) == 0 {
@@ -248,7 +247,11 @@ func (c *Controller) process(ctx context.Context, k key) error {
 		updated := q.DeepCopy()
 		updated.TypeMeta = metav1.TypeMeta{APIVersion: corev1.SchemeGroupVersion.String(), Kind: "ResourceQuota"}
 		updated.Status = status
-		if err := c.client.Update(ctx, quotasResource, k.namespace, updated, "status"); err != nil && !apierrors.IsNotFound(err) {
+		// A conflict is a write since the quota was read: admission's
+		// charge, which is newer than a recount racing it, or a change
+		// of its limits, which queues it again. Either way this recount
+		// is stale, and is not retried.
+		if err := c.client.Update(ctx, quotasResource, k.namespace, updated, "status"); err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {
 			errs = append(errs, fmt.Errorf("updating the status of ResourceQuota %s/%s in logical cluster %s: %w", k.namespace, q.Name, k.cluster, err))
 		}
 	}

@@ -54,5 +54,5 @@
 // The status is written through the API as the controller's own user
 // (pkg/loopback), as kube's controller writes it through its client; a
 // write from an older quota, one admission has charged since, conflicts
-// and is retried.
+// and is dropped, not retried: the charge is newer than the recount.
 package resourcequota
