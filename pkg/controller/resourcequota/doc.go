@@ -54,5 +54,9 @@
 // The status is written through the API as the controller's own user
 // (pkg/loopback), as kube's controller writes it through its client; a
 // write from an older quota, one admission has charged since, conflicts
-// and is dropped, not retried: the charge is newer than the recount.
+// and is dropped, not retried: the charge is newer than the recount, and
+// a recount retried while creates are being charged would only undercount
+// them. What such a dropped recount would have freed, after a delete, is
+// freed by the next change in the namespace or the five-minute recount:
+// a quota errs on the side of refusing.
 package resourcequota
