@@ -69,14 +69,7 @@ func downstream(hub *unstructured.Unstructured, o origin, key string) *unstructu
 	}
 	labels[workloadv1alpha1.TargetKeyLabel] = key
 	out.SetLabels(labels)
-	// The target's label on the pods too lets one informer, selecting it,
-	// find the pods to upsync.
-	for _, path := range podspec.Paths {
-		template := append(slices.Clone(path[:len(path)-1]), "metadata", "labels")
-		if _, ok, _ := unstructured.NestedMap(out.Object, path...); ok {
-			_ = unstructured.SetNestedField(out.Object, key, append(template, workloadv1alpha1.TargetKeyLabel)...)
-		}
-	}
+	labelTemplates(out, key)
 	annotations := hub.GetAnnotations()
 	if annotations == nil {
 		annotations = map[string]string{}
@@ -88,7 +81,8 @@ func downstream(hub *unstructured.Unstructured, o origin, key string) *unstructu
 	delete(annotations, workloadv1alpha1.LeavingAnnotation)
 	replicas, divided := annotations[workloadv1alpha1.ReplicasAnnotation(key)]
 	for a := range annotations {
-		if strings.HasPrefix(a, workloadv1alpha1.StatusAnnotationPrefix) || strings.HasPrefix(a, workloadv1alpha1.ReplicasAnnotationPrefix) {
+		if strings.HasPrefix(a, workloadv1alpha1.StatusAnnotationPrefix) || strings.HasPrefix(a, workloadv1alpha1.ReplicasAnnotationPrefix) ||
+			strings.HasPrefix(a, workloadv1alpha1.OverridesAnnotationPrefix) {
 			delete(annotations, a)
 		}
 	}
@@ -102,6 +96,17 @@ func downstream(hub *unstructured.Unstructured, o origin, key string) *unstructu
 	annotations[workloadv1alpha1.HubGenerationAnnotation] = strconv.FormatInt(hub.GetGeneration(), 10)
 	out.SetAnnotations(annotations)
 	return out
+}
+
+// labelTemplates puts the target's label on out's pod template too,
+// which lets one informer, selecting it, find the pods to upsync.
+func labelTemplates(out *unstructured.Unstructured, key string) {
+	for _, path := range podspec.Paths {
+		template := append(slices.Clone(path[:len(path)-1]), "metadata", "labels")
+		if _, ok, _ := unstructured.NestedMap(out.Object, path...); ok {
+			_ = unstructured.SetNestedField(out.Object, key, append(template, workloadv1alpha1.TargetKeyLabel)...)
+		}
+	}
 }
 
 // originOf is where downstream object obj comes from, if the syncer made

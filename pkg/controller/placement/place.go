@@ -79,6 +79,9 @@ func (c *Controller) place(ctx context.Context, ref objectRef) error {
 	out := assign(from, o.Replicas, selected, func(key string, replicas int32) bool {
 		return availableAt(m, res.Status != nil, key, replicas)
 	})
+	if err := withOverrides(&out, from, policy, s.Targets); err != nil {
+		return err
+	}
 	if written, err := c.carryOut(ctx, ref, obj, out); !written || err != nil {
 		return err
 	}

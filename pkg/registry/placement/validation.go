@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	placementv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/placement/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/override"
 	"github.com/canopy-dev/canopy/pkg/placement"
 	"github.com/canopy-dev/canopy/pkg/registry/workload"
 )
@@ -39,7 +40,42 @@ func validatePlacement(p *placementv1alpha1.Placement) field.ErrorList {
 	if g := p.Spec.Failover.GracePeriod; g != nil && g.Duration < 0 {
 		errs = append(errs, field.Invalid(spec.Child("failover", "gracePeriod"), g.Duration.String(), "must not be negative"))
 	}
+	errs = append(errs, validateOverrides(p.Spec.Overrides, spec.Child("overrides"))...)
 	return append(errs, oneOf(spec.Child("inheritance"), p.Spec.Inheritance, inheritances)...)
+}
+
+// validateOverrides checks override rules: named uniquely, with valid
+// selectors, and changing nothing an override may not (override.Check).
+func validateOverrides(rules []placementv1alpha1.Override, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	names := sets.New[string]()
+	for i, r := range rules {
+		p := path.Index(i)
+		errs = append(errs, validateName(r.Name, names, p.Child("name"), "name the rule, for explanations to say which")...)
+		errs = append(errs, validateTargetSelector(r.Targets, p.Child("targets"))...)
+		for _, msg := range override.Check(r.ObjectOverride) {
+			errs = append(errs, field.Invalid(p, r.Name, msg))
+		}
+	}
+	return errs
+}
+
+// validateName checks name, required, unique among names, which it is
+// added to, and a DNS label.
+func validateName(name string, names sets.Set[string], path *field.Path, required string) field.ErrorList {
+	var errs field.ErrorList
+	switch {
+	case name == "":
+		errs = append(errs, field.Required(path, required))
+	case names.Has(name):
+		errs = append(errs, field.Duplicate(path, name))
+	default:
+		for _, msg := range validation.IsDNS1123Label(name) {
+			errs = append(errs, field.Invalid(path, name, msg))
+		}
+	}
+	names.Insert(name)
+	return errs
 }
 
 // validateConstraint checks a PlacementConstraint, which must constrain.
@@ -57,17 +93,7 @@ func validateTargetSelection(s placementv1alpha1.TargetSelection, path *field.Pa
 	names := sets.New[string]()
 	for i, g := range s.PreferenceGroups {
 		p := path.Child("preferenceGroups").Index(i)
-		switch {
-		case g.Name == "":
-			errs = append(errs, field.Required(p.Child("name"), "name the group, for explanations to say which"))
-		case names.Has(g.Name):
-			errs = append(errs, field.Duplicate(p.Child("name"), g.Name))
-		default:
-			for _, msg := range validation.IsDNS1123Label(g.Name) {
-				errs = append(errs, field.Invalid(p.Child("name"), g.Name, msg))
-			}
-		}
-		names.Insert(g.Name)
+		errs = append(errs, validateName(g.Name, names, p.Child("name"), "name the group, for explanations to say which")...)
 		errs = append(errs, validateTargetSelector(g.TargetSelector, p)...)
 	}
 	return errs

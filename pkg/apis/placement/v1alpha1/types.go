@@ -60,6 +60,27 @@ type PlacementSpec struct {
 	// with such a placement: a platform's default placement.
 	// +optional
 	Inheritance Inheritance `json:"inheritance,omitempty"`
+	// Overrides change the object that the targets each rule selects
+	// receive, and not the hub object: a registry per region, fewer
+	// replicas on a canary, a label for one cloud's load balancer. The
+	// rules that select a target apply in their order, each to the
+	// result of those before.
+	// +optional
+	// +listType=map
+	// +listMapKey=name
+	Overrides []Override `json:"overrides,omitempty"`
+}
+
+// Override is a rule changing the object the targets it selects receive.
+type Override struct {
+	// Name names the rule in explanations and errors.
+	Name string `json:"name"`
+	// Targets selects the targets the rule applies to; unset selects
+	// every target the object goes to.
+	// +optional
+	Targets TargetSelector `json:"targets,omitempty"`
+	// ObjectOverride is what the rule changes.
+	workloadv1alpha1.ObjectOverride `json:",inline"`
 }
 
 // Inheritance says which logical clusters a placement applies to.

@@ -16,6 +16,11 @@ func (in Failover) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in Override) OpenAPIModelName() string {
+	return "dev.canopy.placement.v1alpha1.Override"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in Placement) OpenAPIModelName() string {
 	return "dev.canopy.placement.v1alpha1.Placement"
 }
