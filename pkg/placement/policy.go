@@ -42,6 +42,7 @@ type Policy struct {
 	failover    bool
 	grace       time.Duration
 	overrides   []override
+	rollout     *rollout
 }
 
 // selector is a compiled TargetSelector; a nil part selects everything.
@@ -103,6 +104,9 @@ func Compile(p *placementv1alpha1.Placement, constraints []Constraint) (*Policy,
 		pol.constraints = append(pol.constraints, constraint{name: string(c.Cluster) + "/" + c.Name, selector: s})
 	}
 	if err := pol.compileOverrides(p.Name, spec.Overrides); err != nil {
+		return nil, err
+	}
+	if pol.rollout, err = compileRollout(p.Name, spec.Rollout); err != nil {
 		return nil, err
 	}
 	if d := spec.Strategy.Divide; spec.Strategy.Type == placementv1alpha1.StrategyDivide && d.By == placementv1alpha1.DivideByWeights {

@@ -44,6 +44,7 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 	return map[string]common.OpenAPIDefinition{
 		v1alpha1.DivideStrategy{}.OpenAPIModelName():                                 schema_pkg_apis_placement_v1alpha1_DivideStrategy(ref),
 		v1alpha1.Failover{}.OpenAPIModelName():                                       schema_pkg_apis_placement_v1alpha1_Failover(ref),
+		v1alpha1.HealthCheck{}.OpenAPIModelName():                                    schema_pkg_apis_placement_v1alpha1_HealthCheck(ref),
 		v1alpha1.Override{}.OpenAPIModelName():                                       schema_pkg_apis_placement_v1alpha1_Override(ref),
 		v1alpha1.Placement{}.OpenAPIModelName():                                      schema_pkg_apis_placement_v1alpha1_Placement(ref),
 		v1alpha1.PlacementConstraint{}.OpenAPIModelName():                            schema_pkg_apis_placement_v1alpha1_PlacementConstraint(ref),
@@ -53,6 +54,8 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1alpha1.PlacementSpec{}.OpenAPIModelName():                                  schema_pkg_apis_placement_v1alpha1_PlacementSpec(ref),
 		v1alpha1.PlacementStatus{}.OpenAPIModelName():                                schema_pkg_apis_placement_v1alpha1_PlacementStatus(ref),
 		v1alpha1.PreferenceGroup{}.OpenAPIModelName():                                schema_pkg_apis_placement_v1alpha1_PreferenceGroup(ref),
+		v1alpha1.RolloutStrategy{}.OpenAPIModelName():                                schema_pkg_apis_placement_v1alpha1_RolloutStrategy(ref),
+		v1alpha1.RolloutWave{}.OpenAPIModelName():                                    schema_pkg_apis_placement_v1alpha1_RolloutWave(ref),
 		v1alpha1.SpreadStrategy{}.OpenAPIModelName():                                 schema_pkg_apis_placement_v1alpha1_SpreadStrategy(ref),
 		v1alpha1.Strategy{}.OpenAPIModelName():                                       schema_pkg_apis_placement_v1alpha1_Strategy(ref),
 		v1alpha1.TargetSelection{}.OpenAPIModelName():                                schema_pkg_apis_placement_v1alpha1_TargetSelection(ref),
@@ -815,6 +818,34 @@ func schema_pkg_apis_placement_v1alpha1_Failover(ref common.ReferenceCallback) c
 	}
 }
 
+func schema_pkg_apis_placement_v1alpha1_HealthCheck(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "HealthCheck is a CEL expression over one target's report of an object: the variable status is the object's status there, as its syncer reports it, and generation the hub object's generation; as status.readyReplicas >= 2 or status.conditions.exists(c, c.type == 'Available' && c.status == 'True').",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Default: "",
+							Type:    []string{"string"},
+							Format:  "",
+						},
+					},
+					"expression": {
+						SchemaProps: spec.SchemaProps{
+							Default: "",
+							Type:    []string{"string"},
+							Format:  "",
+						},
+					},
+				},
+				Required: []string{"name", "expression"},
+			},
+		},
+	}
+}
+
 func schema_pkg_apis_placement_v1alpha1_Override(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -1237,11 +1268,17 @@ func schema_pkg_apis_placement_v1alpha1_PlacementSpec(ref common.ReferenceCallba
 							},
 						},
 					},
+					"rollout": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Rollout, when set, updates the targets of each placed object in waves when its spec changes, each wave only once the one before is healthy: targets not yet reached keep running the previous spec. Unset updates every target at once.",
+							Ref:         ref(v1alpha1.RolloutStrategy{}.OpenAPIModelName()),
+						},
+					},
 				},
 			},
 		},
 		Dependencies: []string{
-			v1alpha1.Failover{}.OpenAPIModelName(), v1alpha1.Override{}.OpenAPIModelName(), v1alpha1.Strategy{}.OpenAPIModelName(), v1alpha1.TargetSelection{}.OpenAPIModelName(), workloadv1alpha1.GroupResource{}.OpenAPIModelName(), corev1.Toleration{}.OpenAPIModelName(), metav1.LabelSelector{}.OpenAPIModelName()},
+			v1alpha1.Failover{}.OpenAPIModelName(), v1alpha1.Override{}.OpenAPIModelName(), v1alpha1.RolloutStrategy{}.OpenAPIModelName(), v1alpha1.Strategy{}.OpenAPIModelName(), v1alpha1.TargetSelection{}.OpenAPIModelName(), workloadv1alpha1.GroupResource{}.OpenAPIModelName(), corev1.Toleration{}.OpenAPIModelName(), metav1.LabelSelector{}.OpenAPIModelName()},
 	}
 }
 
@@ -1343,6 +1380,120 @@ func schema_pkg_apis_placement_v1alpha1_PreferenceGroup(ref common.ReferenceCall
 		},
 		Dependencies: []string{
 			metav1.LabelSelector{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_placement_v1alpha1_RolloutStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "RolloutStrategy is how a change of a placed object's spec reaches its targets.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"waves": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"name",
+								},
+								"x-kubernetes-list-type": "map",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Waves are the steps, in order: each updates the targets of the object that its selector picks and no wave before it did. Targets no wave picks form a last wave. A wave of more than maxTargets targets is cut into steps of maxTargets, by target name.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(v1alpha1.RolloutWave{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"soakTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "SoakTime is how long every target of a wave must stay healthy before the next wave starts; default 0.",
+							Ref:         ref(metav1.Duration{}.OpenAPIModelName()),
+						},
+					},
+					"progressDeadline": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ProgressDeadline is how long a wave may take to turn healthy before it fails; default 10m.",
+							Ref:         ref(metav1.Duration{}.OpenAPIModelName()),
+						},
+					},
+					"healthChecks": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"name",
+								},
+								"x-kubernetes-list-type": "map",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "HealthChecks are CEL expressions over a target's report of the object, each of which must be true, besides the new spec observed, updated and available, for the target to be healthy. One that is false, or fails, while the wave soaks fails the wave.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(v1alpha1.HealthCheck{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"onFailure": {
+						SchemaProps: spec.SchemaProps{
+							Description: "OnFailure is Pause (the default), which leaves every target where it is, or Rollback, which returns the targets updated to the previous spec.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"waves"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.HealthCheck{}.OpenAPIModelName(), v1alpha1.RolloutWave{}.OpenAPIModelName(), metav1.Duration{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_placement_v1alpha1_RolloutWave(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "RolloutWave is one step of a rollout.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name names the wave in status and Events.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"targets": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Targets selects the wave's targets; unset selects every one left.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.TargetSelector{}.OpenAPIModelName()),
+						},
+					},
+					"maxTargets": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MaxTargets, a number or a percentage of the object's targets (rounded up), is the most targets updated at once in the wave; unset is all its targets.",
+							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"name"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.TargetSelector{}.OpenAPIModelName(), intstr.IntOrString{}.OpenAPIModelName()},
 	}
 }
 

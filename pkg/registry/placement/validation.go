@@ -6,6 +6,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -21,8 +22,9 @@ var (
 		placementv1alpha1.StrategySticky, placementv1alpha1.StrategyDuplicate,
 		placementv1alpha1.StrategySpread, placementv1alpha1.StrategyDivide,
 	}
-	divisionBases = []placementv1alpha1.DivisionBasis{placementv1alpha1.DivideByWeights, placementv1alpha1.DivideByCapacity}
-	inheritances  = []placementv1alpha1.Inheritance{placementv1alpha1.InheritanceNone, placementv1alpha1.InheritanceDescendants}
+	divisionBases          = []placementv1alpha1.DivisionBasis{placementv1alpha1.DivideByWeights, placementv1alpha1.DivideByCapacity}
+	rolloutFailurePolicies = []placementv1alpha1.RolloutFailurePolicy{placementv1alpha1.RolloutPause, placementv1alpha1.RolloutRollback}
+	inheritances           = []placementv1alpha1.Inheritance{placementv1alpha1.InheritanceNone, placementv1alpha1.InheritanceDescendants}
 	// tolerationEffects are those a toleration may name: every effect
 	// when empty, or one a SyncTarget's taint may have.
 	tolerationEffects  = []corev1.TaintEffect{"", corev1.TaintEffectNoSchedule, corev1.TaintEffectNoExecute}
@@ -41,6 +43,9 @@ func validatePlacement(p *placementv1alpha1.Placement) field.ErrorList {
 		errs = append(errs, field.Invalid(spec.Child("failover", "gracePeriod"), g.Duration.String(), "must not be negative"))
 	}
 	errs = append(errs, validateOverrides(p.Spec.Overrides, spec.Child("overrides"))...)
+	if r := p.Spec.Rollout; r != nil {
+		errs = append(errs, validateRollout(r, spec.Child("rollout"))...)
+	}
 	return append(errs, oneOf(spec.Child("inheritance"), p.Spec.Inheritance, inheritances)...)
 }
 
@@ -58,6 +63,37 @@ func validateOverrides(rules []placementv1alpha1.Override, path *field.Path) fie
 		}
 	}
 	return errs
+}
+
+// validateRollout checks a defaulted rollout strategy.
+func validateRollout(r *placementv1alpha1.RolloutStrategy, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	names := sets.New[string]()
+	for i, w := range r.Waves {
+		p := path.Child("waves").Index(i)
+		errs = append(errs, validateName(w.Name, names, p.Child("name"), "name the wave, for status and Events to say which")...)
+		errs = append(errs, validateTargetSelector(w.Targets, p.Child("targets"))...)
+		if m := w.MaxTargets; m != nil {
+			n, err := intstr.GetScaledValueFromIntOrPercent(m, 100, true)
+			if err != nil || n < 1 || m.Type == intstr.String && n > 100 {
+				errs = append(errs, field.Invalid(p.Child("maxTargets"), m.String(), "must be a number of targets of at least 1, or a percentage from 1% to 100%"))
+			}
+		}
+	}
+	for what, d := range map[string]*metav1.Duration{"soakTime": r.SoakTime, "progressDeadline": r.ProgressDeadline} {
+		if d != nil && d.Duration < 0 {
+			errs = append(errs, field.Invalid(path.Child(what), d.Duration.String(), "must not be negative"))
+		}
+	}
+	checks := sets.New[string]()
+	for i, c := range r.HealthChecks {
+		p := path.Child("healthChecks").Index(i)
+		errs = append(errs, validateName(c.Name, checks, p.Child("name"), "name the check, for status to say which failed")...)
+		if err := placement.CheckHealthExpression(c.Expression); err != nil {
+			errs = append(errs, field.Invalid(p.Child("expression"), c.Expression, err.Error()))
+		}
+	}
+	return append(errs, oneOf(path.Child("onFailure"), r.OnFailure, rolloutFailurePolicies)...)
 }
 
 // validateName checks name, required, unique among names, which it is
