@@ -55,3 +55,47 @@ func TestTargetObject(t *testing.T) {
 		t.Errorf("an override that does not apply: %v", err)
 	}
 }
+
+// TestTargetObjectRevision: a target a rollout has not reached runs the
+// spec of the revision the hub gives it, recorded downstream, and one
+// whose revision's spec is missing receives nothing.
+func TestTargetObjectRevision(t *testing.T) {
+	const key = "0123456789abcdef"
+	hub := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apps/v1", "kind": "Deployment",
+		"metadata": map[string]any{"name": "web", "namespace": "ns1", "generation": int64(5),
+			"annotations": map[string]any{
+				workloadv1alpha1.RevisionAnnotation(key): "r1",
+				workloadv1alpha1.SpecAnnotation("r1"):    `{"replicas":3,"template":{"spec":{"containers":[{"name":"c","image":"nginx:1.27"}]}}}`,
+				workloadv1alpha1.RolloutAnnotation:       `{"from":"r1","to":"r2"}`,
+			}},
+		"spec": map[string]any{"replicas": int64(3), "template": map[string]any{
+			"spec": map[string]any{"containers": []any{map[string]any{"name": "c", "image": "nginx:1.28"}}},
+		}},
+	}}
+	got, err := targetObject(hub, origin{"root:a", "ns1", "web"}, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	containers, _, _ := unstructured.NestedSlice(got.Object, "spec", "template", "spec", "containers")
+	if image := containers[0].(map[string]any)["image"]; image != "nginx:1.27" {
+		t.Errorf("image %v, want revision r1's nginx:1.27", image)
+	}
+	a := got.GetAnnotations()
+	if a[workloadv1alpha1.AppliedRevisionAnnotation] != "r1" {
+		t.Errorf("the downstream object does not record revision r1: %v", a)
+	}
+	for k := range a {
+		if strings.HasPrefix(k, workloadv1alpha1.SpecAnnotationPrefix) || strings.HasPrefix(k, workloadv1alpha1.RevisionAnnotationPrefix) || k == workloadv1alpha1.RolloutAnnotation {
+			t.Errorf("annotation %s went downstream", k)
+		}
+	}
+	if got := reportOf(map[string]any{"replicas": int64(3)}, got, true); got[workloadv1alpha1.ReportRevisionField] != "r1" {
+		t.Errorf("the shared report does not name revision r1: %v", got)
+	}
+
+	hub.SetAnnotations(map[string]string{workloadv1alpha1.RevisionAnnotation(key): "r9"})
+	if _, err := targetObject(hub, origin{"root:a", "ns1", "web"}, key); err == nil || !strings.Contains(err.Error(), "revision r9") {
+		t.Errorf("a revision without its spec: %v", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 
 	"go.opentelemetry.io/otel/trace"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -36,7 +37,7 @@ func (s *Syncer) syncUp(ctx context.Context, k objectKey) error {
 	}
 	status = s.withRejection(k, h, status)
 	shared := len(workloadv1alpha1.Targets(h.GetLabels())) > 1
-	report, err := json.Marshal(status)
+	report, err := json.Marshal(reportOf(status, down, shared))
 	if err != nil {
 		return err
 	}
@@ -75,6 +76,23 @@ func (s *Syncer) syncUp(ctx context.Context, k objectKey) error {
 	}
 	observeLatency(ctx, queueUp, r.gvr)
 	return nil
+}
+
+// reportOf is the target's report of status, that of downstream object
+// down: where a rollout gave the target a revision and the object is
+// shared, the report names it, for the hub to tell a report of the
+// revision it rolls out from one of the revision before.
+func reportOf(status map[string]any, down *unstructured.Unstructured, shared bool) map[string]any {
+	rev := down.GetAnnotations()[workloadv1alpha1.AppliedRevisionAnnotation]
+	if !shared || rev == "" {
+		return status
+	}
+	out := maps.Clone(status)
+	if out == nil {
+		out = map[string]any{}
+	}
+	out[workloadv1alpha1.ReportRevisionField] = rev
+	return out
 }
 
 // writeReport sets the annotation reporting the status of hub object h at

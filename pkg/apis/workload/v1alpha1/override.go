@@ -94,3 +94,40 @@ type JSONPatchOperation struct {
 	// +optional
 	Value *apiextensionsv1.JSON `json:"value,omitempty"`
 }
+
+// The annotations of a progressive rollout (pkg/controller/rollout): the
+// hub keeps on a hub object the specs some target runs, and the revision
+// each target runs, so that a target not yet reached keeps the previous
+// spec while the hub object has the new one, and a hub that restarts
+// finds the rollout where it was.
+const (
+	// RevisionAnnotationPrefix + a target's key names the revision of
+	// the object's spec the target runs; its syncer applies the spec of
+	// SpecAnnotationPrefix + that revision instead of the hub object's.
+	// Without it, the target runs the hub object's spec.
+	RevisionAnnotationPrefix = "revision.workload.canopy.dev/"
+	// SpecAnnotationPrefix + a revision holds, as JSON, the spec of that
+	// revision.
+	SpecAnnotationPrefix = "spec.workload.canopy.dev/"
+	// RolloutAnnotation holds, as JSON, the state of the object's
+	// rollout (placement.RolloutState).
+	RolloutAnnotation = "workload.canopy.dev/rollout"
+	// RolloutPausedAnnotation, "true", pauses the object's rollout where
+	// it is: hub rollout pause writes it, resume removes it.
+	RolloutPausedAnnotation = "workload.canopy.dev/rollout-paused"
+	// AppliedRevisionAnnotation, on a downstream object, is the revision
+	// its syncer applied; the syncer reports it with the target's status
+	// as ReportRevisionField.
+	AppliedRevisionAnnotation = "workload.canopy.dev/revision"
+	// ReportRevisionField is the field of a target's status report
+	// (StatusAnnotation) naming the revision it reports on. It is the
+	// hub's bookkeeping, not part of the object's status.
+	ReportRevisionField = "canopyRevision"
+)
+
+// RevisionAnnotation is the annotation naming the revision the target of
+// key runs.
+func RevisionAnnotation(key string) string { return RevisionAnnotationPrefix + key }
+
+// SpecAnnotation is the annotation holding the spec of revision rev.
+func SpecAnnotation(rev string) string { return SpecAnnotationPrefix + rev }
