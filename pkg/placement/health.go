@@ -10,6 +10,8 @@ import (
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/apiserver/pkg/cel/environment"
+
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 )
 
 // The variables a rollout health check sees.
@@ -78,33 +80,42 @@ type Report struct {
 	Status   map[string]any
 }
 
-// ReportFrom is the report of a target's status annotation raw and the
-// revision its syncer applied.
-func ReportFrom(revision, raw string) (Report, error) {
-	r := Report{Revision: revision}
+// ReportFrom is the report of a target's status annotation raw
+// (workloadv1alpha1.StatusAnnotation), which names the revision it
+// reports on (workloadv1alpha1.ReportRevisionField).
+func ReportFrom(raw string) (Report, error) {
+	var r Report
 	if raw == "" {
 		return r, nil
 	}
 	// As the hub decodes objects: whole numbers as int64, which health
 	// checks compare with CEL ints.
-	return r, utiljson.Unmarshal([]byte(raw), &r.Status)
+	if err := utiljson.Unmarshal([]byte(raw), &r.Status); err != nil {
+		return r, err
+	}
+	r.Revision, _ = r.Status[workloadv1alpha1.ReportRevisionField].(string)
+	delete(r.Status, workloadv1alpha1.ReportRevisionField)
+	return r, nil
 }
 
 // Healthy says whether a target reporting r runs revision of an object
-// of generation with replicas (nil for an object without) healthily:
-// revision applied, the generation observed, every replica updated and
-// available, Available where the status has that condition, and every
+// of generation healthily: revision applied, the generation observed,
+// every replica updated and available (every scheduled pod, for a
+// DaemonSet), Available where the status has that condition, and every
 // health check of p's rollout true. If not, it says why.
-func (p *Policy) Healthy(r Report, revision string, generation int64, replicas *int32) (bool, string) {
+func (p *Policy) Healthy(r Report, revision string, generation int64) (bool, string) {
 	if r.Revision != revision {
 		return false, fmt.Sprintf("runs revision %q, not %s yet", r.Revision, revision)
 	}
 	var s struct {
-		ObservedGeneration *int64 `json:"observedGeneration"`
-		Replicas           int32  `json:"replicas"`
-		UpdatedReplicas    int32  `json:"updatedReplicas"`
-		AvailableReplicas  int32  `json:"availableReplicas"`
-		Conditions         []struct {
+		ObservedGeneration     *int64 `json:"observedGeneration"`
+		Replicas               int32  `json:"replicas"`
+		UpdatedReplicas        int32  `json:"updatedReplicas"`
+		AvailableReplicas      int32  `json:"availableReplicas"`
+		DesiredNumberScheduled int32  `json:"desiredNumberScheduled"`
+		UpdatedNumberScheduled int32  `json:"updatedNumberScheduled"`
+		NumberAvailable        int32  `json:"numberAvailable"`
+		Conditions             []struct {
 			Type   string `json:"type"`
 			Status string `json:"status"`
 		} `json:"conditions"`
@@ -115,10 +126,12 @@ func (p *Policy) Healthy(r Report, revision string, generation int64, replicas *
 	switch {
 	case s.ObservedGeneration == nil || *s.ObservedGeneration < generation:
 		return false, fmt.Sprintf("has not observed generation %d", generation)
-	case replicas != nil && s.UpdatedReplicas < *replicas:
-		return false, fmt.Sprintf("%d of %d replicas updated", s.UpdatedReplicas, *replicas)
-	case replicas != nil && s.AvailableReplicas < *replicas:
-		return false, fmt.Sprintf("%d of %d replicas available", s.AvailableReplicas, *replicas)
+	case s.UpdatedReplicas < s.Replicas:
+		return false, fmt.Sprintf("%d of %d replicas updated", s.UpdatedReplicas, s.Replicas)
+	case s.AvailableReplicas < s.Replicas:
+		return false, fmt.Sprintf("%d of %d replicas available", s.AvailableReplicas, s.Replicas)
+	case s.UpdatedNumberScheduled < s.DesiredNumberScheduled || s.NumberAvailable < s.DesiredNumberScheduled:
+		return false, fmt.Sprintf("%d of %d pods updated, %d available", s.UpdatedNumberScheduled, s.DesiredNumberScheduled, s.NumberAvailable)
 	}
 	for _, c := range s.Conditions {
 		if c.Type == "Available" && c.Status != "True" {

@@ -78,9 +78,8 @@ func TestHealthy(t *testing.T) {
 	p := rolloutPolicy(t, placementv1alpha1.RolloutStrategy{HealthChecks: []placementv1alpha1.HealthCheck{
 		{Name: "ready", Expression: "status.readyReplicas >= 2"},
 	}})
-	three := int32(3)
 	report := func(revision, status string) Report {
-		r, err := ReportFrom(revision, status)
+		r, err := ReportFrom(strings.Replace(status, "{", `{"canopyRevision":"`+revision+`",`, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,12 +91,12 @@ func TestHealthy(t *testing.T) {
 	}{
 		{report("r1", `{"observedGeneration":4,"updatedReplicas":3,"availableReplicas":3,"readyReplicas":3}`), "runs revision \"r1\""},
 		{report("r2", `{"observedGeneration":3,"updatedReplicas":3,"availableReplicas":3,"readyReplicas":3}`), "not observed generation 4"},
-		{report("r2", `{"observedGeneration":4,"updatedReplicas":1,"availableReplicas":3,"readyReplicas":3}`), "1 of 3 replicas updated"},
+		{report("r2", `{"observedGeneration":4,"replicas":4,"updatedReplicas":1,"availableReplicas":3,"readyReplicas":3}`), "1 of 4 replicas updated"},
 		{report("r2", `{"observedGeneration":4,"updatedReplicas":3,"availableReplicas":3,"readyReplicas":1}`), "health check ready"},
 		{report("r2", `{"observedGeneration":4,"updatedReplicas":3,"availableReplicas":3,"readyReplicas":3,"conditions":[{"type":"Available","status":"False"}]}`), "Available is False"},
 		{report("r2", `{"observedGeneration":4,"updatedReplicas":3,"availableReplicas":3,"readyReplicas":3}`), ""},
 	} {
-		ok, why := p.Healthy(tc.report, "r2", 4, &three)
+		ok, why := p.Healthy(tc.report, "r2", 4)
 		if ok != (tc.want == "") || !strings.Contains(why, tc.want) {
 			t.Errorf("%+v: healthy %v, %q; want %q", tc.report, ok, why, tc.want)
 		}

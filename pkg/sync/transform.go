@@ -80,7 +80,6 @@ func downstream(hub *unstructured.Unstructured, o origin, key string) *unstructu
 	delete(annotations, workloadv1alpha1.PlacedAnnotation)
 	delete(annotations, workloadv1alpha1.LeavingAnnotation)
 	delete(annotations, workloadv1alpha1.RolloutAnnotation)
-	delete(annotations, workloadv1alpha1.RolloutPausedAnnotation)
 	replicas, divided := annotations[workloadv1alpha1.ReplicasAnnotation(key)]
 	for a := range annotations {
 		if strings.HasPrefix(a, workloadv1alpha1.StatusAnnotationPrefix) || strings.HasPrefix(a, workloadv1alpha1.ReplicasAnnotationPrefix) ||

@@ -82,7 +82,14 @@ func (c *Controller) place(ctx context.Context, ref objectRef) error {
 	if err := withOverrides(&out, from, policy, s.Targets); err != nil {
 		return err
 	}
+	progress, err := withRollout(&out, from, obj, policy, s.Targets, now)
+	if err != nil {
+		return err
+	}
 	if written, err := c.carryOut(ctx, ref, obj, out); !written || err != nil {
+		return err
+	}
+	if err := c.rolledOut(ctx, ref, obj, progress, now); err != nil {
 		return err
 	}
 	if out.changed {

@@ -110,11 +110,10 @@ const (
 	// revision.
 	SpecAnnotationPrefix = "spec.workload.canopy.dev/"
 	// RolloutAnnotation holds, as JSON, the state of the object's
-	// rollout (placement.RolloutState).
+	// rollout (placement.RolloutState): placement writes it as the
+	// rollout moves, and hub rollout pause, resume and undo change its
+	// phase.
 	RolloutAnnotation = "workload.canopy.dev/rollout"
-	// RolloutPausedAnnotation, "true", pauses the object's rollout where
-	// it is: hub rollout pause writes it, resume removes it.
-	RolloutPausedAnnotation = "workload.canopy.dev/rollout-paused"
 	// AppliedRevisionAnnotation, on a downstream object, is the revision
 	// its syncer applied; the syncer reports it with the target's status
 	// as ReportRevisionField.
