@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -60,7 +61,7 @@ func TestProgressiveRollout(t *testing.T) {
 		t.Fatal(err)
 	}
 	syncerBin := buildSyncer(t)
-	h, admin, _ := startTeamHub(t, placementHeartbeatTimeout)
+	h, admin, pki := startTeamHub(t, placementHeartbeatTimeout)
 	names := []string{"pc1", "pc2", "pc3"}
 	clusters := startClusters(t, names...)
 	_, syncers := registerTargets(t, h, admin, syncerBin, clusters, map[string]string{"pc1": "eu", "pc2": "eu", "pc3": "eu"})
@@ -94,6 +95,7 @@ func TestProgressiveRollout(t *testing.T) {
 
 	// 2. A bad rollout, rolled back after pc1.
 	before := map[string]int64{"pc2": r.generation("pc2"), "pc3": r.generation("pc3")}
+	specBefore := r.spec("pc2")
 	admin.must("--context", "team", "-n", "shop", "patch", "deployment", "web", "--type", "merge", "-p",
 		`{"spec":{"template":{"spec":{"containers":[{"name":"c","image":"nginx:bad"}],"nodeSelector":{"example.com/no-such-node":"x"}}}}}`)
 	r.waitImage("pc1", "nginx:bad")
@@ -101,7 +103,7 @@ func TestProgressiveRollout(t *testing.T) {
 	r.waitAll("nginx:1.28", "pc1")
 	for name, g := range before {
 		if got := r.generation(name); got != g {
-			t.Errorf("%s was written during the bad rollout: generation %d, was %d", name, got, g)
+			t.Errorf("%s was written during the bad rollout: generation %d, was %d; pc2's spec was\n%s\nand is\n%s", name, got, g, specBefore, r.spec("pc2"))
 		}
 		if got := r.image(name); got != "nginx:1.28" {
 			t.Errorf("%s runs %s, want nginx:1.28", name, got)
@@ -123,6 +125,10 @@ func TestProgressiveRollout(t *testing.T) {
 		t.Errorf("pc2 has nginx:1.29 before pc1 soaked")
 	}
 	h.start(t)
+	// The hub writes its admin kubeconfig anew when it starts.
+	admin.addContexts(h, pki, "admin")
+	admin.addContext(h, pki, "org", "root:org")
+	admin.addContext(h, pki, "team", "root:org:team")
 	seen = r.watch("nginx:1.29", 3*time.Minute)
 	r.waitPhase("Complete")
 	times = seen()
@@ -189,6 +195,16 @@ func (r rollout) generation(name string) int64 {
 		r.t.Fatal(err)
 	}
 	return d.Generation
+}
+
+// spec is web's spec and annotations in physical cluster name, as JSON.
+func (r rollout) spec(name string) string {
+	d, err := r.clusters[name].Client.AppsV1().Deployments(r.namespace).Get(context.Background(), "web", metav1.GetOptions{})
+	if err != nil {
+		return err.Error()
+	}
+	data, _ := json.Marshal(map[string]any{"annotations": d.Annotations, "spec": d.Spec})
+	return string(data)
 }
 
 func (r rollout) waitImage(name, image string) {

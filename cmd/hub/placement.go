@@ -78,23 +78,9 @@ context addresses, and may be relative to it, as kubectl lc use takes it.`,
 			if err != nil {
 				return err
 			}
-			admin := cmd.Flags().Changed("data-dir")
-			if admin && kubeconfig != "" {
-				return fmt.Errorf("--data-dir and --kubeconfig both name a kubeconfig; give one")
-			}
-			path := kubeconfig
-			if admin {
-				path = hub.KubeconfigPath(dataDir)
-			}
-			h, err := connect(path, contextName)
+			h, n, err := connectFor(cmd, kubeconfig, dataDir, contextName, cluster)
 			if err != nil {
 				return err
-			}
-			n := h.current
-			if cluster != "" {
-				if n, err = lcctl.Resolve(h.current, cluster); err != nil {
-					return fmt.Errorf("--logical-cluster: %w", err)
-				}
 			}
 			x, err := h.explain(cmd.Context(), n, obj, time.Now())
 			if err != nil {
@@ -169,6 +155,32 @@ func connect(path, contextName string) (*hubClient, error) {
 		return nil, fmt.Errorf("the kubeconfig: %w", err)
 	}
 	return &hubClient{rest: rc, base: base, current: current}, nil
+}
+
+// connectFor connects to the hub as cmd's flags say: with kubeconfig and
+// its context contextName, or as admin with the admin kubeconfig of
+// dataDir when --data-dir is given; and resolves cluster, relative to the
+// context's logical cluster, which it defaults to.
+func connectFor(cmd *cobra.Command, kubeconfig, dataDir, contextName, cluster string) (*hubClient, logicalcluster.Name, error) {
+	admin := cmd.Flags().Changed("data-dir")
+	if admin && kubeconfig != "" {
+		return nil, "", fmt.Errorf("--data-dir and --kubeconfig both name a kubeconfig; give one")
+	}
+	path := kubeconfig
+	if admin {
+		path = hub.KubeconfigPath(dataDir)
+	}
+	h, err := connect(path, contextName)
+	if err != nil {
+		return nil, "", err
+	}
+	n := h.current
+	if cluster != "" {
+		if n, err = lcctl.Resolve(h.current, cluster); err != nil {
+			return nil, "", fmt.Errorf("--logical-cluster: %w", err)
+		}
+	}
+	return h, n, nil
 }
 
 // in is the client configuration aimed at logical cluster n.

@@ -18,8 +18,6 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
-	"github.com/canopy-dev/canopy/pkg/hub"
-	"github.com/canopy-dev/canopy/pkg/lcctl"
 	engine "github.com/canopy-dev/canopy/pkg/placement"
 )
 
@@ -54,23 +52,9 @@ keeps on the workload itself:
 			Args:         cobra.ExactArgs(1),
 			SilenceUsage: true,
 			RunE: func(cmd *cobra.Command, args []string) error {
-				admin := cmd.Flags().Changed("data-dir")
-				if admin && kubeconfig != "" {
-					return fmt.Errorf("--data-dir and --kubeconfig both name a kubeconfig; give one")
-				}
-				path := kubeconfig
-				if admin {
-					path = hub.KubeconfigPath(dataDir)
-				}
-				h, err := connect(path, contextName)
+				h, n, err := connectFor(cmd, kubeconfig, dataDir, contextName, cluster)
 				if err != nil {
 					return err
-				}
-				n := h.current
-				if cluster != "" {
-					if n, err = lcctl.Resolve(h.current, cluster); err != nil {
-						return fmt.Errorf("--logical-cluster: %w", err)
-					}
 				}
 				kind, name, ok := strings.Cut(args[0], "/")
 				gvr, known := rolloutResources[strings.ToLower(kind)]

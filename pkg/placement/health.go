@@ -52,25 +52,7 @@ func compileHealthCheck(name, source string) (healthCheck, error) {
 }
 
 func compileHealth(source string, envType environment.Type) (cel.Program, error) {
-	if len(source) > MaxExpressionLength {
-		return nil, fmt.Errorf("%d characters, more than the %d allowed", len(source), MaxExpressionLength)
-	}
-	envs, err := healthEnvs()
-	if err != nil {
-		return nil, err
-	}
-	env, err := envs.Env(envType)
-	if err != nil {
-		return nil, err
-	}
-	ast, issues := env.Compile(source)
-	if issues.Err() != nil {
-		return nil, issues.Err()
-	}
-	if ast.OutputType() != cel.BoolType {
-		return nil, fmt.Errorf("evaluates to %s; it must be a bool, true while the target is healthy", ast.OutputType())
-	}
-	return env.Program(ast)
+	return compileBool(healthEnvs, source, envType, "true while the target is healthy")
 }
 
 // Report is what a target reports of an object: the revision its syncer
