@@ -121,6 +121,7 @@ func TestProgressiveRollout(t *testing.T) {
 
 	// 5. Killed while pc1 soaks, the hub goes on from where it was.
 	r.waitAll("nginx:1.29", "pc1")
+	pc1Available := time.Now()
 	_ = h.cmd.Process.Kill()
 	_ = h.cmd.Wait()
 	h.cmd = nil
@@ -135,8 +136,8 @@ func TestProgressiveRollout(t *testing.T) {
 	seen = r.watch("nginx:1.29", 3*time.Minute)
 	r.waitPhase("Complete")
 	times = seen()
-	if !times["pc2"].first.After(times["pc1"].available.Add(9 * time.Second)) {
-		t.Errorf("after the restart, pc2 got nginx:1.29 at %s, before pc1 soaked from %s", times["pc2"].first, times["pc1"].available)
+	if !times["pc2"].first.After(pc1Available.Add(9 * time.Second)) {
+		t.Errorf("after the restart, pc2 got nginx:1.29 at %s, before pc1 soaked from %s", times["pc2"].first, pc1Available)
 	}
 
 	// 3. Pause, resume and undo from the CLI.

@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/util/retry"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	engine "github.com/canopy-dev/canopy/pkg/placement"
@@ -142,44 +143,58 @@ func orNone(s string) string {
 }
 
 // change moves the rollout's phase as verb says, at now, with the
-// workload's resourceVersion as a precondition: a move of placement's
-// meanwhile conflicts, and the command says to run it again.
+// workload's resourceVersion as a precondition; a write of placement's
+// meanwhile, as a rollout's progress, conflicts, and the change is
+// decided again on the workload as it is then.
 func (r rolloutClient) change(ctx context.Context, w io.Writer, verb string, now time.Time) error {
-	obj, s, err := r.get(ctx)
-	if err != nil {
+	var s engine.RolloutState
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		obj, state, err := r.get(ctx)
+		if err != nil {
+			return err
+		}
+		if s, err = r.move(state, verb, now); err != nil {
+			return err
+		}
+		raw, err := json.Marshal(s)
+		if err != nil {
+			return err
+		}
+		patch, err := json.Marshal(map[string]any{"metadata": map[string]any{
+			"resourceVersion": obj.GetResourceVersion(),
+			"annotations":     map[string]any{workloadv1alpha1.RolloutAnnotation: string(raw)},
+		}})
+		if err != nil {
+			return err
+		}
+		_, err = r.client.Patch(ctx, r.name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: "hub-rollout"})
 		return err
+	})
+	if err != nil {
+		return fmt.Errorf("%s the rollout of %s: %w", verb, r.name, err)
 	}
+	_, err = fmt.Fprintf(w, "rollout of %s: %s\n", r.name, s.Phase)
+	return err
+}
+
+// move is state after verb, at now, or why verb does not apply to it.
+func (r rolloutClient) move(s engine.RolloutState, verb string, now time.Time) (engine.RolloutState, error) {
 	switch verb {
 	case "pause":
 		if s.Phase != engine.PhaseProgressing {
-			return fmt.Errorf("the rollout of %s is %s, not Progressing: nothing to pause", r.name, s.Phase)
+			return s, fmt.Errorf("the rollout of %s is %s, not Progressing: nothing to pause", r.name, s.Phase)
 		}
 		s.Phase, s.Message = engine.PhasePaused, "paused by hub rollout pause"
 	case "resume":
 		if s.Phase != engine.PhasePaused && s.Phase != engine.PhaseFailed {
-			return fmt.Errorf("the rollout of %s is %s, not Paused or Failed: nothing to resume", r.name, s.Phase)
+			return s, fmt.Errorf("the rollout of %s is %s, not Paused or Failed: nothing to resume", r.name, s.Phase)
 		}
 		s.Phase, s.Since, s.HealthySince, s.Message = engine.PhaseProgressing, now, time.Time{}, "resumed by hub rollout resume"
 	case "undo":
 		if s.From == "" {
-			return fmt.Errorf("the rollout of %s has no previous revision to return to", r.name)
+			return s, fmt.Errorf("the rollout of %s has no previous revision to return to", r.name)
 		}
 		s.Phase, s.Message = engine.PhaseRolledBack, "every target returned to revision "+s.From+" by hub rollout undo"
 	}
-	raw, err := json.Marshal(s)
-	if err != nil {
-		return err
-	}
-	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{
-		"resourceVersion": obj.GetResourceVersion(),
-		"annotations":     map[string]any{workloadv1alpha1.RolloutAnnotation: string(raw)},
-	}})
-	if err != nil {
-		return err
-	}
-	if _, err := r.client.Patch(ctx, r.name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: "hub-rollout"}); err != nil {
-		return fmt.Errorf("%s the rollout of %s: %w (if it conflicts, the rollout moved meanwhile: run the command again)", verb, r.name, err)
-	}
-	_, err = fmt.Fprintf(w, "rollout of %s: %s\n", r.name, s.Phase)
-	return err
+	return s, nil
 }
