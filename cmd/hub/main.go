@@ -33,7 +33,7 @@ func newRootCommand() *cobra.Command {
 		Use:   "hub",
 		Short: "Canopy's hub: one API server hosting many logical clusters",
 	}
-	root.AddCommand(newStartCommand(), newInitCommand(), newKubeconfigCommand("kubeconfig"), newSyncTargetCommand(), newPlacementCommand())
+	root.AddCommand(newStartCommand(), newInitCommand(), newKubeconfigCommand("kubeconfig"), newSyncTargetCommand(), newPlacementCommand(), newRolloutCommand())
 	return root
 }
 

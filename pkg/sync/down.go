@@ -126,7 +126,10 @@ func (s *Syncer) apply(ctx context.Context, k objectKey, h *hubObject) error {
 func (s *Syncer) applyDownstream(ctx context.Context, gvr schema.GroupVersionResource, gvk schema.GroupVersionKind, o origin, obj, current *unstructured.Unstructured) (conflict bool, err error) {
 	downNamespace := workloadv1alpha1.DownstreamNamespace(o.cluster, o.namespace)
 	trace.SpanFromContext(ctx).SetAttributes(hubIdentity(obj)...)
-	desired := spec.Downstream(obj, o.cluster, o.namespace, o.name, s.key)
+	desired, err := targetObject(obj, o, s.key)
+	if err != nil {
+		return false, err
+	}
 	desired.SetGroupVersionKind(gvk)
 	if err := spec.Stamp(desired); err != nil {
 		return false, err

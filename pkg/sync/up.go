@@ -33,7 +33,7 @@ func (s *Syncer) syncUp(ctx context.Context, k objectKey) error {
 	if !ok {
 		return nil
 	}
-	w, err := status.Decide(h.Unstructured, s.withRejection(k, h, st), s.key)
+	w, err := status.Decide(h.Unstructured, s.withRejection(k, h, st), s.key, down.GetAnnotations()[workloadv1alpha1.AppliedRevisionAnnotation])
 	if err != nil || w.None() {
 		return err
 	}

@@ -64,14 +64,7 @@ func Downstream(hub *unstructured.Unstructured, cluster, namespace, name, key st
 	}
 	labels[workloadv1alpha1.TargetKeyLabel] = key
 	out.SetLabels(labels)
-	// The target's label on the pods too lets one informer, selecting it,
-	// find the pods to upsync.
-	for _, path := range podspec.Paths {
-		template := append(slices.Clone(path[:len(path)-1]), "metadata", "labels")
-		if _, ok, _ := unstructured.NestedMap(out.Object, path...); ok {
-			_ = unstructured.SetNestedField(out.Object, key, append(template, workloadv1alpha1.TargetKeyLabel)...)
-		}
-	}
+	LabelTemplates(out, key)
 	annotations := hub.GetAnnotations()
 	if annotations == nil {
 		annotations = map[string]string{}
@@ -81,9 +74,12 @@ func Downstream(hub *unstructured.Unstructured, cluster, namespace, name, key st
 	delete(annotations, deploymentRevision)
 	delete(annotations, workloadv1alpha1.PlacedAnnotation)
 	delete(annotations, workloadv1alpha1.LeavingAnnotation)
+	delete(annotations, workloadv1alpha1.RolloutAnnotation)
 	replicas, divided := annotations[workloadv1alpha1.ReplicasAnnotation(key)]
 	for a := range annotations {
-		if strings.HasPrefix(a, workloadv1alpha1.StatusAnnotationPrefix) || strings.HasPrefix(a, workloadv1alpha1.ReplicasAnnotationPrefix) {
+		if strings.HasPrefix(a, workloadv1alpha1.StatusAnnotationPrefix) || strings.HasPrefix(a, workloadv1alpha1.ReplicasAnnotationPrefix) ||
+			strings.HasPrefix(a, workloadv1alpha1.OverridesAnnotationPrefix) || strings.HasPrefix(a, workloadv1alpha1.RevisionAnnotationPrefix) ||
+			strings.HasPrefix(a, workloadv1alpha1.SpecAnnotationPrefix) {
 			delete(annotations, a)
 		}
 	}
@@ -97,6 +93,17 @@ func Downstream(hub *unstructured.Unstructured, cluster, namespace, name, key st
 	annotations[workloadv1alpha1.HubGenerationAnnotation] = strconv.FormatInt(hub.GetGeneration(), 10)
 	out.SetAnnotations(annotations)
 	return out
+}
+
+// LabelTemplates puts the target's label on out's pod templates too,
+// which lets one informer, selecting it, find the pods to upsync.
+func LabelTemplates(out *unstructured.Unstructured, key string) {
+	for _, path := range podspec.Paths {
+		template := append(slices.Clone(path[:len(path)-1]), "metadata", "labels")
+		if _, ok, _ := unstructured.NestedMap(out.Object, path...); ok {
+			_ = unstructured.SetNestedField(out.Object, key, append(template, workloadv1alpha1.TargetKeyLabel)...)
+		}
+	}
 }
 
 // Action is what the spec controller does downstream for one hub object.

@@ -2,6 +2,7 @@ package status
 
 import (
 	"encoding/json"
+	"maps"
 	"strconv"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -57,17 +58,28 @@ func (w Writes) None() bool { return !w.SetReport && w.Status == nil }
 // Decide is what the syncer of the target of key writes at hub object
 // hub so that it carries status: the target's report of it, where the
 // object is assigned to other targets too, or else the object's own
-// status, removing a report left from when it was shared.
-func Decide(hub *unstructured.Unstructured, status map[string]any, key string) (Writes, error) {
+// status, removing a report left from when it was shared. revision is
+// the rollout revision the target runs, if a rollout gave it one: a
+// shared report names it, for the hub to tell a report of the revision it
+// rolls out from one of the revision before.
+func Decide(hub *unstructured.Unstructured, status map[string]any, key, revision string) (Writes, error) {
 	var w Writes
 	shared := len(workloadv1alpha1.Targets(hub.GetLabels())) > 1
-	report, err := json.Marshal(status)
+	reported := status
+	if shared && revision != "" {
+		reported = maps.Clone(status)
+		if reported == nil {
+			reported = map[string]any{}
+		}
+		reported[workloadv1alpha1.ReportRevisionField] = revision
+	}
+	report, err := json.Marshal(reported)
 	if err != nil {
 		return w, err
 	}
-	reported, hasReport := hub.GetAnnotations()[workloadv1alpha1.StatusAnnotation(key)]
+	last, hasReport := hub.GetAnnotations()[workloadv1alpha1.StatusAnnotation(key)]
 	switch {
-	case shared && reported != string(report):
+	case shared && last != string(report):
 		return Writes{SetReport: true, Report: report}, nil
 	case shared:
 		return w, nil

@@ -70,6 +70,7 @@ func TestDecide(t *testing.T) {
 		name       string
 		hub        *unstructured.Unstructured
 		wantReport bool
+		revision   string
 		report     []byte
 		wantStatus string
 	}{
@@ -81,12 +82,16 @@ func TestDecide(t *testing.T) {
 		{name: "shared, not reported", hub: hub([]string{key, other}, nil, ""), wantReport: true, report: report},
 		{name: "shared, report changed", hub: hub([]string{key, other}, nil, `{"replicas":1}`), wantReport: true, report: report},
 		{name: "shared, reported", hub: hub([]string{key, other}, map[string]any{"replicas": int64(4)}, string(report))},
+		{name: "shared, a rollout's revision", hub: hub([]string{key, other}, nil, string(report)), revision: "r1", wantReport: true,
+			report: []byte(`{"` + workloadv1alpha1.ReportRevisionField + `":"r1","readyReplicas":2,"replicas":2}`)},
+		{name: "alone, a rollout's revision", hub: hub([]string{key}, nil, ""), revision: "r1",
+			wantStatus: `{"status":{"readyReplicas":2,"replicas":2}}`},
 		{name: "alone again, report left", hub: hub([]string{key}, status, string(report)), wantReport: true},
 		{name: "alone again, report left, status behind", hub: hub([]string{key}, nil, string(report)), wantReport: true,
 			wantStatus: `{"status":{"readyReplicas":2,"replicas":2}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w, err := Decide(tc.hub, status, key)
+			w, err := Decide(tc.hub, status, key, tc.revision)
 			if err != nil {
 				t.Fatal(err)
 			}
