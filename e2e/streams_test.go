@@ -255,24 +255,13 @@ func checkStreamsIsolation(t *testing.T, h *hub, admin kubectl, pod string) {
 		users[name].addContexts(h, pki, name)
 	}
 	admin.grantEverything("b", "bob")
+	admin.apply("a", carolReadsPods)
 	admin.apply("a", `apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata: {name: pod-reader}
-rules:
-- {apiGroups: [""], resources: [pods], verbs: [get, list, watch]}
----
-apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
 metadata: {name: pod-exec-getter}
 rules:
 - {apiGroups: [""], resources: [pods], verbs: [get, list, watch]}
 - {apiGroups: [""], resources: [pods/exec, pods/attach, pods/portforward], verbs: [get]}
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata: {name: carol-reads-pods}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: pod-reader}
-subjects: [{kind: User, name: carol}]
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRoleBinding
@@ -319,6 +308,20 @@ subjects: [{kind: User, name: dave}]
 		t.Errorf("dave's GET of pods/exec: %v\n%s; want Forbidden, needing create pods/exec", err, out)
 	}
 }
+
+// carolReadsPods lets user carol read pods, and nothing of them more.
+const carolReadsPods = `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: pod-reader}
+rules:
+- {apiGroups: [""], resources: [pods], verbs: [get, list, watch]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: carol-reads-pods}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: pod-reader}
+subjects: [{kind: User, name: carol}]
+`
 
 // refusedPortForward checks that k's port-forward to pod fails: kubectl
 // listens first, and fails once a connection to its port is forwarded.

@@ -105,25 +105,14 @@ func eventuallyTop(t *testing.T, k kubectl, lines int, args ...string) string {
 
 // checkTopIsolation checks that root:b's admin, in root:b or in root:a,
 // and a user of root:a who may read pods but not their metrics, get none
-// of root:a's pod metrics.
+// of root:a's pod metrics, while one bound to view in ns1 gets them.
 func checkTopIsolation(t *testing.T, h *hub, admin kubectl, pod string) {
 	pki := filepath.Join(h.dataDir, "pki")
 	bob, carol := userKubeconfig(t, pki, "bob"), userKubeconfig(t, pki, "carol")
 	bob.addContexts(h, pki, "bob")
 	carol.addContexts(h, pki, "carol")
 	admin.grantEverything("b", "bob")
-	admin.apply("a", `apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata: {name: pod-reader}
-rules:
-- {apiGroups: [""], resources: [pods], verbs: [get, list, watch]}
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata: {name: carol-reads-pods}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: pod-reader}
-subjects: [{kind: User, name: carol}]
-`)
+	admin.apply("a", carolReadsPods)
 	bob.eventually("--context", "b", "get", "pods")
 	carol.eventually("--context", "a", "-n", "ns1", "get", "pod", pod)
 
@@ -144,6 +133,13 @@ subjects: [{kind: User, name: carol}]
 			t.Errorf("%s: kubectl %s: %v\n%s; want refused with %q", c.who, strings.Join(c.args, " "), err, out, c.want)
 		}
 	}
+	// kube's view role, with metrics-server's reader aggregated into it,
+	// is enough, as in a cluster running metrics-server.
+	erin := userKubeconfig(t, pki, "erin")
+	erin.addContexts(h, pki, "erin")
+	admin.must("--context", "a", "-n", "ns1", "create", "rolebinding", "erin-views", "--clusterrole", "view", "--user", "erin")
+	eventuallyTop(t, erin, 1, "--context", "a", "-n", "ns1", "top", "pod", pod, "--no-headers")
+
 	// Listed across root:b's namespaces, none of root:a's pods shows.
 	if out, err := bob.run("--context", "b", "top", "pod", "-A"); strings.Contains(out, pod) {
 		t.Errorf("bob: kubectl top pod -A in root:b printed %q (%v), which holds root:a's pod %s", out, err, pod)

@@ -170,20 +170,30 @@ func (p *PodProxy) allowed(req *http.Request, cluster logicalcluster.Name, names
 func (p *PodProxy) metrics(w http.ResponseWriter, req *http.Request, downNamespace, name string) {
 	body, err := p.down.CoreV1().RESTClient().Get().
 		AbsPath("/apis/metrics.k8s.io/v1beta1/namespaces", downNamespace, "pods", name).DoRaw(req.Context())
+	if err != nil {
+		writeStatus(w, metricsError(p.target, name, err))
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(body)
+}
+
+// metricsError is what the hub is told when the physical cluster did not
+// answer pod name's metrics: a 404 naming the pod when metrics-server has
+// no sample of it (yet, or any more), which names it in its NotFound; a
+// 503 saying so when the cluster serves no metrics API at all, whose 404
+// names nothing; a 503 with the cause otherwise.
+func metricsError(target tunnel.Target, name string, err error) *apierrors.StatusError {
 	var status apierrors.APIStatus
 	switch {
-	case err == nil:
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(body)
 	case apierrors.IsNotFound(err) && errors.As(err, &status) && status.Status().Details != nil && status.Status().Details.Name != "":
-		// metrics-server has no sample of the pod yet, or no longer.
-		writeStatus(w, apierrors.NewNotFound(schema.GroupResource{Group: "metrics.k8s.io", Resource: "pods"}, name))
+		return apierrors.NewNotFound(schema.GroupResource{Group: "metrics.k8s.io", Resource: "pods"}, name)
 	case apierrors.IsNotFound(err):
-		writeStatus(w, apierrors.NewServiceUnavailable(fmt.Sprintf(
-			"the physical cluster of SyncTarget %s serves no metrics API (metrics.k8s.io/v1beta1): run metrics-server there for the usage of its pods", p.target)))
+		return apierrors.NewServiceUnavailable(fmt.Sprintf(
+			"the physical cluster of SyncTarget %s serves no metrics API (metrics.k8s.io/v1beta1): run metrics-server there for the usage of its pods", target))
 	default:
-		writeStatus(w, apierrors.NewServiceUnavailable(fmt.Sprintf(
-			"the physical cluster of SyncTarget %s could not answer the metrics of its pods: %v", p.target, err)))
+		return apierrors.NewServiceUnavailable(fmt.Sprintf(
+			"the physical cluster of SyncTarget %s could not answer the metrics of its pods: %v", target, err))
 	}
 }
 
