@@ -24,9 +24,11 @@ import (
 	"github.com/canopy-dev/canopy/pkg/admission/assignment"
 	certificatesadmission "github.com/canopy-dev/canopy/pkg/admission/certificates"
 	"github.com/canopy-dev/canopy/pkg/admission/definitioncleanup"
+	"github.com/canopy-dev/canopy/pkg/admission/hublimits"
 	"github.com/canopy-dev/canopy/pkg/admission/kubeplugins"
 	"github.com/canopy-dev/canopy/pkg/admission/logicalclusterlifecycle"
 	"github.com/canopy-dev/canopy/pkg/admission/namespacelifecycle"
+	quotaadmission "github.com/canopy-dev/canopy/pkg/admission/resourcequota"
 	"github.com/canopy-dev/canopy/pkg/admission/upsynced"
 	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
 	rbacauthorizer "github.com/canopy-dev/canopy/pkg/authorization/rbac"
@@ -165,6 +167,17 @@ func (h *hubServer) installAdmission(cfg *genericapiserver.Config, authz authori
 	if err != nil {
 		return err
 	}
+	var counted []schema.GroupResource
+	for _, s := range h.apis.quotaCounted() {
+		counted = append(counted, s.DefaultQualifiedResource)
+	}
+	// kube-apiserver's ResourceQuota, in every logical cluster.
+	quotas := quotaadmission.New(quotaadmission.Config{
+		Quotas:  h.informers.For(h.apis.ResourceQuotas),
+		Counted: counted,
+		Status:  h.apis.ResourceQuotaStatus,
+		Stop:    cfg.DrainedNotify(),
+	})
 	cfg.AdmissionControl = admission.NewChainHandler(
 		logicalclusterlifecycle.New(h.apis.clusters),
 		definitioncleanup.New(),
@@ -175,6 +188,8 @@ func (h *hubServer) installAdmission(cfg *genericapiserver.Config, authz authori
 		certificatesadmission.New(authz),
 		h.assignments,
 		h.policies,
+		hublimits.New(h.HubLimits, h.informers.For(h.apis.clusters.LogicalClusters).Count),
+		quotas,
 	)
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"golang.org/x/time/rate"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -27,6 +28,9 @@ type Storage struct {
 
 	guard     *dataGuard
 	followers followers
+	// confirmations bounds the database reads that confirm a refusal
+	// (Served).
+	confirmations *rate.Limiter
 }
 
 // NewStorage completes LogicalClusters' stores over f's backend.
@@ -63,7 +67,8 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (*Storage, error
 	statusStore := *store
 	statusStore.UpdateStrategy = statusStrategy{s}
 	statusStore.ResetFieldsStrategy = statusStrategy{s}
-	return &Storage{LogicalClusters: store, Status: &StatusREST{store: &statusStore}, guard: guard}, nil
+	return &Storage{LogicalClusters: store, Status: &StatusREST{store: &statusStore}, guard: guard,
+		confirmations: rate.NewLimiter(ConfirmationRate, ConfirmationBurst)}, nil
 }
 
 // Resources are the REST storage by resource path, for
