@@ -41,6 +41,19 @@ type Options struct {
 	// Audit has the kube-apiserver log every request, at level Metadata,
 	// to Cluster.AuditLog: the record of what a client asked.
 	Audit bool
+	// MetricsServer runs metrics-server next to the cluster, registered
+	// as the metrics.k8s.io APIService, scraping what kwok simulates:
+	// each container uses the CPU and memory its pod's annotations
+	// kwok.x-k8s.io/usage-cpu and kwok.x-k8s.io/usage-memory say (see
+	// UsageAnnotations), so `kubectl top` reads constant values.
+	MetricsServer bool
+}
+
+// UsageAnnotations are the annotations that make kwok report a pod's
+// containers each using cpu and memory (quantities, e.g. "250m", "64Mi")
+// to metrics-server.
+func UsageAnnotations(cpu, memory string) map[string]string {
+	return map[string]string{"kwok.x-k8s.io/usage-cpu": cpu, "kwok.x-k8s.io/usage-memory": memory}
 }
 
 // Cluster is a running physical cluster.
@@ -182,7 +195,15 @@ func (c *Cluster) create(ctx context.Context, bins Binaries, opts Options) error
 	if err := os.WriteFile(stages, data, 0o644); err != nil {
 		return err
 	}
-	config, err := kwokctlConfig(bins, c.PodLogs, auditPolicy, stages)
+	var metrics *MetricsServer
+	if opts.MetricsServer {
+		ms, err := EnsureMetricsServer()
+		if err != nil {
+			return err
+		}
+		metrics = &ms
+	}
+	config, err := kwokctlConfig(bins, c.PodLogs, auditPolicy, stages, metrics)
 	if err != nil {
 		return err
 	}
@@ -204,7 +225,7 @@ func (c *Cluster) create(ctx context.Context, bins Binaries, opts Options) error
 	if c.Client, err = kubernetes.NewForConfig(c.Config); err != nil {
 		return err
 	}
-	if err := c.createNodes(ctx, opts.Nodes); err != nil {
+	if err := c.createNodes(ctx, opts.Nodes, opts.MetricsServer); err != nil {
 		return err
 	}
 	// Pods are refused until the service account controller has made the
@@ -222,8 +243,8 @@ func (c *Cluster) create(ctx context.Context, bins Binaries, opts Options) error
 // is a local file, so kwokctl never downloads, and every port is chosen
 // here, because kwokctl processes started side by side would each pick
 // the same first free port.
-func kwokctlConfig(bins Binaries, podLogs, auditPolicy, stages string) ([]byte, error) {
-	ports, err := freePorts(6)
+func kwokctlConfig(bins Binaries, podLogs, auditPolicy, stages string, metrics *MetricsServer) ([]byte, error) {
+	ports, err := freePorts(7)
 	if err != nil {
 		return nil, err
 	}
@@ -247,6 +268,16 @@ func kwokctlConfig(bins Binaries, podLogs, auditPolicy, stages string) ([]byte, 
 		// kwokctl copies the policy into the cluster's directory and has
 		// the kube-apiserver log to logs/audit.log there.
 		options["kubeAuditPolicy"] = auditPolicy
+	}
+	if metrics != nil {
+		// kwokctl runs the binary on loopback, applies the manifests'
+		// APIService with a Service pointing at it, and has kwok serve
+		// each node's /metrics/resource from simulated usage, by default
+		// the pods' usage annotations.
+		options["enableMetricsServer"] = true
+		options["metricsServerBinary"] = metrics.Binary
+		options["metricsServerManifests"] = []string{metrics.Manifests}
+		options["metricsServerPort"] = ports[6]
 	}
 	// kwokctl only runs kubectl for `kwokctl kubectl`; naming the local one
 	// keeps even that from downloading.
@@ -338,7 +369,7 @@ func freePorts(n int) ([]int, error) {
 	return ports, nil
 }
 
-func (c *Cluster) createNodes(ctx context.Context, nodes []Node) error {
+func (c *Cluster) createNodes(ctx context.Context, nodes []Node, metrics bool) error {
 	for _, n := range nodes {
 		labels := map[string]string{
 			"type":                   "kwok",
@@ -347,6 +378,14 @@ func (c *Cluster) createNodes(ctx context.Context, nodes []Node) error {
 		}
 		maps.Copy(labels, n.Labels)
 		node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: n.Name, Labels: labels}}
+		if metrics {
+			// kwok serves every node's kubelet API on one port, so
+			// metrics-server must ask for the node's own path there, as
+			// kwokctl's nodes do.
+			node.Annotations = map[string]string{
+				"metrics.k8s.io/resource-metrics-path": "/metrics/nodes/" + n.Name + "/metrics/resource",
+			}
+		}
 		if _, err := c.Client.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{}); err != nil {
 			return fmt.Errorf("creating node %s: %w", n.Name, err)
 		}

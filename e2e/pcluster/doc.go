@@ -15,4 +15,10 @@
 // and later runs reuse it. Nothing is downloaded besides Go modules. The
 // cold build takes about ten minutes on two cores, beyond go test's
 // default timeout: hack/test.sh builds first, or pass -timeout 30m.
+//
+// A cluster started with Options.MetricsServer serves metrics.k8s.io as
+// well: kwokctl runs metrics-server (built on first use only, about 12
+// minutes cold on a loaded two-core machine, 3.5 CPU-minutes) next to it,
+// and kwok serves each node's /metrics/resource from the usage the pods'
+// annotations give (UsageAnnotations), so kubectl top reads known values.
 package pcluster

@@ -190,3 +190,54 @@ func checkPodLogs(t *testing.T, ctx context.Context, c *Cluster, pod string) {
 		t.Errorf("logs of pod %s are %q, want the line %q", pod, logs, line)
 	}
 }
+
+// TestMetricsServer runs a cluster with metrics-server and checks that
+// `kubectl top pod` reads the usage kwok simulates from the pod's
+// annotations, the harness the hub's metrics are compared with.
+func TestMetricsServer(t *testing.T) {
+	t.Parallel()
+	c := Start(t, "metrics", Options{Nodes: []Node{{Name: "metrics-a"}}, MetricsServer: true})
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: "busy", Annotations: UsageAnnotations("250m", "64Mi")},
+		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c1", Image: "busy:1"}, {Name: "c2", Image: "busy:1"}}},
+	}
+	if _, err := c.Client.CoreV1().Pods("default").Create(ctx, pod, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// metrics-server answers once it has scraped the pod twice, which
+	// takes up to two resolutions (15s each).
+	var out []byte
+	err := poll(ctx, "kubectl top pod to report the pod", func() (bool, error) {
+		var err error
+		out, err = exec.CommandContext(ctx, "kubectl", "--kubeconfig", c.Kubeconfig, "top", "pod", "busy", "-n", "default", "--containers", "--no-headers").CombinedOutput()
+		return err == nil, nil
+	})
+	if err != nil {
+		t.Fatalf("%v; kubectl top pod last said %q", err, out)
+	}
+	// Memory is the annotation's; CPU is a rate metrics-server computes
+	// from kwok's counter between two scrapes, so within a few percent.
+	for _, container := range []string{"c1", "c2"} {
+		if !hasUsage(string(out), container, 250, "64Mi") {
+			t.Errorf("kubectl top pod --containers said %q, want container %s at about 250m and 64Mi", out, container)
+		}
+	}
+}
+
+// hasUsage reports whether kubectl top pod --containers printed a line of
+// container using millicores (within 5%) and memory.
+func hasUsage(out, container string, millicores int, memory string) bool {
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) != 4 || f[1] != container || f[3] != memory {
+			continue
+		}
+		var cpu int
+		if _, err := fmt.Sscanf(f[2], "%dm", &cpu); err == nil && cpu*20 >= millicores*19 && cpu*20 <= millicores*21 {
+			return true
+		}
+	}
+	return false
+}
