@@ -74,8 +74,11 @@ func TestProgressiveRollout(t *testing.T) {
 	// 1. A good rollout.
 	admin.must("--context", "team", "-n", "shop", "set", "image", "deployment/web", "c=nginx:1.28")
 	seen := r.watch("nginx:1.28", 3*time.Minute)
-	r.waitPhase("Complete")
+	// Only once pc2 and pc3 run the new image is the rollout's phase
+	// surely its own: before placement's first look at the change, it is
+	// the previous rollout's Complete.
 	times := seen()
+	r.waitPhase("Complete")
 	for _, name := range []string{"pc2", "pc3"} {
 		if !times[name].first.After(times["pc1"].available.Add(9 * time.Second)) {
 			t.Errorf("%s got nginx:1.28 at %s, less than the 10s soak after pc1 ran it available at %s",
