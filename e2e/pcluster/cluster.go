@@ -77,6 +77,49 @@ type Cluster struct {
 	workdir string
 }
 
+// PullFailingImage is an image whose pull fails in every cluster: a pod
+// with a container of it stays Pending, the container waiting in
+// ImagePullBackOff and the pod never Ready, as with an image that does
+// not exist. No other image behaves differently from kwok's defaults.
+const PullFailingImage = "pull-fails.invalid/canopy/bad:1"
+
+// pullFailingStage is the kwok Stage of PullFailingImage. Its weight
+// makes kwok pick it over its default pod-ready stage (weight 0), which
+// matches the same Pending pods. The status has no timestamps, so
+// applying it again writes nothing and ends the stage's loop.
+var pullFailingStage = map[string]any{
+	"apiVersion": "kwok.x-k8s.io/v1alpha1",
+	"kind":       "Stage",
+	"metadata":   map[string]any{"name": "pod-image-pull-fails"},
+	"spec": map[string]any{
+		"resourceRef": map[string]any{"apiGroup": "v1", "kind": "Pod"},
+		"selector": map[string]any{"matchExpressions": []map[string]any{
+			{"key": ".metadata.deletionTimestamp", "operator": "DoesNotExist"},
+			{"key": ".status.phase", "operator": "In", "values": []string{"Pending"}},
+			{"key": ".spec.containers.[].image", "operator": "In", "values": []string{PullFailingImage}},
+		}},
+		"weight": 1,
+		"next": map[string]any{"statusTemplate": `conditions:
+- {type: Initialized, status: "True"}
+- {type: Ready, status: "False", reason: ContainersNotReady}
+- {type: ContainersReady, status: "False", reason: ContainersNotReady}
+containerStatuses:
+{{ range .spec.containers }}
+- image: {{ .image | Quote }}
+  name: {{ .name | Quote }}
+  ready: false
+  started: false
+  restartCount: 0
+  state:
+    waiting:
+      reason: ImagePullBackOff
+      message: {{ printf "Back-off pulling image %q" .image | Quote }}
+{{ end }}
+phase: Pending
+`},
+	},
+}
+
 // startTimeout bounds creating a cluster up to Ready nodes; several
 // clusters start side by side on two cores.
 const startTimeout = 3 * time.Minute
@@ -141,6 +184,17 @@ func (c *Cluster) create(ctx context.Context, bins Binaries, opts Options) error
 		}
 		c.AuditLog = filepath.Join(dir, "logs", "audit.log")
 	}
+	// kwokctl writes kwok's default stages into the configuration it
+	// gives the kwok-controller, and none if its own configuration has
+	// any; a second configuration file adds to them.
+	stages := filepath.Join(c.workdir, c.Name+".stages.yaml")
+	data, err := json.Marshal(pullFailingStage)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(stages, data, 0o644); err != nil {
+		return err
+	}
 	var metrics *MetricsServer
 	if opts.MetricsServer {
 		ms, err := EnsureMetricsServer()
@@ -149,7 +203,7 @@ func (c *Cluster) create(ctx context.Context, bins Binaries, opts Options) error
 		}
 		metrics = &ms
 	}
-	config, err := kwokctlConfig(bins, c.PodLogs, auditPolicy, metrics)
+	config, err := kwokctlConfig(bins, c.PodLogs, auditPolicy, stages, metrics)
 	if err != nil {
 		return err
 	}
@@ -189,7 +243,7 @@ func (c *Cluster) create(ctx context.Context, bins Binaries, opts Options) error
 // is a local file, so kwokctl never downloads, and every port is chosen
 // here, because kwokctl processes started side by side would each pick
 // the same first free port.
-func kwokctlConfig(bins Binaries, podLogs, auditPolicy string, metrics *MetricsServer) ([]byte, error) {
+func kwokctlConfig(bins Binaries, podLogs, auditPolicy, stages string, metrics *MetricsServer) ([]byte, error) {
 	ports, err := freePorts(7)
 	if err != nil {
 		return nil, err
@@ -238,8 +292,11 @@ func kwokctlConfig(bins Binaries, podLogs, auditPolicy string, metrics *MetricsS
 		// included, on the node IP; on loopback the kube-apiserver can
 		// reach it.
 		"componentsPatches": []map[string]any{{
-			"name":      "kwok-controller",
-			"extraArgs": []map[string]any{{"key": "node-ip", "value": "127.0.0.1", "override": true}},
+			"name": "kwok-controller",
+			"extraArgs": []map[string]any{
+				{"key": "node-ip", "value": "127.0.0.1", "override": true},
+				{"key": "config", "value": stages},
+			},
 		}},
 	}, {
 		"apiVersion": "kwok.x-k8s.io/v1alpha1",

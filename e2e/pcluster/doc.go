@@ -4,6 +4,12 @@
 // local processes on loopback ports started through kwokctl's binary
 // runtime.
 //
+// kwok runs its default stages, so every pod turns Running and Ready at
+// once, except a pod of PullFailingImage: an added stage, in a second
+// kwok configuration file beside kwokctl's, keeps it Pending in
+// ImagePullBackOff, the way a bad image looks, for tests of what
+// happens when a rollout's pods never turn ready.
+//
 // The binaries are built from their Go modules by hack/tools/build.sh and
 // cached by version, so a test on a fresh machine builds what is missing
 // and later runs reuse it. Nothing is downloaded besides Go modules. The

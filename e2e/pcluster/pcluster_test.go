@@ -77,6 +77,15 @@ func checkCluster(t *testing.T, c *Cluster, region string) {
 		t.Errorf("kube-apiserver reports version %q, want the v1.37 release it was built from", info.GitVersion)
 	}
 
+	// Made first, it is still not Ready once the Deployment's pods are.
+	pullFails := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: "pull-fails"},
+		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: PullFailingImage}}},
+	}
+	if _, err := c.Client.CoreV1().Pods("default").Create(ctx, pullFails, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+
 	deployments := c.Client.AppsV1().Deployments("default")
 	labels := map[string]string{"app": "web"}
 	_, err = deployments.Create(ctx, &appsv1.Deployment{
@@ -119,6 +128,7 @@ func checkCluster(t *testing.T, c *Cluster, region string) {
 
 	checkPodLogs(t, ctx, c, pods.Items[0].Name)
 	checkPodExec(t, c, pods.Items[0].Name)
+	checkPullFails(t, ctx, c, pullFails.Name)
 
 	if err := deployments.Delete(ctx, "web", metav1.DeleteOptions{PropagationPolicy: ptr.To(metav1.DeletePropagationForeground)}); err != nil {
 		t.Fatal(err)
@@ -129,6 +139,29 @@ func checkCluster(t *testing.T, c *Cluster, region string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// checkPullFails checks that pod, of PullFailingImage, is Pending with
+// its container waiting in ImagePullBackOff, and not Ready.
+func checkPullFails(t *testing.T, ctx context.Context, c *Cluster, pod string) {
+	var p *corev1.Pod
+	err := poll(ctx, "pod "+pod+" in ImagePullBackOff", func() (bool, error) {
+		var err error
+		p, err = c.Client.CoreV1().Pods("default").Get(ctx, pod, metav1.GetOptions{})
+		return err == nil && len(p.Status.ContainerStatuses) == 1 && p.Status.ContainerStatuses[0].State.Waiting != nil &&
+			p.Status.ContainerStatuses[0].State.Waiting.Reason == "ImagePullBackOff", err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Status.Phase != corev1.PodPending {
+		t.Errorf("pod %s of %s is %s, want Pending", pod, PullFailingImage, p.Status.Phase)
+	}
+	for _, cond := range p.Status.Conditions {
+		if cond.Type == corev1.PodReady && cond.Status == corev1.ConditionTrue {
+			t.Errorf("pod %s of %s is Ready", pod, PullFailingImage)
+		}
 	}
 }
 
