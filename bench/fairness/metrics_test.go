@@ -136,7 +136,7 @@ type hubFigures struct {
 func (s sample) summary() string {
 	secs := s.elapsed.Seconds()
 	h := s.hub
-	return fmt.Sprintf("flood %.0f ops/s (%d errors); CPU hub %.2f load %.2f; tenants' level: %.0f req/s, wait mean %.1f p99≤%.0f ms, exec mean %.1f p99≤%.0f ms; %.0f rejected; GC %.1f/s, pauses %.2f ms/s; sched p99≤%.2f ms; %.0f SQL/s",
+	return fmt.Sprintf("flood %.0f ops/s (%d errors); CPU server %.2f load %.2f; tenants' level: %.0f req/s, wait mean %.1f p99≤%.0f ms, exec mean %.1f p99≤%.0f ms; %.0f rejected; GC %.1f/s, pauses %.2f ms/s; sched p99≤%.2f ms; %.0f SQL/s",
 		s.floodOps, s.floodErr, s.hubCPU.Seconds()/secs, s.loadCPU.Seconds()/(secs+warmUp.Seconds()),
 		h.waitN/secs, h.waitMean*1e3, h.waitP99*1e3, h.execMean*1e3, h.execP99*1e3, h.rejected,
 		h.gcPauses/secs, h.gcPause*1e3/secs, h.schedP99*1e3, h.statements/secs)
