@@ -173,7 +173,10 @@ func run(ctx context.Context, b *testing.B, c config) result {
 	}})
 	create(ctx, b, root.Resource(placements), placement(c, names))
 	create(ctx, b, deploy, fleet.Deployment(name, namespace, replicas, nil))
+	// The first placement pins every target at once, complete at once:
+	// the idle figure and the first rollout wait until every copy runs.
 	to := o.waitComplete(ctx, b, "", c.timeout)
+	o.waitAvailable(ctx, b, names, to, c.timeout)
 	logf("every target runs revision %s", to)
 
 	var r result
@@ -304,6 +307,29 @@ func (o *observer) waitComplete(ctx context.Context, b *testing.B, from string, 
 		}
 		if time.Now().After(deadline) {
 			b.Fatalf("the rollout from revision %q is not complete after %v: %+v", from, timeout, s)
+		}
+		proc.Sleep(ctx, b, 100*time.Millisecond)
+	}
+}
+
+// waitAvailable waits until every target's copy was seen running
+// revision to available.
+func (o *observer) waitAvailable(ctx context.Context, b *testing.B, targets []string, to string, timeout time.Duration) {
+	deadline := time.Now().Add(timeout)
+	for {
+		o.mu.Lock()
+		var waiting []string
+		for _, t := range targets {
+			if _, ok := o.available[t][to]; !ok {
+				waiting = append(waiting, t)
+			}
+		}
+		o.mu.Unlock()
+		if len(waiting) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("%d targets do not run revision %s available after %v: %v", len(waiting), to, timeout, waiting)
 		}
 		proc.Sleep(ctx, b, 100*time.Millisecond)
 	}
