@@ -110,12 +110,8 @@ type dependencyController struct {
 
 // Run syncs with workers until ctx ends.
 func (c *dependencyController) Run(ctx context.Context, workers int) {
-	defer c.queue.ShutDown()
 	sync := telemetry.Traced(c.tracer, telemetry.SpanDependency, c.attributes, c.sync)
-	for range workers {
-		go work(ctx, telemetry.QueueDependencies, c.queue, sync)
-	}
-	<-ctx.Done()
+	runWorkers(ctx, telemetry.QueueDependencies, c.queue, workers, sync)
 }
 
 func (c *dependencyController) attributes(k dependencyKey) []attribute.KeyValue {

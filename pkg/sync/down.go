@@ -71,12 +71,8 @@ const retryAfter = 2 * time.Second
 
 // Run syncs with workers until ctx ends.
 func (c *specController) Run(ctx context.Context, workers int) {
-	defer c.queue.ShutDown()
 	sync := telemetry.Traced(c.tracer, telemetry.SpanDown, c.attributes, telemetry.Timed(&c.observed, c.sync))
-	for range workers {
-		go work(ctx, telemetry.QueueDown, c.queue, sync)
-	}
-	<-ctx.Done()
+	runWorkers(ctx, telemetry.QueueDown, c.queue, workers, sync)
 }
 
 func (c *specController) attributes(k objectKey) []attribute.KeyValue {

@@ -59,11 +59,7 @@ func newEventController(key string, hub *hubclient.Clients, hubEvents cache.Shar
 
 // Run syncs with workers until ctx ends.
 func (c *eventController) Run(ctx context.Context, workers int) {
-	defer c.queue.ShutDown()
-	for range workers {
-		go work(ctx, telemetry.QueueEvents, c.queue, c.sync)
-	}
-	<-ctx.Done()
+	runWorkers(ctx, telemetry.QueueEvents, c.queue, workers, c.sync)
 }
 
 // sync makes the hub copy of the downstream Event of o match it:

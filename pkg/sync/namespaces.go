@@ -63,11 +63,7 @@ func (c *namespaceController) downHandler() cache.ResourceEventHandler {
 
 // Run syncs with workers until ctx ends.
 func (c *namespaceController) Run(ctx context.Context, workers int) {
-	defer c.queue.ShutDown()
-	for range workers {
-		go work(ctx, telemetry.QueueNamespaces, c.queue, c.Sync)
-	}
-	<-ctx.Done()
+	runWorkers(ctx, telemetry.QueueNamespaces, c.queue, workers, c.Sync)
 }
 
 // occupied tells whether downstream namespace name holds an object the

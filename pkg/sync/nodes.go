@@ -112,11 +112,7 @@ func newNodeController(key string, hub *hubclient.Clients, hubPods, hubNodes cac
 
 // Run syncs with workers until ctx ends.
 func (c *nodeController) Run(ctx context.Context, workers int) {
-	defer c.queue.ShutDown()
-	for range workers {
-		go work(ctx, telemetry.QueueNodes, c.queue, c.sync)
-	}
-	<-ctx.Done()
+	runWorkers(ctx, telemetry.QueueNodes, c.queue, workers, c.sync)
 }
 
 // clustersOn are the logical clusters that have a copy of node, or a pod

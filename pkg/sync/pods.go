@@ -65,11 +65,7 @@ func newPodController(key string, hub *hubclient.Clients, hubPods cache.SharedIn
 
 // Run syncs with workers until ctx ends.
 func (c *podController) Run(ctx context.Context, workers int) {
-	defer c.queue.ShutDown()
-	for range workers {
-		go work(ctx, telemetry.QueuePods, c.queue, c.sync)
-	}
-	<-ctx.Done()
+	runWorkers(ctx, telemetry.QueuePods, c.queue, workers, c.sync)
 }
 
 // queueCopies queues every downstream object of lister again, through

@@ -223,6 +223,19 @@ func work[K interface {
 	}
 }
 
+// runWorkers processes q, named name, with workers running sync until
+// ctx ends, and then shuts q down.
+func runWorkers[K interface {
+	comparable
+	fmt.Stringer
+}](ctx context.Context, name string, q workqueue.TypedRateLimitingInterface[K], workers int, sync func(context.Context, K) error) {
+	defer q.ShutDown()
+	for range workers {
+		go work(ctx, name, q, sync)
+	}
+	<-ctx.Done()
+}
+
 // newQueue is a work queue named name, with the syncer's backoff.
 func newQueue[K comparable](name string) workqueue.TypedRateLimitingInterface[K] {
 	return workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[K](), workqueue.TypedRateLimitingQueueConfig[K]{Name: name})

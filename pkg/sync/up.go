@@ -39,12 +39,8 @@ type statusController struct {
 
 // Run syncs with workers until ctx ends.
 func (c *statusController) Run(ctx context.Context, workers int) {
-	defer c.queue.ShutDown()
 	sync := telemetry.Timed(&c.observed, c.sync)
-	for range workers {
-		go work(ctx, telemetry.QueueUp, c.queue, sync)
-	}
-	<-ctx.Done()
+	runWorkers(ctx, telemetry.QueueUp, c.queue, workers, sync)
 }
 
 // enqueue queues k, on a change observed now.
