@@ -5,14 +5,22 @@ import (
 	"fmt"
 	"slices"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
 	"k8s.io/utils/ptr"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/podspec"
+	"github.com/canopy-dev/canopy/pkg/sync/hubclient"
+	"github.com/canopy-dev/canopy/pkg/sync/report"
+	"github.com/canopy-dev/canopy/pkg/sync/telemetry"
 )
 
 // dependencyResources are the kinds of objects a pod template refers to
@@ -74,20 +82,93 @@ func indexDependencies(obj any) ([]string, error) {
 	return keys, nil
 }
 
-// queueDependencies queues the dependencies of hub object obj, as it was
-// or as it is, so that each is made or removed downstream.
-func (s *Syncer) queueDependencies(obj any) {
+// dependencyController keeps downstream the objects that synced
+// workloads depend on while one does. Its queue holds the dependencies,
+// fed by the hub informers of the workloads, as they were and as they
+// are, and by the downstream copies the syncer made.
+type dependencyController struct {
+	key       string
+	hub       *hubclient.Clients
+	down      dynamic.Interface
+	resources []*resource
+	// accepted indexes resources by resource.
+	accepted map[schema.GroupVersionResource]int
+	// listers hold the downstream objects of dependencyResources, by the
+	// same index.
+	listers []cache.GenericLister
+	report  *report.Reporter
+	tracer  trace.Tracer
+	// spec applies a dependency downstream as it does an assigned object.
+	spec *specController
+
+	queue workqueue.TypedRateLimitingInterface[dependencyKey]
+
+	// usable tells whether the target serves a logical cluster
+	// (refuse.go).
+	usable func(cluster string) bool
+}
+
+// Run syncs with workers until ctx ends.
+func (c *dependencyController) Run(ctx context.Context, workers int) {
+	sync := telemetry.Traced(c.tracer, telemetry.SpanDependency, c.attributes, c.sync)
+	runWorkers(ctx, telemetry.QueueDependencies, c.queue, workers, sync)
+}
+
+func (c *dependencyController) attributes(k dependencyKey) []attribute.KeyValue {
+	return telemetry.ObjectAttributes(dependencyResources[k.resource], k.cluster, k.namespace, k.name, c.spec.namespaceOf(k.cluster, k.namespace))
+}
+
+// hubHandler queues the dependencies of each synced workload, as it was
+// and as it is, so that those it no longer refers to go and those it
+// does are read again.
+func (c *dependencyController) hubHandler() cache.ResourceEventHandler {
+	return cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any) { c.enqueueOf(objectOf(obj)) },
+		UpdateFunc: func(old, obj any) {
+			c.enqueueOf(old)
+			c.enqueueOf(obj)
+		},
+		DeleteFunc: func(obj any) { c.enqueueOf(objectOf(obj)) },
+	}
+}
+
+// downHandler queues each downstream object of dependencyResources[i]
+// that the syncer made, to be kept while a workload needs it.
+func (c *dependencyController) downHandler(i int) cache.ResourceEventHandler {
+	return originHandler(func(o origin) { c.queue.Add(dependencyKey{i, o}) })
+}
+
+// enqueueOf queues the dependencies of hub object obj, so that each is
+// made or removed downstream.
+func (c *dependencyController) enqueueOf(obj any) {
 	if h, ok := obj.(*hubObject); ok {
 		for _, k := range dependencies(h.Unstructured, h.cluster) {
-			s.depQueue.Add(k)
+			c.queue.Add(k)
 		}
 	}
 }
 
+// keep tells whether the hub object of k, no longer assigned, is a
+// dependency of a synced workload, and queues it as one if it is: it
+// then stays downstream.
+func (c *dependencyController) keep(k objectKey) (bool, error) {
+	i := slices.Index(dependencyResources, c.resources[k.resource].gvr)
+	if i < 0 {
+		return false, nil
+	}
+	dep := dependencyKey{i, k.origin}
+	referenced, err := c.referenced(dep)
+	if err != nil || !referenced {
+		return false, err
+	}
+	c.queue.Add(dep)
+	return true, nil
+}
+
 // referenced tells whether a synced workload, not being deleted, refers
 // to k.
-func (s *Syncer) referenced(k dependencyKey) (bool, error) {
-	for _, r := range s.resources {
+func (c *dependencyController) referenced(k dependencyKey) (bool, error) {
+	for _, r := range c.resources {
 		objs, err := r.hub.GetIndexer().ByIndex(byDependency, k.String())
 		if err != nil {
 			return false, err
@@ -101,7 +182,7 @@ func (s *Syncer) referenced(k dependencyKey) (bool, error) {
 	return false, nil
 }
 
-// syncDependency makes the downstream copy of k match its hub object
+// sync makes the downstream copy of k match its hub object
 // while a synced workload refers to it, and removes it once none does.
 //
 // The hub is not watched for these objects: they need not carry the
@@ -111,22 +192,22 @@ func (s *Syncer) referenced(k dependencyKey) (bool, error) {
 // which the hub informers' resync period bounds: a change at the hub
 // reaches downstream within the hub resync period, or at once when the workload
 // changes.
-func (s *Syncer) syncDependency(ctx context.Context, k dependencyKey) error {
+func (c *dependencyController) sync(ctx context.Context, k dependencyKey) error {
 	gvr := dependencyResources[k.resource]
-	if i, ok := s.accepted[gvr]; ok {
-		if h, ok, err := s.hubObjectOf(objectKey{i, k.origin}); err != nil || ok && h.GetDeletionTimestamp() == nil {
-			// Assigned itself: syncDown owns it.
+	if i, ok := c.accepted[gvr]; ok {
+		if h, ok, err := c.resources[i].hubObject(k.origin); err != nil || ok && h.GetDeletionTimestamp() == nil {
+			// Assigned itself: the spec controller owns it.
 			return err
 		}
 	}
 	// A dependency is in the logical cluster of the workloads referring
 	// to it: one the target does not serve has none synced.
-	referenced, err := s.referenced(k)
+	referenced, err := c.referenced(k)
 	if err != nil {
 		return err
 	}
-	referenced = referenced && s.usable(k.cluster)
-	hub, err := s.hubIn(k.cluster)
+	referenced = referenced && c.usable(k.cluster)
+	hub, err := c.hub.In(k.cluster)
 	if err != nil {
 		return err
 	}
@@ -135,13 +216,14 @@ func (s *Syncer) syncDependency(ctx context.Context, k dependencyKey) error {
 		return err
 	}
 	exists := err == nil
-	if exists && obj.GetLabels()[workloadv1alpha1.StateLabel(s.key)] == workloadv1alpha1.StateSync && obj.GetDeletionTimestamp() == nil {
-		// Assigned, and the informer has not seen it yet: syncDown will.
+	if exists && obj.GetLabels()[workloadv1alpha1.StateLabel(c.key)] == workloadv1alpha1.StateSync && obj.GetDeletionTimestamp() == nil {
+		// Assigned, and the informer has not seen it yet: the spec
+		// controller will.
 		return nil
 	}
-	downNamespace := s.downstreamNamespace(k.cluster, k.namespace)
-	down := s.down.Resource(gvr).Namespace(downNamespace)
-	current, err := s.dependencyListers[k.resource].ByNamespace(downNamespace).Get(k.name)
+	downNamespace := c.spec.namespaceOf(k.cluster, k.namespace)
+	down := c.down.Resource(gvr).Namespace(downNamespace)
+	current, err := c.listers[k.resource].ByNamespace(downNamespace).Get(k.name)
 	if ignoreNotFound(err) != nil {
 		return err
 	}
@@ -153,20 +235,21 @@ func (s *Syncer) syncDependency(ctx context.Context, k dependencyKey) error {
 		ours = ok && o == k.origin
 	}
 	if !referenced || !exists || obj.GetDeletionTimestamp() != nil {
-		s.resolved(gvr, k.origin)
-		s.forgetRejection(gvr, k.origin)
+		ref := report.Ref{Resource: gvr, Cluster: k.cluster, Namespace: k.namespace, Name: k.name}
+		c.report.Resolved(ref)
+		c.report.ForgetRejection(ref)
 		if !ours {
 			return nil
 		}
 		err := down.Delete(ctx, k.name, metav1.DeleteOptions{
 			Preconditions: &metav1.Preconditions{UID: ptr.To(currentObj.GetUID())},
 		})
-		countWrite(gvr.GroupResource(), "delete", err)
+		telemetry.CountWrite(gvr.GroupResource(), "delete", err)
 		return ignoreNotFound(err)
 	}
-	conflict, err := s.applyDownstream(ctx, gvr, obj.GroupVersionKind(), k.origin, obj, currentObj)
+	conflict, err := c.spec.applyDownstream(ctx, gvr, obj.GroupVersionKind(), k.origin, obj, currentObj)
 	if conflict {
-		s.depQueue.AddAfter(k, conflictRecheck)
+		c.queue.AddAfter(k, conflictRecheck)
 	}
 	return err
 }

@@ -10,7 +10,7 @@
 // status subresource. Its credential can do no more (pkg/syncerscope):
 // the hub answers a read of anything outside the target's scope with a
 // 403, which the syncer takes, like a 404, for "not mine" (outOfScope).
-
+//
 // Downward, each object is server-side applied, under field manager
 // canopy-syncer, into the downstream namespace of its logical cluster
 // and namespace for its target (workloadv1alpha1.DownstreamNamespace,
@@ -19,7 +19,7 @@
 // before, is adopted: pkg/sync/namespace.Name), stripped of what
 // belongs to the hub and annotated with its origin. An object that exists
 // downstream without that origin is someone else's and is left alone
-// (conflict.go): a Warning Event, reason SyncConflict, says so at the hub
+// (pkg/sync/report): a Warning Event, reason SyncConflict, says so at the hub
 // on the hub object, once while the conflict lasts, and the object is
 // looked at again every conflictRecheck, since the downstream informers
 // do not see the other object go; once it has, the hub object is synced.
@@ -29,7 +29,7 @@
 // the conflict is over, or the object released. The condition is the
 // record that survives a restart: found in place, nothing is written.
 //
-// Refusals (failed.go): a write the physical cluster refuses for good,
+// Refusals (pkg/sync/report): a write the physical cluster refuses for good,
 // a 422, a 400, or a 403 of an admission plugin, policy or webhook
 // there, is not retried: sending the same object again would be refused
 // again. The syncer records the refused object by UID and by the hash of
@@ -192,32 +192,36 @@
 // the hub, a log line and canopy_syncer_refused_objects_total. When the
 // list changes, every assigned object is looked at again.
 //
-// Metrics (metrics.go): besides client-go's series of the named work
-// queues and REST clients, canopy_syncer_sync_latency_seconds measures,
-// by direction and resource, from the first change of an object observed
-// by the informers since its last sync to the write that carries it:
-// the downstream apply, down, or the hub status update, up. A sync that
-// writes nothing observes nothing. canopy_syncer_sync_errors_total counts
-// failed syncs by queue and by type of error, and
-// canopy_syncer_refused_objects_total the objects refused, and
-// canopy_syncer_downstream_writes_total the writes sent to the physical
-// cluster, by outcome. No label names a logical cluster or an object.
+// Metrics and tracing (pkg/sync/telemetry): each sync's latency, its
+// errors, the writes sent downstream, and a span per sync tying the hub
+// object's version to the downstream version made from it.
 //
-// Tracing (tracing.go): each downward sync of an object is a span,
-// sync.down or sync.dependency, naming the hub object by resource,
-// logical cluster, namespace and name, and the downstream namespace; the
-// span gets the hub object's UID and the resourceVersion being applied.
-// Its child sync.apply is the server-side apply, and gets the UID and the
-// resourceVersion the apply made downstream. So a span ties one version
-// of a hub object to the one version of the downstream object made from
-// it: the trace of a rollout at the hub is found by the hub object's
-// resourceVersion, and the downstream object it became by the child's.
-// Each upward status write is a span, sync.up, with both identities: the
-// hub version written to and the downstream version whose status it
-// carries. The requests made within these spans, and only those, are
-// spans too, and carry the W3C trace context to the server: the hub's
-// span of the request joins the syncer's trace when the hub trusts the
-// syncer's trace context; otherwise, as kube-apiserver does for clients
-// outside system:masters, the hub starts a trace of its own, linked to
-// the syncer's request span.
+// Shape: the Syncer (syncer.go) only assembles. It makes the informers of
+// both sides and hands each controller the informers, listers and
+// clients it needs; each controller is one type in one file, with its
+// own work queue, its handlers and its sync, and its decisions in a pure
+// function of a package of their own, tested with client-go's fakes:
+// specController (down.go, pkg/sync/spec), statusController (up.go,
+// pkg/sync/status), dependencyController (dependencies.go),
+// podController (pods.go, pkg/sync/upsync), eventController (events.go,
+// pkg/sync/upsync), nodeController (nodes.go), namespaceController
+// (namespaces.go, pkg/sync/namespace), and the heartbeat (heartbeat.go,
+// pkg/sync/heartbeat); the tunnel to the hub is pkg/tunnel/agent's, which
+// cmd/syncer starts beside them. Controllers reach one another only
+// through func fields, as the spec controller hands a dependency still
+// needed to the dependency controller. What several share is a package
+// of its own with a narrow API, whose code a reader of a sync need not
+// open: pkg/sync/report (the conflicts, refusals and rejections reported
+// at the hub), pkg/sync/hubclient (clients per logical cluster and the
+// status writes), pkg/sync/patch (merge patches) and pkg/sync/telemetry
+// (metrics and spans). So one sync, followed from the hub watch to the
+// downstream apply and back, reads five files, one sync's path:
+// informers.go (the hub watch's objects and keys, and the handlers that
+// queue them), down.go (the spec controller: hub object to downstream
+// apply), spec/spec.go (what to apply, and whether), up.go (the status
+// controller: downstream status to the hub) and status/status.go (what to
+// write there). TestSyncPath follows the calls of that path with the
+// type checker and fails when they reach another file, and
+// TestControllersOwnTheirQueues when a controller spreads over files or
+// the Syncer holds a queue.
 package sync

@@ -4,70 +4,88 @@ import (
 	"context"
 	"fmt"
 
-	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
-	"github.com/canopy-dev/canopy/pkg/sync/upsync"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/informers"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
+
+	"github.com/canopy-dev/canopy/pkg/sync/hubclient"
+	"github.com/canopy-dev/canopy/pkg/sync/namespace"
+	"github.com/canopy-dev/canopy/pkg/sync/telemetry"
+	"github.com/canopy-dev/canopy/pkg/sync/upsync"
 )
 
 var events = corev1.SchemeGroupVersion.WithResource("events")
 
-// setUpEvents makes the informers of Events: downstream, those of every
-// namespace, since Events carry no label to select, of which only those
-// in the syncer's namespaces are queued; at the hub, those the syncer
-// upsynced, so that one gone downstream while the syncer was away is
-// found.
-func (s *Syncer) setUpEvents(wildcard dynamic.Interface) error {
-	var err error
-	if s.hubEvents, err = s.hubInformer(wildcard, events, labels.Set{workloadv1alpha1.UpsyncedLabel: s.key}.String(), nil); err != nil {
-		return err
-	}
-	if _, err := s.hubEvents.AddEventHandler(hubOriginHandler(s.eventQueue.Add)); err != nil {
-		return err
-	}
-	factory := dynamicinformer.NewDynamicSharedInformerFactory(s.down, 0)
-	down, err := downInformer(factory, events)
-	if err != nil {
-		return err
-	}
-	s.downEvents = down.Lister()
-	if _, err := down.Informer().AddEventHandler(s.downOriginHandler(s.eventQueue.Add)); err != nil {
-		return err
-	}
-	s.factories = append(s.factories, factory)
-	s.synced = append(s.synced, namedSync{hubName(events), s.hubEvents.HasSynced}, namedSync{downName(events), down.Informer().HasSynced})
-	return nil
+// eventController copies the Events downstream of pods and of synced
+// objects, in the syncer's namespaces, to the hub, about the hub object
+// of the same name, and deletes the copy once the Event is gone
+// downstream. Its queue holds the copies' origins, fed by both sides'
+// informers: Events carry no label to select, so the downstream
+// informer lists every namespace and the handler drops those of
+// namespaces the syncer did not make; the hub's holds the Events the
+// syncer upsynced, so that one gone downstream while the syncer was away
+// is found.
+type eventController struct {
+	key        string
+	hub        *hubclient.Clients
+	hubEvents  cache.SharedIndexInformer
+	downEvents cache.GenericLister
+	namespaces corelisters.NamespaceLister
+	resources  []*resource
+
+	queue workqueue.TypedRateLimitingInterface[origin]
 }
 
-// syncEvent makes the hub copy of the downstream Event of o match it:
+// newEventController is the eventController of the Events of hubEvents
+// and downEvents, queueing their events.
+func newEventController(key string, hub *hubclient.Clients, hubEvents cache.SharedIndexInformer, downEvents informers.GenericInformer,
+	namespaces corelisters.NamespaceLister, resources []*resource,
+) (*eventController, error) {
+	c := &eventController{key: key, hub: hub, hubEvents: hubEvents, downEvents: downEvents.Lister(), namespaces: namespaces, resources: resources,
+		queue: newQueue[origin](telemetry.QueueEvents)}
+	if _, err := hubEvents.AddEventHandler(hubOriginHandler(c.queue.Add)); err != nil {
+		return nil, err
+	}
+	if _, err := downEvents.Informer().AddEventHandler(copiedHandler(namespaces, c.queue.Add)); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Run syncs with workers until ctx ends.
+func (c *eventController) Run(ctx context.Context, workers int) {
+	runWorkers(ctx, telemetry.QueueEvents, c.queue, workers, c.sync)
+}
+
+// sync makes the hub copy of the downstream Event of o match it:
 // created, updated, or deleted once the downstream Event is gone. Only
 // the Events of pods and of synced objects are copied.
-func (s *Syncer) syncEvent(ctx context.Context, o origin) error {
-	c, err := s.upsyncedPair(o, events, s.hubEvents, s.downEvents)
+func (c *eventController) sync(ctx context.Context, o origin) error {
+	pair, err := upsyncedPair(c.hub, o, namespace.Name(c.namespaces, c.key, o.cluster, o.namespace), events, c.hubEvents, c.downEvents)
 	if err != nil {
 		return err
 	}
-	if c.down == nil || !s.ofSynced(c.down) {
-		return c.deleteHub(ctx, o.name)
+	if pair.down == nil || !c.ofSynced(pair.down) {
+		return pair.deleteHub(ctx, o.name)
 	}
-	desired := upsync.Event(c.down, o.namespace, o.name, s.key)
-	if c.hub == nil {
-		if _, err := c.client.Create(ctx, desired, metav1.CreateOptions{FieldManager: FieldManager}); err != nil {
+	desired := upsync.Event(pair.down, o.namespace, o.name, c.key)
+	if pair.hub == nil {
+		if _, err := pair.client.Create(ctx, desired, metav1.CreateOptions{FieldManager: hubclient.FieldManager}); err != nil {
 			return fmt.Errorf("upsyncing the event: %w", err)
 		}
 		return nil
 	}
-	p, err := upsync.EventWrite(c.hub.Unstructured, desired)
+	p, err := upsync.EventWrite(pair.hub.Unstructured, desired)
 	if err != nil || p == nil {
 		return err
 	}
-	if _, err := c.client.Patch(ctx, o.name, types.MergePatchType, p, metav1.PatchOptions{FieldManager: FieldManager}); ignoreNotFound(err) != nil {
+	if _, err := pair.client.Patch(ctx, o.name, types.MergePatchType, p, metav1.PatchOptions{FieldManager: hubclient.FieldManager}); ignoreNotFound(err) != nil {
 		return fmt.Errorf("updating the upsynced event: %w", err)
 	}
 	return nil
@@ -75,7 +93,7 @@ func (s *Syncer) syncEvent(ctx context.Context, o origin) error {
 
 // ofSynced tells whether downstream Event e is about a pod or an object
 // the syncer synced, in one of its namespaces.
-func (s *Syncer) ofSynced(e *unstructured.Unstructured) bool {
+func (c *eventController) ofSynced(e *unstructured.Unstructured) bool {
 	apiVersion, _, _ := unstructured.NestedString(e.Object, "involvedObject", "apiVersion")
 	kind, _, _ := unstructured.NestedString(e.Object, "involvedObject", "kind")
 	name, _, _ := unstructured.NestedString(e.Object, "involvedObject", "name")
@@ -86,7 +104,7 @@ func (s *Syncer) ofSynced(e *unstructured.Unstructured) bool {
 	if err != nil {
 		return false
 	}
-	for _, r := range s.resources {
+	for _, r := range c.resources {
 		if r.gvk == gv.WithKind(kind) {
 			obj, err := r.down.ByNamespace(e.GetNamespace()).Get(name)
 			if err != nil {

@@ -10,13 +10,14 @@ import (
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/sync/heartbeat"
+	"github.com/canopy-dev/canopy/pkg/sync/hubclient"
 )
 
 var syncTargets = workloadv1alpha1.SchemeGroupVersion.WithResource("synctargets")
 
 // syncTarget reads the syncer's SyncTarget.
 func (s *Syncer) syncTarget(ctx context.Context) (*workloadv1alpha1.SyncTarget, error) {
-	hub, err := s.hubIn(string(s.targetCluster))
+	hub, err := s.hub.In(string(s.targetCluster))
 	if err != nil {
 		return nil, err
 	}
@@ -58,12 +59,12 @@ func (s *Syncer) writeSyncTargetStatus(ctx context.Context, target *workloadv1al
 	if err != nil {
 		return err
 	}
-	hub, err := s.hubIn(string(s.targetCluster))
+	hub, err := s.hub.In(string(s.targetCluster))
 	if err != nil {
 		return err
 	}
 	obj := &unstructured.Unstructured{Object: u}
 	obj.SetGroupVersionKind(workloadv1alpha1.SchemeGroupVersion.WithKind("SyncTarget"))
-	_, err = hub.Resource(syncTargets).UpdateStatus(ctx, obj, metav1.UpdateOptions{FieldManager: FieldManager})
+	_, err = hub.Resource(syncTargets).UpdateStatus(ctx, obj, metav1.UpdateOptions{FieldManager: hubclient.FieldManager})
 	return err
 }

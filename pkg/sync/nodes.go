@@ -12,17 +12,20 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/informers"
+	coreinformers "k8s.io/client-go/informers/core/v1"
+	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/ptr"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/sync/hubclient"
 	"github.com/canopy-dev/canopy/pkg/sync/patch"
+	"github.com/canopy-dev/canopy/pkg/sync/telemetry"
 	"github.com/canopy-dev/canopy/pkg/sync/upsync"
 )
 
@@ -48,65 +51,76 @@ func indexNodeByName(obj any) ([]string, error) {
 	return nil, nil
 }
 
-// setUpNodes makes the informers of nodes: the physical cluster's, all of
-// them, and at the hub the copies the syncer made, in every logical
-// cluster. A logical cluster gets a copy of each node that runs a pod the
-// syncer copied up there, and keeps it while one does; the node queue
-// holds the origins of those copies, cluster and node name. It needs the
-// pods' informer at the hub, which setUpPods makes indexed by node.
-func (s *Syncer) setUpNodes(wildcard dynamic.Interface) error {
+// nodeController copies each node of the physical cluster that runs a
+// pod the syncer copied up to a logical cluster there too, and deletes
+// the copy once no such pod runs on it. Its queue holds the origins of
+// the copies, logical cluster and node name, fed by the upsynced pods,
+// the physical cluster's nodes and the copies.
+type nodeController struct {
+	key string
+	hub *hubclient.Clients
+	// hubPods holds the pods the syncer upsynced, indexed byNode;
+	// hubNodes the nodes it copied up; downNodes the physical cluster's.
+	hubPods   cache.SharedIndexInformer
+	hubNodes  cache.SharedIndexInformer
+	downNodes corelisters.NodeLister
+
+	queue workqueue.TypedRateLimitingInterface[origin]
+}
+
+// newNodeController is the nodeController of the copies of hubNodes,
+// of the nodes of downNodes, queueing the events of both and of hubPods.
+func newNodeController(key string, hub *hubclient.Clients, hubPods, hubNodes cache.SharedIndexInformer, downNodes coreinformers.NodeInformer) (*nodeController, error) {
+	c := &nodeController{key: key, hub: hub, hubPods: hubPods, hubNodes: hubNodes, downNodes: downNodes.Lister(),
+		queue: newQueue[origin](telemetry.QueueNodes)}
 	queueNodeOf := func(obj any) {
 		if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 			obj = d.Obj
 		}
 		if h, ok := obj.(*hubObject); ok && upsync.NodeOf(h.Unstructured) != "" {
-			s.nodeQueue.Add(origin{cluster: h.cluster, name: upsync.NodeOf(h.Unstructured)})
+			c.queue.Add(origin{cluster: h.cluster, name: upsync.NodeOf(h.Unstructured)})
 		}
 	}
-	if _, err := s.hubPods.AddEventHandler(cache.ResourceEventHandlerFuncs{
+	if _, err := hubPods.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    queueNodeOf,
 		UpdateFunc: func(old, obj any) { queueNodeOf(old); queueNodeOf(obj) },
 		DeleteFunc: queueNodeOf,
 	}); err != nil {
-		return err
+		return nil, err
 	}
-	var err error
-	if s.hubNodes, err = s.hubInformer(wildcard, nodes, labels.Set{workloadv1alpha1.UpsyncedLabel: s.key}.String(), cache.Indexers{byNode: indexNodeByName}); err != nil {
-		return err
+	if _, err := hubNodes.AddEventHandler(hubOriginHandler(c.queue.Add)); err != nil {
+		return nil, err
 	}
-	if _, err := s.hubNodes.AddEventHandler(hubOriginHandler(s.nodeQueue.Add)); err != nil {
-		return err
-	}
-	factory := informers.NewSharedInformerFactoryWithOptions(s.downKube, 0, informers.WithTransform(stripManagedFields))
-	down := factory.Core().V1().Nodes()
-	s.downNodes = down.Lister()
 	queueCopies := func(obj any) {
 		if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 			obj = d.Obj
 		}
 		if n, ok := obj.(*corev1.Node); ok {
-			for _, cluster := range s.clustersOn(n.Name) {
-				s.nodeQueue.Add(origin{cluster: cluster, name: n.Name})
+			for _, cluster := range c.clustersOn(n.Name) {
+				c.queue.Add(origin{cluster: cluster, name: n.Name})
 			}
 		}
 	}
-	if _, err := down.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+	if _, err := downNodes.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    queueCopies,
 		UpdateFunc: func(_, obj any) { queueCopies(obj) },
 		DeleteFunc: queueCopies,
 	}); err != nil {
-		return err
+		return nil, err
 	}
-	s.factories = append(s.factories, factory)
-	s.synced = append(s.synced, namedSync{hubName(nodes), s.hubNodes.HasSynced}, namedSync{downName(nodes), down.Informer().HasSynced})
-	return nil
+	return c, nil
+}
+
+// Run syncs with workers until ctx ends.
+func (c *nodeController) Run(ctx context.Context, workers int) {
+	runWorkers(ctx, telemetry.QueueNodes, c.queue, workers, c.sync)
 }
 
 // clustersOn are the logical clusters that have a copy of node, or a pod
 // the syncer copied up that runs on it.
-func (s *Syncer) clustersOn(node string) []string {
+func (c *nodeController) clustersOn(node string) []string {
 	clusters := map[string]bool{}
-	for _, informer := range []cache.SharedIndexInformer{s.hubPods, s.hubNodes} {
+	for _, informer := range []cache.SharedIndexInformer{c.hubPods, c.hubNodes} {
 		objs, _ := informer.GetIndexer().ByIndex(byNode, node)
 		for _, obj := range objs {
 			clusters[obj.(*hubObject).cluster] = true
@@ -117,8 +131,8 @@ func (s *Syncer) clustersOn(node string) []string {
 
 // runsIn tells whether a pod the syncer copied up to cluster runs on
 // node.
-func (s *Syncer) runsIn(cluster, node string) bool {
-	objs, _ := s.hubPods.GetIndexer().ByIndex(byNode, node)
+func (c *nodeController) runsIn(cluster, node string) bool {
+	objs, _ := c.hubPods.GetIndexer().ByIndex(byNode, node)
 	for _, obj := range objs {
 		if obj.(*hubObject).cluster == cluster {
 			return true
@@ -127,37 +141,37 @@ func (s *Syncer) runsIn(cluster, node string) bool {
 	return false
 }
 
-// syncNode makes the copy of node o.name in logical cluster o.cluster
+// sync makes the copy of node o.name in logical cluster o.cluster
 // match the node downstream while a pod the syncer copied up there runs
 // on it, and deletes it once none does or the node is gone.
-func (s *Syncer) syncNode(ctx context.Context, o origin) error {
-	hub, err := s.hubIn(o.cluster)
+func (c *nodeController) sync(ctx context.Context, o origin) error {
+	hub, err := c.hub.In(o.cluster)
 	if err != nil {
 		return err
 	}
 	client := hub.Resource(nodes)
 	var current *unstructured.Unstructured
-	if obj, ok, err := s.hubNodes.GetStore().GetByKey(o.String()); err != nil {
+	if obj, ok, err := c.hubNodes.GetStore().GetByKey(o.String()); err != nil {
 		return err
 	} else if ok {
 		current = obj.(*hubObject).Unstructured
 	}
-	down, err := s.downNodes.Get(o.name)
+	down, err := c.downNodes.Get(o.name)
 	if err != nil && !apierrors.IsNotFound(err) {
 		return err
 	}
-	if down == nil || !s.runsIn(o.cluster, o.name) {
+	if down == nil || !c.runsIn(o.cluster, o.name) {
 		if current == nil {
 			return nil
 		}
 		return ignoreNotFound(client.Delete(ctx, o.name, metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: ptr.To(current.GetUID())}}))
 	}
-	desired := upsyncedNode(down, s.key)
+	desired := upsyncedNode(down, c.key)
 	var have corev1.Node
 	if current == nil {
 		created, err := createNode(ctx, client, desired)
 		if apierrors.IsAlreadyExists(err) {
-			if current, err = s.ownNode(ctx, client, o); err != nil || current == nil {
+			if current, err = c.ownNode(ctx, client, o); err != nil || current == nil {
 				return err
 			}
 		} else if err != nil {
@@ -197,7 +211,7 @@ func (s *Syncer) syncNode(ctx context.Context, o origin) error {
 	if err != nil || p == nil {
 		return err
 	}
-	if _, err := client.Patch(ctx, o.name, types.MergePatchType, p, metav1.PatchOptions{FieldManager: FieldManager}, "status"); ignoreNotFound(err) != nil {
+	if _, err := client.Patch(ctx, o.name, types.MergePatchType, p, metav1.PatchOptions{FieldManager: hubclient.FieldManager}, "status"); ignoreNotFound(err) != nil {
 		return fmt.Errorf("updating the status of the copy of node %s: %w", o.name, err)
 	}
 	return nil
@@ -218,9 +232,9 @@ const nodeRecheck = 10 * time.Second
 // the same node; the other looks again every nodeRecheck, to take over
 // once the holder's pods leave the node. The hub lets neither write the
 // other's copy (pkg/syncerscope), so the holder's is read with a 403.
-func (s *Syncer) ownNode(ctx context.Context, client dynamic.ResourceInterface, o origin) (*unstructured.Unstructured, error) {
+func (c *nodeController) ownNode(ctx context.Context, client dynamic.ResourceInterface, o origin) (*unstructured.Unstructured, error) {
 	current, err := client.Get(ctx, o.name, metav1.GetOptions{})
-	if err == nil && current.GetLabels()[workloadv1alpha1.UpsyncedLabel] == s.key {
+	if err == nil && current.GetLabels()[workloadv1alpha1.UpsyncedLabel] == c.key {
 		return current, nil
 	}
 	if err != nil && !outOfScope(err) {
@@ -228,7 +242,7 @@ func (s *Syncer) ownNode(ctx context.Context, client dynamic.ResourceInterface, 
 	}
 	klog.V(2).InfoS("The copy of the node in the logical cluster is another target's syncer's; looking again later",
 		"cluster", o.cluster, "node", o.name, "after", nodeRecheck)
-	s.nodeQueue.AddAfter(o, nodeRecheck)
+	c.queue.AddAfter(o, nodeRecheck)
 	return nil, nil
 }
 
@@ -238,7 +252,7 @@ func createNode(ctx context.Context, client dynamic.ResourceInterface, node *cor
 	if err != nil {
 		return nil, err
 	}
-	return client.Create(ctx, &unstructured.Unstructured{Object: m}, metav1.CreateOptions{FieldManager: FieldManager})
+	return client.Create(ctx, &unstructured.Unstructured{Object: m}, metav1.CreateOptions{FieldManager: hubclient.FieldManager})
 }
 
 // updateNode writes node with update, the Update of a dynamic
@@ -250,7 +264,7 @@ func updateNode(ctx context.Context, update func(context.Context, *unstructured.
 	if err != nil {
 		return nil, err
 	}
-	stored, err := update(ctx, &unstructured.Unstructured{Object: m}, metav1.UpdateOptions{FieldManager: FieldManager})
+	stored, err := update(ctx, &unstructured.Unstructured{Object: m}, metav1.UpdateOptions{FieldManager: hubclient.FieldManager})
 	if err != nil {
 		return nil, err
 	}

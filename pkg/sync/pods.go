@@ -15,124 +15,93 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/informers"
+	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
 	"k8s.io/utils/ptr"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/sync/hubclient"
+	"github.com/canopy-dev/canopy/pkg/sync/namespace"
+	"github.com/canopy-dev/canopy/pkg/sync/telemetry"
 	"github.com/canopy-dev/canopy/pkg/sync/upsync"
 )
 
 var pods = corev1.SchemeGroupVersion.WithResource("pods")
 
-// setUpPods makes the informers of pods: downstream, those of the synced
-// workloads, whose templates carry the target's label; at the hub, those
-// the syncer upsynced, in every logical cluster. Both queue the pod's
-// origin, so that a pod upsynced before a restart and gone since is found
-// from the hub side.
-func (s *Syncer) setUpPods(wildcard dynamic.Interface, downFactory dynamicinformer.DynamicSharedInformerFactory) error {
-	var err error
-	if s.hubPods, err = s.hubInformer(wildcard, pods, labels.Set{workloadv1alpha1.UpsyncedLabel: s.key}.String(), cache.Indexers{byNode: indexPodByNode}); err != nil {
-		return err
+// podController copies each pod of the synced workloads to the hub, to
+// the workload's logical cluster and namespace, and deletes the copy
+// once the pod is gone downstream. Its queue holds the copies' origins,
+// fed by both sides' informers: a pod upsynced before a restart and gone
+// since is found from the hub side.
+type podController struct {
+	key string
+	hub *hubclient.Clients
+	// hubPods holds the pods the syncer upsynced, downPods the pods of
+	// its workloads downstream, whose templates carry the target's label.
+	hubPods    cache.SharedIndexInformer
+	downPods   cache.GenericLister
+	namespaces corelisters.NamespaceLister
+	resources  []*resource
+
+	queue workqueue.TypedRateLimitingInterface[origin]
+}
+
+// newPodController is the podController of the pods of hubPods and
+// downPods, queueing their events.
+func newPodController(key string, hub *hubclient.Clients, hubPods cache.SharedIndexInformer, downPods informers.GenericInformer,
+	namespaces corelisters.NamespaceLister, resources []*resource,
+) (*podController, error) {
+	c := &podController{key: key, hub: hub, hubPods: hubPods, downPods: downPods.Lister(), namespaces: namespaces, resources: resources,
+		queue: newQueue[origin](telemetry.QueuePods)}
+	if _, err := hubPods.AddEventHandler(hubOriginHandler(c.queue.Add)); err != nil {
+		return nil, err
 	}
-	if _, err := s.hubPods.AddEventHandler(hubOriginHandler(s.podQueue.Add)); err != nil {
-		return err
+	if _, err := downPods.Informer().AddEventHandler(copiedHandler(namespaces, c.queue.Add)); err != nil {
+		return nil, err
 	}
-	down, err := downInformer(downFactory, pods)
+	return c, nil
+}
+
+// Run syncs with workers until ctx ends.
+func (c *podController) Run(ctx context.Context, workers int) {
+	runWorkers(ctx, telemetry.QueuePods, c.queue, workers, c.sync)
+}
+
+// queueCopies queues every downstream object of lister again, through
+// queue. The handlers know the syncer's namespaces only from the
+// namespace informer, so those listed at the start before it are
+// dropped there; once every informer has listed, none is.
+func queueCopies(lister cache.GenericLister, namespaces corelisters.NamespaceLister, queue func(origin)) error {
+	objs, err := lister.List(labels.Everything())
 	if err != nil {
 		return err
 	}
-	s.downPods = down.Lister()
-	if _, err := down.Informer().AddEventHandler(s.downOriginHandler(s.podQueue.Add)); err != nil {
-		return err
-	}
-	s.synced = append(s.synced, namedSync{hubName(pods), s.hubPods.HasSynced}, namedSync{downName(pods), down.Informer().HasSynced})
-	return nil
-}
-
-// hubOriginHandler calls queue with the origin of each object of a hub
-// informer, on any event.
-func hubOriginHandler(queue func(origin)) cache.ResourceEventHandler {
-	handle := func(obj any) {
-		if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-			obj = d.Obj
-		}
-		if h, ok := obj.(*hubObject); ok {
-			queue(origin{h.cluster, h.Unstructured.GetNamespace(), h.GetName()})
-		}
-	}
-	return cache.ResourceEventHandlerFuncs{AddFunc: handle, UpdateFunc: func(_, obj any) { handle(obj) }, DeleteFunc: handle}
-}
-
-// downOriginHandler calls queue, on any event of a downstream object that
-// the syncer did not make itself, such as a pod or an Event, with the
-// origin of the object of the same name at the hub: that of its
-// namespace, if the syncer made it.
-func (s *Syncer) downOriginHandler(queue func(origin)) cache.ResourceEventHandler {
-	handle := func(obj any) {
-		if o, ok := s.downOrigin(obj); ok {
+	for _, obj := range objs {
+		if o, ok := copiedOrigin(namespaces, obj); ok {
 			queue(o)
 		}
 	}
-	return cache.ResourceEventHandlerFuncs{AddFunc: handle, UpdateFunc: func(_, obj any) { handle(obj) }, DeleteFunc: handle}
-}
-
-// downOrigin is where at the hub the copy of downstream pod or Event obj
-// goes, if obj is in a namespace the syncer made.
-func (s *Syncer) downOrigin(obj any) (origin, bool) {
-	if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-		obj = d.Obj
-	}
-	u, ok := obj.(*unstructured.Unstructured)
-	if !ok {
-		return origin{}, false
-	}
-	ns, err := s.namespaces.Get(u.GetNamespace())
-	if err != nil {
-		return origin{}, false
-	}
-	o := origin{ns.Annotations[workloadv1alpha1.OriginClusterAnnotation], ns.Annotations[workloadv1alpha1.OriginNamespaceAnnotation], u.GetName()}
-	return o, o.cluster != "" && o.namespace != ""
-}
-
-// queueCopies queues every downstream pod and Event again. Their handlers
-// know the syncer's namespaces only from the namespace informer, so those
-// listed at the start before it are dropped there; once every informer
-// has listed, none is.
-func (s *Syncer) queueCopies() error {
-	for _, c := range []struct {
-		lister cache.GenericLister
-		queue  func(origin)
-	}{{s.downPods, s.podQueue.Add}, {s.downEvents, s.eventQueue.Add}} {
-		objs, err := c.lister.List(labels.Everything())
-		if err != nil {
-			return err
-		}
-		for _, obj := range objs {
-			if o, ok := s.downOrigin(obj); ok {
-				c.queue(o)
-			}
-		}
-	}
 	return nil
 }
 
-// syncPod makes the hub pod of o match its downstream pod: created, its
+// sync makes the hub pod of o match its downstream pod: created, its
 // labels and status updated, made again once bound to a node, or deleted
 // once the downstream pod is gone, as pkg/sync/upsync decides.
-func (s *Syncer) syncPod(ctx context.Context, o origin) error {
-	c, err := s.upsyncedPair(o, pods, s.hubPods, s.downPods)
+func (c *podController) sync(ctx context.Context, o origin) error {
+	pair, err := upsyncedPair(c.hub, o, namespace.Name(c.namespaces, c.key, o.cluster, o.namespace), pods, c.hubPods, c.downPods)
 	if err != nil {
 		return err
 	}
-	owner, owned := s.hubOwner(c.down)
+	owner, owned := c.hubOwner(pair.down)
 	var hub *unstructured.Unstructured
-	if c.hub != nil {
-		hub = c.hub.Unstructured
+	if pair.hub != nil {
+		hub = pair.hub.Unstructured
 	}
-	plan := upsync.Decide(hub, c.down, owned, time.Now())
+	plan := upsync.Decide(hub, pair.down, owned, time.Now())
 	if plan.Delete {
-		if err := c.deleteHub(ctx, o.name); err != nil {
+		if err := pair.deleteHub(ctx, o.name); err != nil {
 			return err
 		}
 		hub = nil
@@ -141,12 +110,12 @@ func (s *Syncer) syncPod(ctx context.Context, o origin) error {
 		return nil
 	}
 	if plan.Wait > 0 {
-		s.podQueue.AddAfter(o, plan.Wait)
+		c.queue.AddAfter(o, plan.Wait)
 		return nil
 	}
-	desired := upsync.Pod(c.down, o.namespace, o.name, s.key, owner)
+	desired := upsync.Pod(pair.down, o.namespace, o.name, c.key, owner)
 	if plan.Create {
-		if hub, err = c.client.Create(ctx, desired, metav1.CreateOptions{FieldManager: FieldManager}); err != nil {
+		if hub, err = pair.client.Create(ctx, desired, metav1.CreateOptions{FieldManager: hubclient.FieldManager}); err != nil {
 			return fmt.Errorf("upsyncing the pod: %w", err)
 		}
 	}
@@ -155,12 +124,12 @@ func (s *Syncer) syncPod(ctx context.Context, o origin) error {
 		return err
 	}
 	if metadata != nil {
-		if _, err := c.client.Patch(ctx, o.name, types.MergePatchType, metadata, metav1.PatchOptions{FieldManager: FieldManager}); ignoreNotFound(err) != nil {
+		if _, err := pair.client.Patch(ctx, o.name, types.MergePatchType, metadata, metav1.PatchOptions{FieldManager: hubclient.FieldManager}); ignoreNotFound(err) != nil {
 			return fmt.Errorf("updating the labels of the upsynced pod: %w", err)
 		}
 	}
 	if status != nil {
-		if _, err := c.client.Patch(ctx, o.name, types.MergePatchType, status, metav1.PatchOptions{FieldManager: FieldManager}, "status"); ignoreNotFound(err) != nil {
+		if _, err := pair.client.Patch(ctx, o.name, types.MergePatchType, status, metav1.PatchOptions{FieldManager: hubclient.FieldManager}, "status"); ignoreNotFound(err) != nil {
 			return fmt.Errorf("updating the status of the upsynced pod: %w", err)
 		}
 	}
@@ -178,17 +147,18 @@ type upsyncedCopy struct {
 	down *unstructured.Unstructured
 }
 
-// upsyncedPair is the downstream object of gvr from o in downLister and
-// its copy at the hub in hubInformer. Both informers have listed in full
+// upsyncedPair is the downstream object of gvr from o in downLister, in
+// downstream namespace downNamespace, and its copy at the hub in
+// hubInformer, with a client of the copies through hub. Both informers have listed in full
 // before a worker asks, so an object missing downstream is gone, not
 // unseen.
-func (s *Syncer) upsyncedPair(o origin, gvr schema.GroupVersionResource, hubInformer cache.SharedIndexInformer, downLister cache.GenericLister) (upsyncedCopy, error) {
+func upsyncedPair(hub *hubclient.Clients, o origin, downNamespace string, gvr schema.GroupVersionResource, hubInformer cache.SharedIndexInformer, downLister cache.GenericLister) (upsyncedCopy, error) {
 	var c upsyncedCopy
-	hub, err := s.hubIn(o.cluster)
+	client, err := hub.In(o.cluster)
 	if err != nil {
 		return c, err
 	}
-	c.client = hub.Resource(gvr).Namespace(o.namespace)
+	c.client = client.Resource(gvr).Namespace(o.namespace)
 	obj, inHub, err := hubInformer.GetStore().GetByKey(o.String())
 	if err != nil {
 		return c, err
@@ -196,7 +166,7 @@ func (s *Syncer) upsyncedPair(o origin, gvr schema.GroupVersionResource, hubInfo
 	if inHub {
 		c.hub = obj.(*hubObject)
 	}
-	down, err := downLister.ByNamespace(s.downstreamNamespace(o.cluster, o.namespace)).Get(o.name)
+	down, err := downLister.ByNamespace(downNamespace).Get(o.name)
 	if err != nil {
 		return c, ignoreNotFound(err)
 	}
@@ -221,7 +191,7 @@ func (c upsyncedCopy) deleteHub(ctx context.Context, name string) error {
 // pod has no such controller. The hub checks the object is assigned to
 // the target; the pod's copy has no ownerReference, which would have the
 // hub's garbage collector delete it behind the syncer's back.
-func (s *Syncer) hubOwner(down *unstructured.Unstructured) (string, bool) {
+func (c *podController) hubOwner(down *unstructured.Unstructured) (string, bool) {
 	if down == nil {
 		return "", false
 	}
@@ -236,11 +206,11 @@ func (s *Syncer) hubOwner(down *unstructured.Unstructured) (string, bool) {
 	gk := gv.WithKind(ref.Kind).GroupKind()
 	if gk == replicaSets {
 		hash := down.GetLabels()[appsv1.DefaultDeploymentUniqueLabelKey]
-		if deployment, ok := strings.CutSuffix(ref.Name, "-"+hash); ok && hash != "" && s.syncs(deployments) {
+		if deployment, ok := strings.CutSuffix(ref.Name, "-"+hash); ok && hash != "" && c.syncs(deployments) {
 			return workloadv1alpha1.Owner(workloadv1alpha1.GroupResource{Group: deployments.Group, Resource: deployments.Resource}, deployment), true
 		}
 	}
-	for _, r := range s.resources {
+	for _, r := range c.resources {
 		if r.gvk.GroupKind() == gk {
 			return workloadv1alpha1.Owner(workloadv1alpha1.GroupResource{Group: r.gvr.Group, Resource: r.gvr.Resource}, ref.Name), true
 		}
@@ -254,6 +224,6 @@ var (
 )
 
 // syncs tells whether the syncer syncs resource gr.
-func (s *Syncer) syncs(gr schema.GroupResource) bool {
-	return slices.ContainsFunc(s.resources, func(r *resource) bool { return r.gvr.GroupResource() == gr })
+func (c *podController) syncs(gr schema.GroupResource) bool {
+	return slices.ContainsFunc(c.resources, func(r *resource) bool { return r.gvr.GroupResource() == gr })
 }

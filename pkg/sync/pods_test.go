@@ -42,7 +42,7 @@ func TestPodsLabelled(t *testing.T) {
 // as its owner, from the pod alone: the synced object that controls it,
 // or the Deployment whose ReplicaSet does.
 func TestHubOwner(t *testing.T) {
-	s := &Syncer{}
+	s := &podController{}
 	for _, gvk := range []schema.GroupVersionKind{
 		appsv1.SchemeGroupVersion.WithKind("Deployment"),
 		appsv1.SchemeGroupVersion.WithKind("StatefulSet"),

@@ -11,6 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
+
+	"github.com/canopy-dev/canopy/pkg/sync/telemetry"
 )
 
 // clientWatchDecoding is the cause type of the error client-go's watch
@@ -36,7 +38,7 @@ func resumable(name string, lw *cache.ListWatch) *cache.ListWatch {
 	var lists atomic.Int64
 	listed := func() {
 		if lists.Add(1) > 1 {
-			hubRelists.Inc()
+			telemetry.HubRelists.Inc()
 			klog.InfoS("Listed the hub again: a watch could not resume from its resourceVersion", "informer", name)
 		}
 	}

@@ -14,6 +14,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/component-base/metrics/testutil"
 	"k8s.io/utils/ptr"
+
+	"github.com/canopy-dev/canopy/pkg/sync/telemetry"
 )
 
 // TestResumable checks that a hub watch whose stream broke ends without
@@ -21,7 +23,7 @@ import (
 // hub sent reaches the reflector, and that lists after the first count
 // as relists, a watch sending its initial events included.
 func TestResumable(t *testing.T) {
-	register()
+	telemetry.Register()
 	var watches []*watch.FakeWatcher
 	lw := resumable("test", &cache.ListWatch{
 		ListWithContextFunc: func(context.Context, metav1.ListOptions) (runtime.Object, error) {
@@ -35,7 +37,7 @@ func TestResumable(t *testing.T) {
 	})
 	relists := func() float64 {
 		t.Helper()
-		n, err := testutil.GetCounterMetricValue(hubRelists)
+		n, err := testutil.GetCounterMetricValue(telemetry.HubRelists)
 		if err != nil {
 			t.Fatal(err)
 		}

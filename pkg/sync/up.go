@@ -2,82 +2,106 @@ package sync
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"time"
 
 	"go.opentelemetry.io/otel/trace"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/sync/hubclient"
+	"github.com/canopy-dev/canopy/pkg/sync/report"
 	"github.com/canopy-dev/canopy/pkg/sync/status"
+	"github.com/canopy-dev/canopy/pkg/sync/telemetry"
 )
 
-// syncUp writes the status of k's downstream object to its hub object,
+// statusController writes the status of each downstream object the
+// syncer made to its hub object. Its queue holds the hub objects, fed by
+// the downstream informers, and by the hub ones, so that a status
+// someone else overwrote at the hub is written again.
+type statusController struct {
+	key       string
+	hub       *hubclient.Clients
+	resources []*resource
+	report    *report.Reporter
+	tracer    trace.Tracer
+
+	queue workqueue.TypedRateLimitingInterface[objectKey]
+	// observed holds when the changes waiting in queue were observed,
+	// for their sync latency.
+	observed telemetry.ObservedTimes[objectKey]
+
+	// usable tells whether the target serves a logical cluster
+	// (refuse.go).
+	usable func(cluster string) bool
+}
+
+// Run syncs with workers until ctx ends.
+func (c *statusController) Run(ctx context.Context, workers int) {
+	sync := telemetry.Timed(&c.observed, c.sync)
+	runWorkers(ctx, telemetry.QueueUp, c.queue, workers, sync)
+}
+
+// enqueue queues k, on a change observed now.
+func (c *statusController) enqueue(k objectKey) {
+	c.observed.Observed(k, time.Now())
+	c.queue.Add(k)
+}
+
+// hubHandler queues each hub object of resources[i] on any event.
+func (c *statusController) hubHandler(i int) cache.ResourceEventHandler {
+	return hubOriginHandler(func(o origin) { c.enqueue(objectKey{i, o}) })
+}
+
+// downHandler queues the hub object of each downstream object of
+// resources[i] on any event.
+func (c *statusController) downHandler(i int) cache.ResourceEventHandler {
+	return originHandler(func(o origin) { c.enqueue(objectKey{i, o}) })
+}
+
+// sync writes the status of k's downstream object to its hub object,
 // unless the hub has it already: to its status, or, where the object is
 // assigned to other targets too, to the target's report of it.
-func (s *Syncer) syncUp(ctx context.Context, k objectKey) error {
-	h, ok, err := s.hubObjectOf(k)
-	if err != nil || !ok || h.GetDeletionTimestamp() != nil || !s.usable(k.cluster) {
+func (c *statusController) sync(ctx context.Context, k objectKey) error {
+	r := c.resources[k.resource]
+	h, ok, err := r.hubObject(k.origin)
+	if err != nil || !ok || h.GetDeletionTimestamp() != nil || !c.usable(k.cluster) {
 		return err
 	}
-	down, ok, err := s.downstreamOf(k)
+	down, ok, err := r.downstream(k.origin)
 	if err != nil || !ok {
 		return err
 	}
 	if o, ours := originOf(down); !ours || o != k.origin {
 		return nil
 	}
-	st, ok := status.FromDownstream(h.Unstructured, down, s.key)
+	st, ok := status.FromDownstream(h.Unstructured, down, c.key)
 	if !ok {
 		return nil
 	}
-	w, err := status.Decide(h.Unstructured, s.withRejection(k, h, st), s.key, down.GetAnnotations()[workloadv1alpha1.AppliedRevisionAnnotation])
+	w, err := status.Decide(h.Unstructured, c.report.WithRejection(r.ref(k.origin), h.Unstructured, st), c.key, down.GetAnnotations()[workloadv1alpha1.AppliedRevisionAnnotation])
 	if err != nil || w.None() {
 		return err
 	}
-	r := s.resources[k.resource]
 	// Only a write is traced: most syncs find nothing to write, with no
 	// request.
-	ctx, span := s.tracer.Start(ctx, spanUp, trace.WithAttributes(append(append(s.objectAttributes(k), hubIdentity(h.Unstructured)...), downstreamIdentity(down)...)...))
+	attributes := append(append(telemetry.ObjectAttributes(r.gvr, k.cluster, k.namespace, k.name, r.namespaceOf(k.cluster, k.namespace)), telemetry.HubIdentity(h.Unstructured)...), telemetry.DownstreamIdentity(down)...)
+	ctx, span := c.tracer.Start(ctx, telemetry.SpanUp, trace.WithAttributes(attributes...))
 	if w.SetReport {
 		// Where other targets share the status, the hub aggregates what
 		// each reports (pkg/controller/statusaggregation).
-		err = s.patchReport(ctx, r.gvr, k.origin, w.Report)
+		err = c.hub.PatchReport(ctx, r.gvr, c.key, k.cluster, k.namespace, k.name, w.Report)
 	}
 	if err == nil && w.Status != nil {
-		if _, err = s.patchHubStatus(ctx, r.gvr, k.origin, w.Status); ignoreNotFound(err) != nil {
+		if _, err = c.hub.PatchStatus(ctx, r.gvr, k.cluster, k.namespace, k.name, w.Status); ignoreNotFound(err) != nil {
 			err = fmt.Errorf("updating the hub object's status: %w", err)
 		}
 	}
-	endSpan(span, err)
+	telemetry.EndSpan(span, err)
 	if err != nil {
 		return ignoreNotFound(err)
 	}
-	observeLatency(ctx, queueUp, r.gvr)
-	return nil
-}
-
-// patchReport sets the annotation reporting the status at the target of
-// the hub object of gvr at o to report, or removes it for nil, with a
-// merge patch of that annotation alone, which no other target's report
-// conflicts with.
-func (s *Syncer) patchReport(ctx context.Context, gvr schema.GroupVersionResource, o origin, report []byte) error {
-	value := any(nil)
-	if report != nil {
-		value = string(report)
-	}
-	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": map[string]any{workloadv1alpha1.StatusAnnotation(s.key): value}}})
-	if err != nil {
-		return err
-	}
-	hub, err := s.hubIn(o.cluster)
-	if err != nil {
-		return err
-	}
-	if _, err = hub.Resource(gvr).Namespace(o.namespace).Patch(ctx, o.name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: FieldManager}); err != nil {
-		return fmt.Errorf("reporting the status at the target to the hub object: %w", ignoreNotFound(err))
-	}
+	telemetry.ObserveLatency(ctx, telemetry.QueueUp, r.gvr)
 	return nil
 }

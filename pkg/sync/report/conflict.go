@@ -1,9 +1,8 @@
-package sync
+package report
 
 import (
 	"context"
 	"fmt"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -11,10 +10,10 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/sync/hubclient"
 )
 
 // ConflictReason is the reason of the Warning Event recorded on a hub
@@ -26,17 +25,6 @@ const ConflictReason = "SyncConflict"
 // conflictConditionReason is the reason of the ConflictReason condition.
 const conflictConditionReason = "DownstreamObjectExists"
 
-// conflictRecheck is how often an object in conflict is looked at again:
-// the downstream informers select the syncer's label, so they do not see
-// the other object go.
-const conflictRecheck = 10 * time.Second
-
-// conflictKey is a hub object that may be in conflict downstream.
-type conflictKey struct {
-	gvr schema.GroupVersionResource
-	origin
-}
-
 // conflictRecord is what was recorded of the conflict of a hub object,
 // by UID: its Event, and whether the condition was written as well.
 type conflictRecord struct {
@@ -44,23 +32,23 @@ type conflictRecord struct {
 	reported bool
 }
 
-// conflicted records the conflict of hub object obj with the downstream
-// object in the same place, once: an Event in obj's logical cluster and
-// namespace, and for a kind whose status has conditions, the
+// Conflicted records the conflict of hub object obj with the downstream
+// object in the same place, in downNamespace, once: an Event in obj's
+// logical cluster and namespace, and for a kind whose status has conditions, the
 // ConflictReason condition. Nothing is recorded for an object, by UID,
 // whose conflict was recorded since the syncer started and has not gone
 // since, or that has the condition already, as after a restart.
-func (s *Syncer) conflicted(ctx context.Context, gvr schema.GroupVersionResource, o origin, obj *unstructured.Unstructured) error {
-	k := conflictKey{gvr, o}
-	s.conflictsMu.Lock()
-	record, ok := s.conflicts[k]
-	s.conflictsMu.Unlock()
+func (r *Reporter) Conflicted(ctx context.Context, ref Ref, obj *unstructured.Unstructured, downNamespace string) error {
+	k := ref
+	r.conflictsMu.Lock()
+	record, ok := r.conflicts[k]
+	r.conflictsMu.Unlock()
 	evented := ok && record.uid == obj.GetUID()
 	if evented && record.reported {
 		return nil
 	}
 	message := fmt.Sprintf("SyncTarget %s:%s: %s %s/%s already exists downstream and was not created by the syncer; it is left alone, and this object is not synced until it is gone",
-		s.targetCluster, s.targetName, gvr.GroupResource(), s.downstreamNamespace(o.cluster, o.namespace), o.name)
+		r.targetCluster, r.targetName, ref.Resource.GroupResource(), downNamespace, ref.Name)
 	keeps := keepsConditions(obj.GroupVersionKind())
 	conditioned, changed := withCondition(obj, ConflictReason, conflictConditionReason, message, metav1.Now())
 	// The Event first, so that a crash before the condition write records
@@ -68,28 +56,28 @@ func (s *Syncer) conflicted(ctx context.Context, gvr schema.GroupVersionResource
 	// a conflict with another write of the hub object such as the hub's
 	// own revision bookkeeping, is made again alone.
 	if (!keeps || changed) && !evented {
-		if err := s.recordEvent(ctx, o, obj, ConflictReason, message); err != nil {
+		if err := r.recordEvent(ctx, ref, obj, ConflictReason, message); err != nil {
 			return fmt.Errorf("recording the conflict at the hub: %w", err)
 		}
-		s.conflictsMu.Lock()
-		s.conflicts[k] = conflictRecord{uid: obj.GetUID()}
-		s.conflictsMu.Unlock()
+		r.conflictsMu.Lock()
+		r.conflicts[k] = conflictRecord{uid: obj.GetUID()}
+		r.conflictsMu.Unlock()
 	}
 	if keeps && changed {
-		if err := s.writeHubStatus(ctx, gvr, o.cluster, obj, conditioned); err != nil {
+		if err := r.hub.WriteStatus(ctx, ref.Resource, ref.Cluster, obj, conditioned); err != nil {
 			return fmt.Errorf("setting the %s condition at the hub: %w", ConflictReason, err)
 		}
 	}
-	s.conflictsMu.Lock()
-	s.conflicts[k] = conflictRecord{uid: obj.GetUID(), reported: true}
-	s.conflictsMu.Unlock()
+	r.conflictsMu.Lock()
+	r.conflicts[k] = conflictRecord{uid: obj.GetUID(), reported: true}
+	r.conflictsMu.Unlock()
 	return nil
 }
 
 // recordEvent records a Warning Event of reason on hub object obj, at o,
 // saying message.
-func (s *Syncer) recordEvent(ctx context.Context, o origin, obj *unstructured.Unstructured, reason, message string) error {
-	hub, err := kubernetes.NewForConfigAndClient(s.hubConfig(o.cluster), s.hubHTTP)
+func (r *Reporter) recordEvent(ctx context.Context, ref Ref, obj *unstructured.Unstructured, reason, message string) error {
+	hub, err := r.hub.Kube(ref.Cluster)
 	if err != nil {
 		return err
 	}
@@ -97,40 +85,40 @@ func (s *Syncer) recordEvent(ctx context.Context, o origin, obj *unstructured.Un
 	event := &corev1.Event{
 		ObjectMeta: metav1.ObjectMeta{
 			// As client-go's recorder names them: unique per object and time.
-			Name:      fmt.Sprintf("%s.%x", o.name, now.UnixNano()),
-			Namespace: o.namespace,
+			Name:      fmt.Sprintf("%s.%x", ref.Name, now.UnixNano()),
+			Namespace: ref.Namespace,
 			// Its scope at the hub lets the syncer write only Events it
 			// labels as its own.
-			Labels: map[string]string{workloadv1alpha1.ReportedByLabel: s.key},
+			Labels: map[string]string{workloadv1alpha1.ReportedByLabel: r.key},
 		},
 		InvolvedObject: corev1.ObjectReference{
 			APIVersion:      obj.GetAPIVersion(),
 			Kind:            obj.GetKind(),
-			Namespace:       o.namespace,
-			Name:            o.name,
+			Namespace:       ref.Namespace,
+			Name:            ref.Name,
 			UID:             obj.GetUID(),
 			ResourceVersion: obj.GetResourceVersion(),
 		},
 		Reason:              reason,
 		Type:                corev1.EventTypeWarning,
 		Message:             message,
-		Source:              corev1.EventSource{Component: FieldManager},
-		ReportingController: FieldManager,
-		ReportingInstance:   s.key,
+		Source:              corev1.EventSource{Component: hubclient.FieldManager},
+		ReportingController: hubclient.FieldManager,
+		ReportingInstance:   r.key,
 		FirstTimestamp:      now,
 		LastTimestamp:       now,
 		Count:               1,
 	}
-	_, err = hub.CoreV1().Events(o.namespace).Create(ctx, event, metav1.CreateOptions{FieldManager: FieldManager})
+	_, err = hub.CoreV1().Events(ref.Namespace).Create(ctx, event, metav1.CreateOptions{FieldManager: hubclient.FieldManager})
 	return err
 }
 
-// resolved forgets any conflict of the hub object of gvr at o, which no
+// Resolved forgets any conflict of the hub object of ref, which no
 // longer has one: a new conflict is recorded again.
-func (s *Syncer) resolved(gvr schema.GroupVersionResource, o origin) {
-	s.conflictsMu.Lock()
-	delete(s.conflicts, conflictKey{gvr, o})
-	s.conflictsMu.Unlock()
+func (r *Reporter) Resolved(ref Ref) {
+	r.conflictsMu.Lock()
+	delete(r.conflicts, ref)
+	r.conflictsMu.Unlock()
 }
 
 // keepsConditions tells whether the status of kind gvk has a list of

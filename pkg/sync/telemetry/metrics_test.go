@@ -1,4 +1,4 @@
-package sync
+package telemetry
 
 import (
 	"context"
@@ -24,14 +24,14 @@ func TestErrorType(t *testing.T) {
 		"timeout":      fmt.Errorf("applying: %w", context.DeadlineExceeded),
 		"other":        errors.New("something else"),
 	} {
-		if got := errorType(err); got != want {
-			t.Errorf("errorType(%v) = %q, want %q", err, got, want)
+		if got := ErrorType(err); got != want {
+			t.Errorf("ErrorType(%v) = %q, want %q", err, got, want)
 		}
 	}
-	if got := errorType(&net.OpError{Op: "dial", Err: timeoutError{}}); got != "timeout" {
+	if got := ErrorType(&net.OpError{Op: "dial", Err: timeoutError{}}); got != "timeout" {
 		t.Errorf("a network timeout is of type %q", got)
 	}
-	if got := errorType(apierrors.NewServerTimeout(gr, "update", 1)); got != "timeout" {
+	if got := ErrorType(apierrors.NewServerTimeout(gr, "update", 1)); got != "timeout" {
 		t.Errorf("a server timeout is of type %q", got)
 	}
 }
@@ -46,22 +46,22 @@ func (timeoutError) Temporary() bool { return true }
 // last successful sync, through failed attempts; a change observed while
 // a sync runs starts the next one.
 func TestTimed(t *testing.T) {
-	var times observedTimes
-	k := objectKey{0, origin{"root:a", "ns1", "web"}}
+	var times ObservedTimes[string]
+	k := "root:a/ns1/web"
 	t0 := time.Now().Add(-time.Minute)
-	times.observed(k, t0)
-	times.observed(k, t0.Add(time.Second))
+	times.Observed(k, t0)
+	times.Observed(k, t0.Add(time.Second))
 
 	var got []time.Time
 	fail := errors.New("failed")
 	result := fail
-	sync := timed(&times, func(ctx context.Context, _ objectKey) error {
+	sync := Timed(&times, func(ctx context.Context, _ string) error {
 		at, _ := ctx.Value(observedKey{}).(time.Time)
 		got = append(got, at)
 		return result
 	})
 	if err := sync(context.Background(), k); err != fail {
-		t.Fatalf("timed changed the sync's error to %v", err)
+		t.Fatalf("Timed changed the sync's error to %v", err)
 	}
 	result = nil
 	_ = sync(context.Background(), k)
@@ -70,8 +70,8 @@ func TestTimed(t *testing.T) {
 	}
 
 	t1 := time.Now()
-	sync = timed(&times, func(ctx context.Context, k objectKey) error {
-		times.observed(k, t1)
+	sync = Timed(&times, func(ctx context.Context, k string) error {
+		times.Observed(k, t1)
 		_, ok := ctx.Value(observedKey{}).(time.Time)
 		if ok {
 			t.Error("a sync with nothing observed has an observed time")

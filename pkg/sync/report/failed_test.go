@@ -1,4 +1,4 @@
-package sync
+package report
 
 import (
 	"context"
@@ -23,10 +23,10 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	kubefake "k8s.io/client-go/kubernetes/fake"
-	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/rest"
 	clienttesting "k8s.io/client-go/testing"
-	"k8s.io/client-go/tools/cache"
+
+	"github.com/canopy-dev/canopy/pkg/sync/hubclient"
 )
 
 // A 422, a 400 and a 403 are refused again if sent again, however
@@ -114,7 +114,7 @@ func TestRejectedCondition(t *testing.T) {
 func TestRejectionReasonOfForbidden(t *testing.T) {
 	deployments := appsv1.SchemeGroupVersion.WithResource("deployments")
 	desired := &unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"namespace": "canopy-x", "name": "web"}}}
-	w := applyWrite(deployments, desired)
+	w := ApplyWrite(deployments, desired)
 	forbidden := apierrors.NewForbidden(deployments.GroupResource(), "web", errors.New("denied"))
 	for _, c := range []struct {
 		name       string
@@ -142,7 +142,7 @@ func TestRejectionReasonOfForbidden(t *testing.T) {
 			review.Status.Allowed = c.allowed[review.Spec.ResourceAttributes.Verb]
 			return true, review, nil
 		})
-		s := &Syncer{downKube: client}
+		s := &Reporter{downKube: client}
 		reason, err := s.rejectionReason(context.Background(), w, c.err)
 		if reason != c.wantReason || (c.wantErr == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), c.wantErr) {
 			t.Errorf("%s: reason %q, error %v; want %q and an error saying %q", c.name, reason, err, c.wantReason, c.wantErr)
@@ -163,22 +163,22 @@ func TestRejectionReportedOnceThroughAConflict(t *testing.T) {
 	deployments := appsv1.SchemeGroupVersion.WithResource("deployments")
 	hub, events, statusWrites := hubConflictingOnce(t, deployments)
 
-	s, o, obj := reportingTo(hub)
+	s, o, obj := reportingTo(t, hub)
 	f := rejection{uid: "u1", applied: "h1", reason: metav1.StatusReasonInvalid, message: "refused", since: metav1.Now()}
-	s.rejections[conflictKey{deployments, o}] = f
+	s.rejections[o] = f
 
-	if err := s.reportRejection(context.Background(), deployments, o, obj, f); !apierrors.IsConflict(err) {
+	if err := s.reportRejection(context.Background(), o, obj, f); !apierrors.IsConflict(err) {
 		t.Fatalf("the first report: %v, want the condition write's conflict", err)
 	}
 	// Retried, as the queue does, on the rejection as recorded.
-	f, ok := s.rejectionOf(deployments, o, "u1", "h1")
+	f, ok := s.rejectionOf(o, "u1", "h1")
 	if !ok {
 		t.Fatal("the rejection was forgotten after a failed report")
 	}
-	if err := s.reportRejection(context.Background(), deployments, o, obj, f); err != nil {
+	if err := s.reportRejection(context.Background(), o, obj, f); err != nil {
 		t.Fatalf("the report retried: %v", err)
 	}
-	if f, _ = s.rejectionOf(deployments, o, "u1", "h1"); !f.reported {
+	if f, _ = s.rejectionOf(o, "u1", "h1"); !f.reported {
 		t.Error("the rejection is not recorded as reported after the retry succeeded")
 	}
 	if *events != 1 || *statusWrites != 2 {
@@ -191,14 +191,14 @@ func TestRejectionReportedOnceThroughAConflict(t *testing.T) {
 func TestConflictReportedOnceThroughAConflict(t *testing.T) {
 	deployments := appsv1.SchemeGroupVersion.WithResource("deployments")
 	hub, events, statusWrites := hubConflictingOnce(t, deployments)
-	s, o, obj := reportingTo(hub)
-	if err := s.conflicted(context.Background(), deployments, o, obj); !apierrors.IsConflict(err) {
+	s, o, obj := reportingTo(t, hub)
+	if err := s.Conflicted(context.Background(), o, obj, "canopy-0123456789abcdef"); !apierrors.IsConflict(err) {
 		t.Fatalf("the first report: %v, want the condition write's conflict", err)
 	}
-	if err := s.conflicted(context.Background(), deployments, o, obj); err != nil {
+	if err := s.Conflicted(context.Background(), o, obj, "canopy-0123456789abcdef"); err != nil {
 		t.Fatalf("the report retried: %v", err)
 	}
-	if err := s.conflicted(context.Background(), deployments, o, obj); err != nil {
+	if err := s.Conflicted(context.Background(), o, obj, "canopy-0123456789abcdef"); err != nil {
 		t.Fatalf("a resync: %v", err)
 	}
 	if *events != 1 || *statusWrites != 2 {
@@ -208,15 +208,17 @@ func TestConflictReportedOnceThroughAConflict(t *testing.T) {
 
 // reportingTo is a syncer reporting to hub, and the hub Deployment
 // ns1/invalid of logical cluster root:a it reports on.
-func reportingTo(hub *httptest.Server) (*Syncer, origin, *unstructured.Unstructured) {
-	s := &Syncer{hubBase: hub.URL, hubHTTP: hub.Client(), hubRest: &rest.Config{}, key: "k", targetCluster: "root", targetName: "pc1",
-		rejections: map[conflictKey]rejection{}, conflicts: map[conflictKey]conflictRecord{},
-		namespaces: corelisters.NewNamespaceLister(cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{}))}
+func reportingTo(t *testing.T, hub *httptest.Server) (*Reporter, Ref, *unstructured.Unstructured) {
+	clients, err := hubclient.New(&rest.Config{Host: hub.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(clients, nil, "root", "pc1", "k")
 	obj := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "apps/v1", "kind": "Deployment",
 		"metadata": map[string]any{"namespace": "ns1", "name": "invalid", "uid": "u1", "resourceVersion": "1"},
 	}}
-	return s, origin{"root:a", "ns1", "invalid"}, obj
+	return s, Ref{appsv1.SchemeGroupVersion.WithResource("deployments"), "root:a", "ns1", "invalid"}, obj
 }
 
 // hubConflictingOnce is a hub that takes Events in namespace ns1 and

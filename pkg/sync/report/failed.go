@@ -1,4 +1,4 @@
-package sync
+package report
 
 import (
 	"context"
@@ -45,30 +45,30 @@ type rejection struct {
 	reported bool
 }
 
-// downstreamWrite names a write to the physical cluster for the message
+// DownstreamWrite names a write to the physical cluster for the message
 // of its rejection, with the access it needs, which tells a rejection of
 // admission from one of the syncer's credential.
-type downstreamWrite struct {
+type DownstreamWrite struct {
 	what   string
 	access []authorizationv1.ResourceAttributes
 }
 
-// applyWrite is the server-side apply of desired, of gvr: a patch that
+// ApplyWrite is the server-side apply of desired, of gvr: a patch that
 // creates the object when it is missing.
-func applyWrite(gvr schema.GroupVersionResource, desired *unstructured.Unstructured) downstreamWrite {
+func ApplyWrite(gvr schema.GroupVersionResource, desired *unstructured.Unstructured) DownstreamWrite {
 	attributes := func(verb string) authorizationv1.ResourceAttributes {
 		return authorizationv1.ResourceAttributes{Verb: verb, Group: gvr.Group, Resource: gvr.Resource,
 			Namespace: desired.GetNamespace(), Name: desired.GetName()}
 	}
-	return downstreamWrite{
+	return DownstreamWrite{
 		what:   fmt.Sprintf("apply %s %s/%s", gvr.GroupResource(), desired.GetNamespace(), desired.GetName()),
 		access: []authorizationv1.ResourceAttributes{attributes("patch"), attributes("create")},
 	}
 }
 
-// namespaceWrite is the creation of downstream namespace name.
-func namespaceWrite(name string) downstreamWrite {
-	return downstreamWrite{
+// NamespaceWrite is the creation of downstream namespace name.
+func NamespaceWrite(name string) DownstreamWrite {
+	return DownstreamWrite{
 		what:   "create namespace " + name,
 		access: []authorizationv1.ResourceAttributes{{Verb: "create", Resource: "namespaces"}},
 	}
@@ -99,7 +99,7 @@ func terminalReason(err error) metav1.StatusReason {
 // the syncer's credential may make the write: if it may not, it is the
 // syncer's configuration that is wrong, for its operator to fix, not the
 // object; it is retried, and once granted the write succeeds unchanged.
-func (s *Syncer) rejectionReason(ctx context.Context, w downstreamWrite, err error) (metav1.StatusReason, error) {
+func (r *Reporter) rejectionReason(ctx context.Context, w DownstreamWrite, err error) (metav1.StatusReason, error) {
 	reason := terminalReason(err)
 	if reason == "" {
 		return "", err
@@ -108,7 +108,7 @@ func (s *Syncer) rejectionReason(ctx context.Context, w downstreamWrite, err err
 		return reason, nil
 	}
 	for _, a := range w.access {
-		review, reviewErr := s.downKube.AuthorizationV1().SelfSubjectAccessReviews().Create(ctx, &authorizationv1.SelfSubjectAccessReview{
+		review, reviewErr := r.downKube.AuthorizationV1().SelfSubjectAccessReviews().Create(ctx, &authorizationv1.SelfSubjectAccessReview{
 			Spec: authorizationv1.SelfSubjectAccessReviewSpec{ResourceAttributes: &a},
 		}, metav1.CreateOptions{})
 		if reviewErr != nil {
@@ -121,13 +121,13 @@ func (s *Syncer) rejectionReason(ctx context.Context, w downstreamWrite, err err
 	return reason, nil
 }
 
-// failed handles err, the error of downstream write w for hub object obj
-// of gvr at o, as desired: a rejection for good is recorded, so that
+// Failed handles err, the error of downstream write w for hub object obj
+// of ref, as desired: a rejection for good is recorded, so that
 // nothing more is sent until the object changes, reported, and nil
 // returned, for the key to be done rather than retried; any other error
 // is returned.
-func (s *Syncer) failed(ctx context.Context, gvr schema.GroupVersionResource, o origin, obj, desired *unstructured.Unstructured, w downstreamWrite, err error) error {
-	reason, retried := s.rejectionReason(ctx, w, err)
+func (r *Reporter) Failed(ctx context.Context, ref Ref, obj, desired *unstructured.Unstructured, w DownstreamWrite, err error) error {
+	reason, retried := r.rejectionReason(ctx, w, err)
 	if reason == "" {
 		return retried
 	}
@@ -136,15 +136,15 @@ func (s *Syncer) failed(ctx context.Context, gvr schema.GroupVersionResource, o 
 		applied: desired.GetAnnotations()[spec.AppliedAnnotation],
 		reason:  reason,
 		message: fmt.Sprintf("SyncTarget %s:%s: the physical cluster refused to %s: %s. The syncer tries again when this object changes",
-			s.targetCluster, s.targetName, w.what, statusMessage(err)),
+			r.targetCluster, r.targetName, w.what, statusMessage(err)),
 		since: metav1.Now(),
 	}
 	klog.InfoS("The physical cluster refused an object; not sent again until it changes at the hub",
-		"resource", gvr.String(), "cluster", o.cluster, "namespace", o.namespace, "name", o.name, "reason", reason, "message", statusMessage(err))
-	s.rejectionsMu.Lock()
-	s.rejections[conflictKey{gvr, o}] = f
-	s.rejectionsMu.Unlock()
-	return s.reportRejection(ctx, gvr, o, obj, f)
+		"resource", ref.Resource.String(), "cluster", ref.Cluster, "namespace", ref.Namespace, "name", ref.Name, "reason", reason, "message", statusMessage(err))
+	r.rejectionsMu.Lock()
+	r.rejections[ref] = f
+	r.rejectionsMu.Unlock()
+	return r.reportRejection(ctx, ref, obj, f)
 }
 
 // statusMessage is the message of the API's answer err.
@@ -156,32 +156,32 @@ func statusMessage(err error) string {
 	return err.Error()
 }
 
-// rejectionOf is the rejection recorded for the hub object of gvr at o, of
+// rejectionOf is the rejection recorded for the hub object of ref, of
 // UID uid, as stamped with applied; false where there is none, or one
 // of another UID or object, which is tried anew.
-func (s *Syncer) rejectionOf(gvr schema.GroupVersionResource, o origin, uid types.UID, applied string) (rejection, bool) {
-	s.rejectionsMu.Lock()
-	defer s.rejectionsMu.Unlock()
-	f, ok := s.rejections[conflictKey{gvr, o}]
+func (r *Reporter) rejectionOf(ref Ref, uid types.UID, applied string) (rejection, bool) {
+	r.rejectionsMu.Lock()
+	defer r.rejectionsMu.Unlock()
+	f, ok := r.rejections[ref]
 	return f, ok && f.uid == uid && (applied == "" || f.applied == applied)
 }
 
-// forgetRejection forgets any rejection of the hub object of gvr at o, synced,
+// ForgetRejection forgets any rejection of the hub object of ref, synced,
 // deleted or no longer assigned.
-func (s *Syncer) forgetRejection(gvr schema.GroupVersionResource, o origin) {
-	s.rejectionsMu.Lock()
-	delete(s.rejections, conflictKey{gvr, o})
-	s.rejectionsMu.Unlock()
+func (r *Reporter) ForgetRejection(ref Ref) {
+	r.rejectionsMu.Lock()
+	delete(r.rejections, ref)
+	r.rejectionsMu.Unlock()
 }
 
-// reportRejection reports rejection f of hub object obj of gvr at o, unless
+// reportRejection reports rejection f of hub object obj of ref, unless
 // it was reported already: the SyncFailed condition, for a kind whose
 // status has conditions, and a Warning Event. As for a conflict, an
 // object found with the condition as it would be written, as after a
 // restart, gets no Event again; the Event first, so that a crash before
 // the condition write records both again rather than neither, while a
 // condition write that fails is made again alone.
-func (s *Syncer) reportRejection(ctx context.Context, gvr schema.GroupVersionResource, o origin, obj *unstructured.Unstructured, f rejection) error {
+func (r *Reporter) reportRejection(ctx context.Context, ref Ref, obj *unstructured.Unstructured, f rejection) error {
 	if f.reported {
 		return nil
 	}
@@ -189,21 +189,21 @@ func (s *Syncer) reportRejection(ctx context.Context, gvr schema.GroupVersionRes
 	shared := len(workloadv1alpha1.Targets(obj.GetLabels())) > 1
 	var status map[string]any
 	if keeps {
-		status = s.statusOf(obj, shared)
+		status = r.statusOf(obj, shared)
 	}
 	conditioned, changed := withRejectedCondition(obj.GroupVersionKind(), status, f)
 	if (!keeps || changed) && !f.evented {
-		if err := s.recordEvent(ctx, o, obj, FailedReason, f.message); err != nil {
+		if err := r.recordEvent(ctx, ref, obj, FailedReason, f.message); err != nil {
 			return fmt.Errorf("recording the rejection of the physical cluster at the hub: %w", err)
 		}
-		s.updateRejection(gvr, o, f, func(r *rejection) { r.evented = true })
+		r.updateRejection(ref, f, func(r *rejection) { r.evented = true })
 	}
 	if keeps && changed {
-		if err := s.writeStatusOf(ctx, gvr, o, obj, shared, conditioned); err != nil {
+		if err := r.writeStatusOf(ctx, ref, obj, shared, conditioned); err != nil {
 			return fmt.Errorf("setting the %s condition at the hub: %w", FailedReason, err)
 		}
 	}
-	s.updateRejection(gvr, o, f, func(r *rejection) {
+	r.updateRejection(ref, f, func(r *rejection) {
 		r.reported = true
 		// The condition found in place, from before a restart, keeps its
 		// time, which the status copied up must then carry too.
@@ -213,14 +213,14 @@ func (s *Syncer) reportRejection(ctx context.Context, gvr schema.GroupVersionRes
 }
 
 // updateRejection applies update to the rejection recorded for the hub
-// object of gvr at o while it is still f's, of the same UID and object:
+// object of ref while it is still f's, of the same UID and object:
 // a newer one, recorded meanwhile, is left as it is.
-func (s *Syncer) updateRejection(gvr schema.GroupVersionResource, o origin, f rejection, update func(*rejection)) {
-	s.rejectionsMu.Lock()
-	defer s.rejectionsMu.Unlock()
-	if current, ok := s.rejections[conflictKey{gvr, o}]; ok && current.uid == f.uid && current.applied == f.applied {
+func (r *Reporter) updateRejection(ref Ref, f rejection, update func(*rejection)) {
+	r.rejectionsMu.Lock()
+	defer r.rejectionsMu.Unlock()
+	if current, ok := r.rejections[ref]; ok && current.uid == f.uid && current.applied == f.applied {
 		update(&current)
-		s.rejections[conflictKey{gvr, o}] = current
+		r.rejections[ref] = current
 	}
 }
 
@@ -238,20 +238,20 @@ func transitionTime(status map[string]any, otherwise metav1.Time) metav1.Time {
 	return otherwise
 }
 
-// applied clears any rejection of hub object obj of gvr at o, which the
+// Applied clears any rejection of hub object obj of ref, which the
 // physical cluster now holds as it is: the record, and the SyncFailed
 // condition, which is written away only where obj has it.
-func (s *Syncer) applied(ctx context.Context, gvr schema.GroupVersionResource, o origin, obj *unstructured.Unstructured) error {
-	s.forgetRejection(gvr, o)
+func (r *Reporter) Applied(ctx context.Context, ref Ref, obj *unstructured.Unstructured) error {
+	r.ForgetRejection(ref)
 	// Only the kinds that keep conditions have one to remove.
 	shared := len(workloadv1alpha1.Targets(obj.GetLabels())) > 1
-	status := s.statusOf(obj, shared)
+	status := r.statusOf(obj, shared)
 	cleared, had := withoutCondition(&unstructured.Unstructured{Object: map[string]any{"status": status}}, FailedReason)
 	if !had {
 		return nil
 	}
 	status, _, _ = unstructured.NestedMap(cleared.Object, "status")
-	if err := s.writeStatusOf(ctx, gvr, o, obj, shared, status); err != nil {
+	if err := r.writeStatusOf(ctx, ref, obj, shared, status); err != nil {
 		return fmt.Errorf("removing the %s condition at the hub: %w", FailedReason, err)
 	}
 	return nil
@@ -259,29 +259,29 @@ func (s *Syncer) applied(ctx context.Context, gvr schema.GroupVersionResource, o
 
 // statusOf is the status of hub object obj at the target: its own, or,
 // where it is shared with other targets, the target's report of it.
-func (s *Syncer) statusOf(obj *unstructured.Unstructured, shared bool) map[string]any {
+func (r *Reporter) statusOf(obj *unstructured.Unstructured, shared bool) map[string]any {
 	if !shared {
 		status, _, _ := unstructured.NestedMap(obj.Object, "status")
 		return status
 	}
 	var report map[string]any
-	if raw, ok := obj.GetAnnotations()[workloadv1alpha1.StatusAnnotation(s.key)]; ok {
+	if raw, ok := obj.GetAnnotations()[workloadv1alpha1.StatusAnnotation(r.key)]; ok {
 		// Only this syncer writes it: a bad one is written anew.
 		_ = json.Unmarshal([]byte(raw), &report)
 	}
 	return report
 }
 
-// writeStatusOf writes status as the status of hub object obj of gvr at
-// o at the target: its status, or where it is shared, the target's
+// writeStatusOf writes status as the status of hub object obj of ref
+// at the target: its status, or where it is shared, the target's
 // report, removed when status is empty.
-func (s *Syncer) writeStatusOf(ctx context.Context, gvr schema.GroupVersionResource, o origin, obj *unstructured.Unstructured, shared bool, status map[string]any) error {
+func (r *Reporter) writeStatusOf(ctx context.Context, ref Ref, obj *unstructured.Unstructured, shared bool, status map[string]any) error {
 	if !shared {
 		updated := obj.DeepCopy()
 		if err := unstructured.SetNestedMap(updated.Object, status, "status"); err != nil {
 			return err
 		}
-		return s.writeHubStatus(ctx, gvr, o.cluster, obj, updated)
+		return r.hub.WriteStatus(ctx, ref.Resource, ref.Cluster, obj, updated)
 	}
 	var report []byte
 	if len(status) > 0 {
@@ -290,15 +290,15 @@ func (s *Syncer) writeStatusOf(ctx context.Context, gvr schema.GroupVersionResou
 			return err
 		}
 	}
-	return s.patchReport(ctx, gvr, o, report)
+	return r.hub.PatchReport(ctx, ref.Resource, r.key, ref.Cluster, ref.Namespace, ref.Name, report)
 }
 
-// withFailure is status, of the hub object h of k at the target, with
+// WithRejection is status, of hub object h of ref at the target, with
 // the SyncFailed condition while a rejection of it is recorded, so that
 // the status copied up from the object downstream, from before the
 // rejection, keeps saying why it is not what the hub asks.
-func (s *Syncer) withRejection(k objectKey, h *hubObject, status map[string]any) map[string]any {
-	f, ok := s.rejectionOf(s.resources[k.resource].gvr, k.origin, h.GetUID(), "")
+func (r *Reporter) WithRejection(ref Ref, h *unstructured.Unstructured, status map[string]any) map[string]any {
+	f, ok := r.rejectionOf(ref, h.GetUID(), "")
 	if !ok || !keepsConditions(h.GroupVersionKind()) {
 		return status
 	}

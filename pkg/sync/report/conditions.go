@@ -1,4 +1,4 @@
-package sync
+package report
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // The conditions the syncer itself writes on a hub object, rather than
@@ -63,11 +62,11 @@ func withoutCondition(obj *unstructured.Unstructured, typ string) (*unstructured
 	return out, true
 }
 
-// clearConditions removes the syncer's own conditions of types from hub
+// ClearConditions removes the syncer's own conditions of types from hub
 // object obj, of gvr in logical cluster cluster, where it has any, and
 // returns obj as it is at the hub then. Nothing is written where it has
 // none.
-func (s *Syncer) clearConditions(ctx context.Context, gvr schema.GroupVersionResource, cluster string, obj *unstructured.Unstructured, types ...string) (*unstructured.Unstructured, error) {
+func (r *Reporter) ClearConditions(ctx context.Context, ref Ref, obj *unstructured.Unstructured, types ...string) (*unstructured.Unstructured, error) {
 	cleared, changed := obj, false
 	for _, typ := range types {
 		var had bool
@@ -78,7 +77,7 @@ func (s *Syncer) clearConditions(ctx context.Context, gvr schema.GroupVersionRes
 	if !changed {
 		return obj, nil
 	}
-	if err := s.writeHubStatus(ctx, gvr, cluster, obj, cleared); err != nil {
+	if err := r.hub.WriteStatus(ctx, ref.Resource, ref.Cluster, obj, cleared); err != nil {
 		return nil, fmt.Errorf("removing the %v conditions at the hub: %w", types, err)
 	}
 	return cleared, nil

@@ -1,4 +1,4 @@
-package sync
+package telemetry
 
 import (
 	"context"
@@ -16,16 +16,16 @@ import (
 // The names of the syncer's work queues, which label the workqueue_*
 // series of client-go's queue metrics and the syncer's error counts.
 const (
-	queueDown         = "down"
-	queueUp           = "up"
-	queueDependencies = "dependencies"
-	queuePods         = "pods"
-	queueEvents       = "events"
-	queueNodes        = "nodes"
-	queueNamespaces   = "namespaces"
+	QueueDown         = "down"
+	QueueUp           = "up"
+	QueueDependencies = "dependencies"
+	QueuePods         = "pods"
+	QueueEvents       = "events"
+	QueueNodes        = "nodes"
+	QueueNamespaces   = "namespaces"
 )
 
-// errorTypes are the values of the type label of syncErrors, as errorType
+// errorTypes are the values of the type label of syncErrors, as ErrorType
 // tells them.
 var errorTypes = []string{"conflict", "forbidden", "unauthorized", "not_found", "invalid", "bad_request", "throttled", "timeout", "other"}
 
@@ -66,7 +66,7 @@ var (
 			"success, or the type of error as for sync_errors_total.",
 		StabilityLevel: metrics.ALPHA,
 	}, []string{"resource", "verb", "outcome"})
-	hubRelists = metrics.NewCounter(&metrics.CounterOpts{
+	HubRelists = metrics.NewCounter(&metrics.CounterOpts{
 		Namespace: "canopy",
 		Subsystem: "syncer",
 		Name:      "hub_relists_total",
@@ -78,13 +78,13 @@ var (
 
 var registerMetrics gosync.Once
 
-// register adds the syncer's series to the legacy registry, once per
+// Register adds the syncer's series to the legacy registry, once per
 // process, each error count starting at zero so that its absence never
 // has to be told from no errors.
-func register() {
+func Register() {
 	registerMetrics.Do(func() {
-		legacyregistry.MustRegister(syncLatency, syncErrors, refusedObjects, downstreamWrites, hubRelists)
-		for _, q := range []string{queueDown, queueUp, queueDependencies, queuePods, queueEvents, queueNodes, queueNamespaces} {
+		legacyregistry.MustRegister(syncLatency, syncErrors, refusedObjects, downstreamWrites, HubRelists)
+		for _, q := range []string{QueueDown, QueueUp, QueueDependencies, QueuePods, QueueEvents, QueueNodes, QueueNamespaces} {
 			for _, t := range errorTypes {
 				syncErrors.WithLabelValues(q, t)
 			}
@@ -92,9 +92,9 @@ func register() {
 	})
 }
 
-// errorType is the type of a failed sync's error, for syncErrors: the
+// ErrorType is the type of a failed sync's error, for syncErrors: the
 // API's reason for the common ones, a timeout however it came.
-func errorType(err error) string {
+func ErrorType(err error) string {
 	var netErr net.Error
 	switch {
 	case apierrors.IsConflict(err):
@@ -118,36 +118,36 @@ func errorType(err error) string {
 	return "other"
 }
 
-// namespacesResource is the resource of the downstream namespaces, for
+// NamespacesResource is the resource of the downstream namespaces, for
 // downstreamWrites.
-var namespacesResource = schema.GroupResource{Resource: "namespaces"}
+var NamespacesResource = schema.GroupResource{Resource: "namespaces"}
 
-// countWrite counts a write of resource with verb to the physical
+// CountWrite counts a write of resource with verb to the physical
 // cluster that ended with err.
-func countWrite(resource schema.GroupResource, verb string, err error) {
+func CountWrite(resource schema.GroupResource, verb string, err error) {
 	outcome := "success"
 	if err != nil {
-		outcome = errorType(err)
+		outcome = ErrorType(err)
 	}
 	downstreamWrites.WithLabelValues(resource.String(), verb, outcome).Inc()
 }
 
-// observedTimes holds, for each key of a queue, when a change of it was
+// ObservedTimes holds, for each key of a queue, when a change of it was
 // first observed since a sync of it last succeeded: where its sync
 // latency starts. A key queued again while being synced starts anew with
 // the next sync.
-type observedTimes struct {
+type ObservedTimes[K comparable] struct {
 	mu gosync.Mutex
-	at map[objectKey]time.Time
+	at map[K]time.Time
 }
 
-// observed records that a change of k is observed now, unless an earlier
+// Observed records that a change of k is observed now, unless an earlier
 // one is still to be synced.
-func (o *observedTimes) observed(k objectKey, now time.Time) {
+func (o *ObservedTimes[K]) Observed(k K, now time.Time) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.at == nil {
-		o.at = map[objectKey]time.Time{}
+		o.at = map[K]time.Time{}
 	}
 	if _, ok := o.at[k]; !ok {
 		o.at[k] = now
@@ -156,7 +156,7 @@ func (o *observedTimes) observed(k objectKey, now time.Time) {
 
 // take removes and returns when the change of k about to be synced was
 // observed.
-func (o *observedTimes) take(k objectKey) (time.Time, bool) {
+func (o *ObservedTimes[K]) take(k K) (time.Time, bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	t, ok := o.at[k]
@@ -166,7 +166,7 @@ func (o *observedTimes) take(k objectKey) (time.Time, bool) {
 
 // retry puts back t, taken for a sync of k that failed, so that the
 // retry's latency counts from the same change.
-func (o *observedTimes) retry(k objectKey, t time.Time) {
+func (o *ObservedTimes[K]) retry(k K, t time.Time) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if current, ok := o.at[k]; !ok || t.Before(current) {
@@ -178,12 +178,12 @@ func (o *observedTimes) retry(k objectKey, t time.Time) {
 // observed.
 type observedKey struct{}
 
-// timed runs sync with, in its context, when the change it syncs was
+// Timed runs sync with, in its context, when the change it syncs was
 // observed, for the write that completes the sync to observe the latency
-// (observeLatency): the write is deep in the sync, and only some syncs
+// (ObserveLatency): the write is deep in the sync, and only some syncs
 // write at all.
-func timed(times *observedTimes, sync func(context.Context, objectKey) error) func(context.Context, objectKey) error {
-	return func(ctx context.Context, k objectKey) error {
+func Timed[K comparable](times *ObservedTimes[K], sync func(context.Context, K) error) func(context.Context, K) error {
+	return func(ctx context.Context, k K) error {
 		t, ok := times.take(k)
 		if ok {
 			ctx = context.WithValue(ctx, observedKey{}, t)
@@ -196,10 +196,21 @@ func timed(times *observedTimes, sync func(context.Context, objectKey) error) fu
 	}
 }
 
-// observeLatency records the latency of a sync of gvr in direction that
-// has just written what it observed, if it was timed.
-func observeLatency(ctx context.Context, direction string, gvr schema.GroupVersionResource) {
+// ObserveLatency records the latency of a sync of gvr in direction that
+// has just written what it observed, if it was Timed.
+func ObserveLatency(ctx context.Context, direction string, gvr schema.GroupVersionResource) {
 	if t, ok := ctx.Value(observedKey{}).(time.Time); ok {
 		syncLatency.WithLabelValues(direction, gvr.GroupResource().String()).Observe(time.Since(t).Seconds())
 	}
+}
+
+// SyncFailed counts a failed sync of a key of queue, by its error.
+func SyncFailed(queue string, err error) {
+	syncErrors.WithLabelValues(queue, ErrorType(err)).Inc()
+}
+
+// Refused counts a hub object of resource kept out of the physical
+// cluster for its logical cluster.
+func Refused(resource schema.GroupResource) {
+	refusedObjects.WithLabelValues(resource.String()).Inc()
 }
