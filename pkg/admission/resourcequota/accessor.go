@@ -43,13 +43,12 @@ type accessor struct {
 	// conflict with it. Resource versions compare as integers
 	// (storage.APIObjectVersioner), as upstream compares etcd's.
 	updated *lru.Cache
-	gather  *gather
 }
 
 var _ upstream.QuotaAccessor = &accessor{}
 
-func newAccessor(quotas *informer.Informer, status rest.Updater, g *gather) *accessor {
-	return &accessor{quotas: quotas, status: status, updated: lru.New(written), gather: g}
+func newAccessor(quotas *informer.Informer, status rest.Updater) *accessor {
+	return &accessor{quotas: quotas, status: status, updated: lru.New(written)}
 }
 
 // GetQuotas is the quotas of the namespace key names, each a copy whose
@@ -59,7 +58,6 @@ func newAccessor(quotas *informer.Informer, status rest.Updater, g *gather) *acc
 // checks, and a status write takes the stored quota's managed fields
 // whatever it is given.
 func (a *accessor) GetQuotas(key string) ([]corev1.ResourceQuota, error) {
-	a.gather.take(key)
 	cluster, ns := parseKey(key)
 	objs := a.quotas.InNamespace(cluster, ns)
 	quotas := make([]corev1.ResourceQuota, 0, len(objs))
@@ -98,7 +96,6 @@ func (a *accessor) newest(key string, q *corev1.ResourceQuota) *corev1.ResourceQ
 // since it was read.
 func (a *accessor) UpdateQuotaStatus(q *corev1.ResourceQuota) error {
 	key := q.Namespace
-	a.gather.linger(key)
 	cluster, ns := parseKey(key)
 	out := q.DeepCopy()
 	out.Namespace = ns
@@ -107,7 +104,6 @@ func (a *accessor) UpdateQuotaStatus(q *corev1.ResourceQuota) error {
 	written, _, err := a.status.Update(ctx, q.Name, rest.DefaultUpdatedObjectInfo(out),
 		rest.ValidateAllObjectFunc, rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{})
 	if err != nil {
-		a.gather.conflicted(key)
 		return err
 	}
 	updated, ok := written.(*corev1.ResourceQuota)

@@ -36,17 +36,6 @@
 // the same look-aside cache of the quotas it wrote, which spares a
 // conflict on each write the informer has not caught up with yet.
 //
-// The Evaluator charges a namespace's requests in batches, one write per
-// batch, and batches gather what arrives while the previous one is
-// written. A hub's write is a quick round trip to the database, so its
-// batches were of one request: each create paid a second write, and a
-// second watch event decoded by every informer of quotas on every
-// replica. gather.go is the group commit that makes them larger: a
-// charge with requests already waiting behind it waits, a millisecond
-// at a time while more keep coming and at most 5 ms, for them to gather
-// into the next batch (bench/quota: about 10 creates a write at 32
-// clients). A request alone, and a retry, is charged at once.
-//
 // A request to a namespace without quotas, most of them, costs one index
 // lookup and goes nowhere near the Evaluator; upstream's would queue it
 // to find there are none. Upsynced pods and Events, copies of what a

@@ -42,7 +42,6 @@ type Plugin struct {
 	quotas    *informer.Informer
 	registry  quota.Registry
 	evaluator upstream.Evaluator
-	gather    *gather
 }
 
 var _ admission.ValidationInterface = &Plugin{}
@@ -50,13 +49,11 @@ var _ admission.ValidationInterface = &Plugin{}
 // New returns the plugin of c.
 func New(c Config) *Plugin {
 	registry := hubquota.NewRegistry(c.Counted, nilList)
-	g := newGather()
 	return &Plugin{
 		Handler:   admission.NewHandler(admission.Create, admission.Update),
 		quotas:    c.Quotas,
 		registry:  registry,
-		evaluator: upstream.NewQuotaEvaluator(newAccessor(c.Quotas, c.Status, g), nil, registry, nil, nil, workers, c.Stop),
-		gather:    g,
+		evaluator: upstream.NewQuotaEvaluator(newAccessor(c.Quotas, c.Status), nil, registry, nil, nil, workers, c.Stop),
 	}
 }
 
@@ -71,20 +68,13 @@ func (p *Plugin) Validate(ctx context.Context, a admission.Attributes, _ admissi
 		return nil
 	}
 	cluster, ok := logicalcluster.ClusterFrom(ctx)
-	if !ok || hubquota.Upsynced(a.GetObject()) {
-		return nil
-	}
-	// What the Evaluator would not queue (upstream's Evaluate asks
-	// Handles first) is not counted as waiting for a batch either.
-	if e := p.registry.Get(a.GetResource().GroupResource()); e == nil || !e.Handles(a) {
+	if !ok || p.registry.Get(a.GetResource().GroupResource()) == nil || hubquota.Upsynced(a.GetObject()) {
 		return nil
 	}
 	if len(p.quotas.InNamespace(cluster, a.GetNamespace())) == 0 {
 		return nil
 	}
-	key := namespaceKey(cluster, a.GetNamespace())
-	defer p.gather.arrive(key)()
-	return p.evaluator.Evaluate(&keyed{Attributes: a, key: key})
+	return p.evaluator.Evaluate(&keyed{Attributes: a, key: namespaceKey(cluster, a.GetNamespace())})
 }
 
 var namespaceKind = corev1.SchemeGroupVersion.WithKind("Namespace").GroupKind()
