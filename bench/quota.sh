@@ -6,12 +6,14 @@
 #
 #   bench/quota.sh                              # ~1 minute on 2 cores
 #   CANOPY_BENCH_CLIENTS=1 bench/quota.sh       # one client: no batching
+#   CANOPY_BENCH_KUBE=1 bench/quota.sh          # kube-apiserver's ratio beside
+#   CANOPY_BENCH_PROFILE=10s bench/quota.sh     # and CPU profiles of the hub
 #
 # Knobs (environment): CANOPY_BENCH_CLIENTS (32), CANOPY_BENCH_CREATES
-# (3000 in each namespace), CANOPY_BENCH_ROUNDS (3), CANOPY_HUB (a prebuilt
-# hub binary; unset builds cmd/hub), CANOPY_BENCH_OUT (where the hub's log
-# goes; default ${TMPDIR:-/tmp}/canopy-bench-quota). Extra arguments go to
-# go test.
+# (3000 in each namespace), CANOPY_BENCH_ROUNDS (5), CANOPY_BENCH_KUBE,
+# CANOPY_BENCH_PROFILE, CANOPY_HUB (a prebuilt hub binary; unset builds
+# cmd/hub), CANOPY_BENCH_OUT (where the hub's log and profiles go; default
+# ${TMPDIR:-/tmp}/canopy-bench-quota). Extra arguments go to go test.
 #
 # The full output is kept at ${TMPDIR:-/tmp}/canopy-bench-quota.log.
 set -euo pipefail

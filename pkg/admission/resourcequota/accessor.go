@@ -53,7 +53,10 @@ func newAccessor(quotas *informer.Informer, status rest.Updater) *accessor {
 
 // GetQuotas is the quotas of the namespace key names, each a copy whose
 // namespace is key, so that the Evaluator's retry, which looks quotas up
-// again by the namespace of one, finds the same.
+// again by the namespace of one, finds the same. The copies have no
+// managed fields: the Evaluator copies each quota again per request it
+// checks, and a status write takes the stored quota's managed fields
+// whatever it is given.
 func (a *accessor) GetQuotas(key string) ([]corev1.ResourceQuota, error) {
 	cluster, ns := parseKey(key)
 	objs := a.quotas.InNamespace(cluster, ns)
@@ -63,8 +66,9 @@ func (a *accessor) GetQuotas(key string) ([]corev1.ResourceQuota, error) {
 		if !ok {
 			continue
 		}
-		q = a.newest(key, q)
-		c := *q.DeepCopy()
+		shallow := *a.newest(key, q)
+		shallow.ManagedFields = nil
+		c := *shallow.DeepCopy()
 		c.Namespace = key
 		quotas = append(quotas, c)
 	}

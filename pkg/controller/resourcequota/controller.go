@@ -95,16 +95,25 @@ func New(c Config) *Controller {
 		gr := s.DefaultQualifiedResource
 		// Pods, services and workloads are counted by what they hold;
 		// every other resource by its objects alone, which their
-		// metadata tells.
+		// metadata tells, and which an update does not change unless it
+		// makes the object an upsynced copy or its own again. Kube's
+		// controller too ignores the updates of such resources; here
+		// they include every charge admission writes to a quota's
+		// status, ResourceQuotas being counted themselves, and a
+		// recount on each would cost a list of the namespace per create
+		// admitted (bench/quota) and undercount the creates admitted
+		// and not yet stored.
 		var i *informer.Informer
+		update := func(_, obj any) { ctl.changed(obj) }
 		if gr == hubquota.Pods || gr == hubquota.Services || hubquota.Workloads[gr] {
 			i = c.Informers.For(s)
 		} else {
 			i = c.Informers.Metadata(s)
+			update = ctl.recounted
 		}
 		ctl.counted = append(ctl.counted, counted{gr, i})
 		if _, err := i.AddEventHandler(cache.ResourceEventHandlerFuncs{
-			UpdateFunc: func(_, obj any) { ctl.changed(obj) },
+			UpdateFunc: update,
 			DeleteFunc: ctl.changed,
 		}); err != nil {
 			klog.ErrorS(err, "Watching an informer", "controller", "resourcequota", "resource", gr)
@@ -160,6 +169,16 @@ func (c *Controller) changed(o any) {
 	}
 	for _, k := range c.quotaed(obj, false) {
 		c.loop.AddAfter(k, delay)
+	}
+}
+
+// recounted queues the namespace of an object counted by its objects
+// alone when an update changes whether it counts.
+func (c *Controller) recounted(old, cur any) {
+	o, _, okOld := informer.Object(old)
+	n, _, okCur := informer.Object(cur)
+	if okOld && okCur && hubquota.Upsynced(o) != hubquota.Upsynced(n) {
+		c.changed(cur)
 	}
 }
 

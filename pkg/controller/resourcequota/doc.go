@@ -40,10 +40,14 @@
 //
 // When it recounts is kube's, so that it does not fight admission: a
 // namespace is recounted when a quota there is new or its hard limits
-// change, and when an object a quota there may count is updated or
-// deleted (one index lookup tells whether a namespace has quotas, so the
-// namespaces without, most of them, cost a change nothing more). Not when
-// an object is created, nor when only a quota's usage changes: admission
+// change, when an object a quota there may count is deleted, and when one
+// counted by what it holds (a pod, service or workload) is updated (one
+// index lookup tells whether a namespace has quotas, so the namespaces
+// without, most of them, cost a change nothing more). An update of an
+// object counted by its objects alone, a ConfigMap or a ResourceQuota
+// itself, changes no count, and is ignored as kube's controller ignores
+// it, unless it makes the object an upsynced copy or its own again. Not
+// when an object is created, nor when only a quota's usage changes: admission
 // has charged the create to status.used already, and a recount at that
 // moment would miss the creates admitted and not yet stored, lower the
 // usage and let more in than the quota allows. Like kube's controller it
