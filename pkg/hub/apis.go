@@ -23,6 +23,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/admission/admissionpolicy"
 	"github.com/canopy-dev/canopy/pkg/admission/assignment"
 	certificatesadmission "github.com/canopy-dev/canopy/pkg/admission/certificates"
+	"github.com/canopy-dev/canopy/pkg/admission/clusterquota"
 	"github.com/canopy-dev/canopy/pkg/admission/definitioncleanup"
 	"github.com/canopy-dev/canopy/pkg/admission/kubeplugins"
 	"github.com/canopy-dev/canopy/pkg/admission/logicalclusterlifecycle"
@@ -168,6 +169,8 @@ func (h *hubServer) installAdmission(cfg *genericapiserver.Config, authz authori
 		certificatesadmission.New(authz),
 		h.assignments,
 		h.policies,
+		// Last, so that a write refused by another plugin charges no lease.
+		clusterquota.New(h.apis.clusters.ClusterQuotas),
 	)
 	return nil
 }

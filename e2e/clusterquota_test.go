@@ -1,0 +1,289 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+
+	"github.com/canopy-dev/canopy/internal/pgtest"
+	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+)
+
+// TestClusterQuotaLeases is acceptance 2 of issue 19, with the real
+// kubectl: root:org holds 10 CPUs and 20 logical clusters, leased to it
+// by root, and leases 6 CPUs to root:org:a and 4 to root:org:b. The
+// admin of a cannot sub-lease more than a holds or run a Deployment
+// needing 7 CPUs; the admin of b cannot take from a, neither through its
+// own lease nor by touching the leases in org, which it cannot even read;
+// and the account of every lease, at every level, is exact.
+func TestClusterQuotaLeases(t *testing.T) {
+	t.Parallel()
+	h, admin, pki := startHubWith(t, "org")
+	ann, bo := userKubeconfig(t, pki, "ann"), userKubeconfig(t, pki, "bo")
+	for user, k := range map[string]kubectl{"admin": admin, "ann": ann, "bo": bo} {
+		for context, path := range map[string]string{"root": "root", "org": "root:org", "ta": "root:org:a", "tb": "root:org:b"} {
+			k.addContextAs(h, pki, user, context, path)
+		}
+	}
+
+	admin.apply("root", clusterQuota("org", map[string]string{"requests.cpu": "10", "logicalclusters": "20"}))
+	admin.apply("org", clusterQuota("a", map[string]string{"requests.cpu": "6"}))
+	admin.apply("org", clusterQuota("b", map[string]string{"requests.cpu": "4"}))
+	// org has leased out all its CPUs: nothing is left for a third child.
+	expectRefused(t, admin, "exceeded the lease of root:org (ClusterQuota \"org\" in root): leasing out requests.cpu=1, used 0, leased out 10, hard 10: 0 left",
+		"--context", "org", "create", "-f", writeFile(t, clusterQuota("c", map[string]string{"requests.cpu": "1"})))
+	for child, owner := range map[string]string{"a": "ann", "b": "bo"} {
+		admin.apply("org", fmt.Sprintf("apiVersion: tenancy.canopy.dev/v1alpha1\nkind: LogicalCluster\nmetadata:\n  name: %s\nspec:\n  admins:\n  - kind: User\n    name: %s\n", child, owner))
+		admin.must("--context", "org", "wait", "--for=jsonpath={.status.phase}=Ready", "logicalcluster/"+child, "--timeout=30s")
+	}
+	ann.eventually("--context", "ta", "auth", "can-i", "create", "clusterquotas.tenancy.canopy.dev")
+	bo.eventually("--context", "tb", "auth", "can-i", "create", "clusterquotas.tenancy.canopy.dev")
+
+	// a cannot sub-lease more than its 6, nor run 7 CPUs.
+	expectRefused(t, ann, "exceeded the lease of root:org:a (ClusterQuota \"a\" in root:org): leasing out requests.cpu=7, used 0, leased out 0, hard 6: 6 left",
+		"--context", "ta", "create", "-f", writeFile(t, clusterQuota("x", map[string]string{"requests.cpu": "7"})))
+	expectRefused(t, ann, "exceeded the lease of root:org:a (ClusterQuota \"a\" in root:org): requested requests.cpu=7, used 0, leased out 0, hard 6: 6 left",
+		"--context", "ta", "create", "-f", writeFile(t, cpuDeployment("big", 7)))
+	// Within the lease, a runs 3 and sub-leases 3; then it holds nothing more.
+	ann.must("--context", "ta", "create", "-f", writeFile(t, cpuDeployment("web", 3)))
+	ann.must("--context", "ta", "create", "-f", writeFile(t, clusterQuota("x", map[string]string{"requests.cpu": "3"})))
+	expectRefused(t, ann, "exceeded the lease of root:org:a (ClusterQuota \"a\" in root:org): requested requests.cpu=1, used 3, leased out 3, hard 6: 0 left",
+		"--context", "ta", "create", "-f", writeFile(t, cpuDeployment("one-more", 1)))
+	// A lease cannot shrink below what its subtree holds.
+	expectRefused(t, admin, "the subtree of root:org:a holds 6 of its lease of 6 already (used 3, leased out 3): the lease can shrink to that, no further",
+		"--context", "org", "patch", "clusterquota", "a", "--type", "merge", "-p", `{"spec":{"hard":{"requests.cpu":"5"}}}`)
+
+	// b cannot take from a: its own lease holds 4, and the leases in org
+	// are org's, which b's admin can neither change nor read.
+	expectRefused(t, bo, "exceeded the lease of root:org:b (ClusterQuota \"b\" in root:org): leasing out requests.cpu=5, used 0, leased out 0, hard 4: 4 left",
+		"--context", "tb", "create", "-f", writeFile(t, clusterQuota("z", map[string]string{"requests.cpu": "5"})))
+	expectRefused(t, bo, "exceeded the lease of root:org:b (ClusterQuota \"b\" in root:org): requested requests.cpu=5, used 0, leased out 0, hard 4: 4 left",
+		"--context", "tb", "create", "-f", writeFile(t, cpuDeployment("big", 5)))
+	for _, args := range [][]string{
+		{"--context", "org", "patch", "clusterquota", "b", "--type", "merge", "-p", `{"spec":{"hard":{"requests.cpu":"10"}}}`},
+		{"--context", "org", "delete", "clusterquota", "a"},
+		{"--context", "org", "create", "-f", writeFile(t, clusterQuota("b2", map[string]string{"requests.cpu": "1"}))},
+		{"--context", "org", "get", "clusterquota", "a"},
+		{"--context", "root", "get", "clusterquota", "org"},
+	} {
+		expectRefused(t, bo, "Forbidden", args...)
+	}
+
+	// The account at each level is exact.
+	for _, tc := range []struct {
+		user                kubectl
+		context, name, want string
+	}{
+		{admin, "root", "org", "hard=logicalclusters=20,requests.cpu=10, out=requests.cpu=10, used=logicalclusters=2,"},
+		{admin, "org", "a", "hard=requests.cpu=6, out=requests.cpu=3, used=requests.cpu=3,"},
+		{admin, "org", "b", "hard=requests.cpu=4, out= used="},
+		{ann, "ta", "x", "hard=requests.cpu=3, out= used="},
+	} {
+		if got := leaseAccount(tc.user, tc.context, tc.name); got != tc.want {
+			t.Errorf("ClusterQuota %s in %s: %s, want %s", tc.name, tc.context, got, tc.want)
+		}
+	}
+	// kubectl get in org shows how org's capacity is spread over its teams.
+	var rows []string
+	for _, line := range strings.Split(admin.must("--context", "org", "get", "clusterquotas"), "\n") {
+		rows = append(rows, strings.Join(strings.Fields(line), " "))
+	}
+	table := strings.Join(rows, "\n")
+	for _, row := range []string{
+		"NAME HARD LEASED OUT USED AGE",
+		"a requests.cpu=6 requests.cpu=3 requests.cpu=3 ",
+		"b requests.cpu=4 ",
+	} {
+		if !strings.Contains(table, row) {
+			t.Errorf("kubectl get clusterquotas in root:org lacks %q:\n%s", row, table)
+		}
+	}
+}
+
+// clusterQuota is the manifest of ClusterQuota name with hard limits hard.
+func clusterQuota(name string, hard map[string]string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "apiVersion: tenancy.canopy.dev/v1alpha1\nkind: ClusterQuota\nmetadata:\n  name: %s\nspec:\n  hard:\n", name)
+	for k, v := range hard {
+		fmt.Fprintf(&b, "    %s: %q\n", k, v)
+	}
+	return b.String()
+}
+
+// cpuDeployment is the manifest of Deployment name, in namespace default,
+// running replicas pods asking for one CPU each.
+func cpuDeployment(name string, replicas int) string {
+	return fmt.Sprintf(`apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: %[1]s
+  namespace: default
+spec:
+  replicas: %[2]d
+  selector:
+    matchLabels: {app: %[1]s}
+  template:
+    metadata:
+      labels: {app: %[1]s}
+    spec:
+      containers:
+      - name: main
+        image: registry.k8s.io/pause:3.10
+        resources:
+          requests: {cpu: "1"}
+`, name, replicas)
+}
+
+// leaseAccount is the status of ClusterQuota name, as hard, leased out
+// and used.
+func leaseAccount(k kubectl, context, name string) string {
+	k.t.Helper()
+	return strings.Join(strings.Fields(k.must("--context", context, "get", "clusterquota", name, "-o",
+		`go-template=hard={{range $k, $v := .status.hard}}{{$k}}={{$v}},{{end}} out={{range $k, $v := .status.leasedOut}}{{$k}}={{$v}},{{end}} used={{range $k, $v := .status.used}}{{$k}}={{$v}},{{end}}`)), " ")
+}
+
+// expectRefused runs kubectl with args and fails t unless it is refused
+// with a message containing want.
+func expectRefused(t *testing.T, k kubectl, want string, args ...string) {
+	t.Helper()
+	out, err := k.run(args...)
+	if err == nil {
+		t.Errorf("kubectl %s succeeded, want it refused with %q:\n%s", strings.Join(args, " "), want, out)
+		return
+	}
+	if !strings.Contains(err.Error()+out, want) {
+		t.Errorf("kubectl %s: %v %s\nwant a refusal saying %q", strings.Join(args, " "), err, out, want)
+	}
+}
+
+// TestClusterQuotaNoOvershoot is acceptance 3 of issue 19: 64 clients,
+// spread over two hub replicas on one PostgreSQL database and over four
+// sibling logical clusters, create ConfigMaps as fast as they can under
+// one lease of count/configmaps, given anew for each of 20 runs. Every
+// run admits exactly as many as the lease holds: the clients' acknowledged
+// creates, the ConfigMaps stored and the lease's account all equal it.
+func TestClusterQuotaNoOvershoot(t *testing.T) {
+	t.Parallel()
+	const (
+		clients = 64
+		runs    = 20
+		lease   = 40
+	)
+	r := startReplicas(t, 2, pgtest.Shared(t).NewDatabase(t))
+	org := logicalcluster.Name("root:org")
+	lcs := r.dynamicFast(0, logicalcluster.Root).Resource(logicalClusters)
+	siblings := []logicalcluster.Name{"root:org:s0", "root:org:s1", "root:org:s2", "root:org:s3"}
+	createReady(t, lcs, "org")
+	for _, s := range siblings {
+		createReady(t, r.dynamicFast(0, org).Resource(logicalClusters), s.Base())
+	}
+	// Each client's ConfigMaps, through its replica, in its sibling.
+	configMaps := map[[2]int]dynamic.ResourceInterface{}
+	for i := range r.hubs {
+		for j, s := range siblings {
+			configMaps[[2]int{i, j}] = r.dynamicFast(i, s).Resource(schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}).Namespace("default")
+		}
+	}
+	quotas := r.dynamicFast(1, logicalcluster.Root).Resource(tenancyv1alpha1.SchemeGroupVersion.WithResource("clusterquotas"))
+	ctx := context.Background()
+	for run := range runs {
+		// A fresh lease each run, given through the other replica.
+		_ = quotas.Delete(ctx, "org", metav1.DeleteOptions{})
+		q := &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "tenancy.canopy.dev/v1alpha1", "kind": "ClusterQuota",
+			"metadata": map[string]any{"name": "org"},
+			"spec":     map[string]any{"hard": map[string]any{"count/configmaps": fmt.Sprint(lease)}},
+		}}
+		if _, err := quotas.Create(ctx, q, metav1.CreateOptions{}); err != nil {
+			t.Fatalf("run %d: create the lease: %v", run, err)
+		}
+		var admitted atomic.Int64
+		var wg sync.WaitGroup
+		for c := range clients {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				cms := configMaps[[2]int{c % len(r.hubs), c % len(siblings)}]
+				for n := 0; ; n++ {
+					cm := &unstructured.Unstructured{Object: map[string]any{
+						"apiVersion": "v1", "kind": "ConfigMap",
+						"metadata": map[string]any{"name": fmt.Sprintf("run%d-client%d-%d", run, c, n), "labels": map[string]any{"run": fmt.Sprint(run)}},
+					}}
+					_, err := cms.Create(ctx, cm, metav1.CreateOptions{})
+					switch {
+					case err == nil:
+						admitted.Add(1)
+					case apierrors.IsForbidden(err) && strings.Contains(err.Error(), "exceeded the lease of root:org"):
+						return
+					default:
+						t.Errorf("run %d: client %d: %v", run, c, err)
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		stored := 0
+		for j := range siblings {
+			list, err := configMaps[[2]int{0, j}].List(ctx, metav1.ListOptions{LabelSelector: fmt.Sprintf("run=%d", run)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			stored += len(list.Items)
+		}
+		got, err := quotas.Get(ctx, "org", metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		used, _, _ := unstructured.NestedString(got.Object, "status", "used", "count/configmaps")
+		if admitted.Load() != lease || stored != lease || used != fmt.Sprint(lease) {
+			t.Errorf("run %d: a lease of %d ConfigMaps admitted %d creates, stores %d ConfigMaps and counts %s used", run, lease, admitted.Load(), stored, used)
+		}
+	}
+}
+
+// dynamicFast is a dynamic client of the admin for the logical cluster at
+// path on replica i, without client-side rate limits, for load.
+func (r *replicas) dynamicFast(i int, path logicalcluster.Name) *dynamic.DynamicClient {
+	r.t.Helper()
+	cfg := r.hubs[i].admin(r.t).restConfig("root")
+	cfg.Host = "https://" + r.hubs[i].addr() + "/clusters/" + path.String()
+	cfg.QPS, cfg.Burst = -1, 0
+	c, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return c
+}
+
+// createReady creates LogicalCluster name through lcs and waits until it
+// is Ready.
+func createReady(t *testing.T, lcs dynamic.NamespaceableResourceInterface, name string) {
+	t.Helper()
+	lc := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "tenancy.canopy.dev/v1alpha1", "kind": "LogicalCluster", "metadata": map[string]any{"name": name},
+	}}
+	ctx := context.Background()
+	if _, err := lcs.Create(ctx, lc, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create LogicalCluster %s: %v", name, err)
+	}
+	waitFor(t, 30*time.Second, "LogicalCluster "+name+" Ready", func() (bool, string) {
+		got, err := lcs.Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		phase, _, _ := unstructured.NestedString(got.Object, "status", "phase")
+		return phase == "Ready", "phase " + phase
+	})
+}

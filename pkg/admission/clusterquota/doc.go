@@ -1,0 +1,58 @@
+// Package clusterquota enforces the leases of capacity that logical
+// clusters give their children (tenancy.canopy.dev ClusterQuotas) at
+// admission, for every create and update of every logical cluster.
+//
+// # The account
+//
+// ClusterQuota "team" in root:org is the lease of root:org:team's subtree.
+// Its status is an account: used, what the subtree's objects use outside
+// the leases the child gave out, and leasedOut, the sum of those leases.
+// used + leasedOut never exceeds hard. A use is charged to one lease per
+// resource only: the nearest one, from the object's logical cluster up,
+// that limits the resource. A lease given to a child is charged, whole,
+// to the nearest lease above the child's parent as leased out, the moment
+// it is given. So a child's children's leases plus its own use can never
+// exceed what it holds, and a charge never walks further than one lease:
+// what the leases above hold of the subtree was settled when the leases
+// below were given.
+//
+// # Why it cannot overshoot, across hub replicas
+//
+// A charge is one conditional write of the lease object itself, through
+// the store below the registry (storage.Interface.GuaranteedUpdate): the
+// account is read, checked and written back only over the version it was
+// read at. Every replica writes to the same database, whose writes are
+// serialized on one revision counter (pkg/sqlstorage), so two charges to
+// one lease, from any replicas, are applied one after the other, the
+// second one recomputed over the first's result. A charge that does not
+// fit is refused before anything is written, with a 403 that says which
+// lease, what was asked, and what is left. Leases are read from the
+// database, never from a cache, so a lease given a moment ago through
+// another replica binds at once.
+//
+// The plugin is the last of the admission chain, so a write another
+// plugin refuses charges nothing. A write that uses several leases (a
+// Deployment whose CPUs one lease limits and whose replicas another does)
+// is charged to each in turn, and what was charged is taken back if a
+// later lease refuses.
+//
+// This is the reservation scheme of kube's ResourceQuota admission, with
+// the account in the object's status. It was preferred to counter rows
+// updated in the write's own transaction because it needs no change to the
+// store's write path, and contention costs only the retries of one
+// conditional write, which the store answers with the current version,
+// with no extra read.
+//
+// # What it does not do yet
+//
+// The account only grows: a deleted object, a shrunk workload or a
+// shrunk or deleted lease does not give its share back, since admission
+// runs before the write, and crediting before it is stored could let a
+// concurrent charge through that the failed write would not have made
+// room for. A charge whose write then fails (a create of a name that
+// exists, an update that loses a conflict and is admitted again) is kept
+// too. Both err on the side of holding less, never more. A lease counts
+// from its creation: what the subtree used before stays charged where it
+// was. Giving the credit back needs the charge in the same transaction as
+// the write, which is the next step.
+package clusterquota

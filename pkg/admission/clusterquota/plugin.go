@@ -1,0 +1,263 @@
+package clusterquota
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apiserver/pkg/admission"
+	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
+	"k8s.io/apiserver/pkg/storage"
+	"k8s.io/klog/v2"
+
+	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+)
+
+// Plugin charges what each create and update adds to the leases above
+// it, and refuses what a lease cannot hold.
+type Plugin struct {
+	*admission.Handler
+	quotas *genericregistry.Store
+}
+
+var _ admission.ValidationInterface = &Plugin{}
+
+// New returns the plugin over the store of ClusterQuotas.
+func New(quotas *genericregistry.Store) *Plugin {
+	return &Plugin{Handler: admission.NewHandler(admission.Create, admission.Update), quotas: quotas}
+}
+
+// account says which part of a lease's status a charge adds to.
+type account int
+
+const (
+	used account = iota
+	leasedOut
+)
+
+// charge is an amount to add to one lease.
+type charge struct {
+	holder logicalcluster.Name // the logical cluster the lease is for
+	amount corev1.ResourceList
+}
+
+// Validate charges a to the nearest lease above its logical cluster that
+// limits each resource it uses, or, for a ClusterQuota, charges the lease
+// it is carved from with what it leases out.
+func (p *Plugin) Validate(ctx context.Context, a admission.Attributes, _ admission.ObjectInterfaces) error {
+	cluster, ok := logicalcluster.ClusterFrom(ctx)
+	if !ok || a.GetSubresource() != "" {
+		return nil
+	}
+	if a.GetResource().GroupResource() == tenancyv1alpha1.Resource("clusterquotas") {
+		return p.grant(ctx, cluster, a)
+	}
+	if use := cost(a); len(use) > 0 {
+		return p.chargeAll(ctx, a, cluster, use, used)
+	}
+	return nil
+}
+
+// grant charges a ClusterQuota's create, or the growth of its hard limits
+// by an update, to the lease its logical cluster holds, as leased out;
+// and refuses to shrink a lease below what its subtree holds already.
+func (p *Plugin) grant(ctx context.Context, cluster logicalcluster.Name, a admission.Attributes) error {
+	q := a.GetObject().(*tenancyv1alpha1.ClusterQuota)
+	amount := corev1.ResourceList{}
+	for name, hard := range q.Spec.Hard {
+		amount[name] = hard.DeepCopy()
+	}
+	if a.GetOperation() == admission.Update {
+		old := a.GetOldObject().(*tenancyv1alpha1.ClusterQuota)
+		var errs field.ErrorList
+		for name, held := range old.Status.Hard {
+			taken := sum(old.Status.Used[name], old.Status.LeasedOut[name])
+			if hard, ok := q.Spec.Hard[name]; (!ok && taken.Sign() > 0) || (ok && hard.Cmp(taken) < 0) {
+				errs = append(errs, field.Invalid(field.NewPath("spec", "hard").Key(string(name)), hard.String(),
+					fmt.Sprintf("the subtree of %s holds %s of its lease of %s already (used %s, leased out %s): the lease can shrink to that, no further",
+						childOf(cluster, q.Name), taken.String(), held.String(), quantity(old.Status.Used, name), quantity(old.Status.LeasedOut, name))))
+			}
+		}
+		if len(errs) > 0 {
+			return apierrors.NewInvalid(tenancyv1alpha1.SchemeGroupVersion.WithKind("ClusterQuota").GroupKind(), q.Name, errs)
+		}
+		for name, hard := range amount {
+			hard.Sub(old.Spec.Hard[name])
+			amount[name] = hard
+		}
+	}
+	for name, q := range amount {
+		if q.Sign() <= 0 {
+			delete(amount, name)
+		}
+	}
+	if len(amount) == 0 {
+		return nil
+	}
+	return p.chargeAll(ctx, a, cluster, amount, leasedOut)
+}
+
+// chargeAll charges amount, incurred in cluster, to the nearest lease
+// limiting each of its resources, all or none: a lease that cannot hold
+// its part refuses a, and what was charged to others before is taken back.
+func (p *Plugin) chargeAll(ctx context.Context, a admission.Attributes, cluster logicalcluster.Name, amount corev1.ResourceList, to account) error {
+	charges, err := p.leases(ctx, cluster, amount)
+	if err != nil {
+		return err
+	}
+	for i, c := range charges {
+		err := p.apply(ctx, c, to, a.IsDryRun(), false)
+		if err == nil {
+			continue
+		}
+		for _, done := range charges[:i] {
+			if undoErr := p.apply(ctx, done, to, a.IsDryRun(), true); undoErr != nil {
+				// The lease keeps the charge: it counts more than is used,
+				// never less, so it can hold fewer objects, not more.
+				klog.FromContext(ctx).Error(undoErr, "Could not take back a lease's charge", "lease", done.holder)
+			}
+		}
+		var refused *refusal
+		if errors.As(err, &refused) {
+			return admission.NewForbidden(a, refused)
+		}
+		return err
+	}
+	return nil
+}
+
+// leases finds, from cluster up the tree, the nearest lease limiting each
+// resource of amount, reading each from the database rather than a cache:
+// a lease given a moment ago on another hub replica binds at once.
+// Resources no lease limits are not charged.
+func (p *Plugin) leases(ctx context.Context, cluster logicalcluster.Name, amount corev1.ResourceList) ([]charge, error) {
+	left := amount.DeepCopy()
+	var charges []charge
+	for c := cluster; len(left) > 0; {
+		parent, ok := c.Parent()
+		if !ok {
+			break
+		}
+		obj, err := p.quotas.Get(logicalcluster.WithCluster(ctx, parent), c.Base(), &metav1.GetOptions{})
+		switch {
+		case apierrors.IsNotFound(err):
+		case err != nil:
+			return nil, err
+		default:
+			ch := charge{holder: c, amount: corev1.ResourceList{}}
+			for name, q := range left {
+				if _, ok := obj.(*tenancyv1alpha1.ClusterQuota).Spec.Hard[name]; ok {
+					ch.amount[name] = q
+					delete(left, name)
+				}
+			}
+			if len(ch.amount) > 0 {
+				charges = append(charges, ch)
+			}
+		}
+		c = parent
+	}
+	return charges, nil
+}
+
+// apply adds c's amount to its lease, or takes it back, in one
+// conditional write of the lease: the store writes it only over the
+// version it was computed from, so concurrent charges, from this hub or
+// any other sharing the database, are applied one after the other, each
+// checked against what the others left. A dry run checks and writes
+// nothing.
+func (p *Plugin) apply(ctx context.Context, c charge, to account, dryRun, undo bool) error {
+	parent, _ := c.holder.Parent()
+	ctx = logicalcluster.WithCluster(ctx, parent)
+	key, err := p.quotas.KeyFunc(ctx, c.holder.Base())
+	if err != nil {
+		return err
+	}
+	out := &tenancyv1alpha1.ClusterQuota{}
+	return p.quotas.Storage.GuaranteedUpdate(ctx, key, out, false, nil, storage.SimpleUpdate(func(existing runtime.Object) (runtime.Object, error) {
+		q := existing.(*tenancyv1alpha1.ClusterQuota).DeepCopy()
+		if q.Status.Used == nil {
+			q.Status.Used = corev1.ResourceList{}
+		}
+		if q.Status.LeasedOut == nil {
+			q.Status.LeasedOut = corev1.ResourceList{}
+		}
+		account := q.Status.Used
+		if to == leasedOut {
+			account = q.Status.LeasedOut
+		}
+		for name, amount := range c.amount {
+			hard, limited := q.Spec.Hard[name]
+			if !limited {
+				// The limit was lifted since the lease was read.
+				continue
+			}
+			next := account[name].DeepCopy()
+			if undo {
+				next.Sub(amount)
+				account[name] = next
+				continue
+			}
+			next.Add(amount)
+			other := q.Status.LeasedOut[name]
+			if to == leasedOut {
+				other = q.Status.Used[name]
+			}
+			if total := sum(next, other); total.Cmp(hard) > 0 {
+				return nil, &refusal{holder: c.holder, q: q, name: name, amount: amount, to: to}
+			}
+			account[name] = next
+		}
+		q.Status.Hard = q.Spec.Hard
+		return q, nil
+	}), dryRun, nil)
+}
+
+// refusal is a charge a lease cannot hold, told with what is left of it.
+type refusal struct {
+	holder logicalcluster.Name
+	q      *tenancyv1alpha1.ClusterQuota
+	name   corev1.ResourceName
+	amount resource.Quantity
+	to     account
+}
+
+func (r *refusal) Error() string {
+	parent, _ := r.holder.Parent()
+	hard := r.q.Spec.Hard[r.name]
+	left := hard.DeepCopy()
+	left.Sub(sum(r.q.Status.Used[r.name], r.q.Status.LeasedOut[r.name]))
+	what := "requested"
+	if r.to == leasedOut {
+		what = "leasing out"
+	}
+	return fmt.Sprintf("exceeded the lease of %s (ClusterQuota %q in %s): %s %s=%s, used %s, leased out %s, hard %s: %s left",
+		r.holder, r.holder.Base(), parent, what, r.name, r.amount.String(),
+		quantity(r.q.Status.Used, r.name), quantity(r.q.Status.LeasedOut, r.name), hard.String(), left.String())
+}
+
+func sum(a, b resource.Quantity) resource.Quantity {
+	out := a.DeepCopy()
+	out.Add(b)
+	return out
+}
+
+func quantity(l corev1.ResourceList, name corev1.ResourceName) string {
+	q := l[name]
+	return q.String()
+}
+
+func childOf(cluster logicalcluster.Name, name string) string {
+	child, err := cluster.Child(name)
+	if err != nil {
+		return string(cluster) + ":" + name
+	}
+	return string(child)
+}
