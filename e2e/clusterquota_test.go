@@ -75,6 +75,9 @@ func TestClusterQuotaLeases(t *testing.T) {
 		{"--context", "org", "delete", "clusterquota", "a"},
 		{"--context", "org", "create", "-f", writeFile(t, clusterQuota("b2", map[string]string{"requests.cpu": "1"}))},
 		{"--context", "org", "get", "clusterquota", "a"},
+		// Not even its own lease: a child reads nothing of its parent,
+		// and a refusal tells it what is left.
+		{"--context", "org", "get", "clusterquota", "b"},
 		{"--context", "root", "get", "clusterquota", "org"},
 	} {
 		expectRefused(t, bo, "Forbidden", args...)
