@@ -97,6 +97,25 @@ func TestClusterQuotaLeases(t *testing.T) {
 			t.Errorf("ClusterQuota %s in %s: %s, want %s", tc.name, tc.context, got, tc.want)
 		}
 	}
+
+	// A deletion gives its charge back, and so does a create that is not
+	// stored (a name that exists): a holds all 6 again.
+	ann.must("--context", "ta", "delete", "clusterquota", "x")
+	expectRefused(t, ann, "AlreadyExists", "--context", "ta", "create", "-f", writeFile(t, cpuDeployment("web", 3)))
+	if got := leaseAccount(admin, "org", "a"); got != "hard=requests.cpu=6, out=requests.cpu=0, used=requests.cpu=3," {
+		t.Errorf("after its sub-lease was deleted and a create of an existing Deployment, ClusterQuota a in root:org: %s", got)
+	}
+	ann.must("--context", "ta", "delete", "deployment", "web", "-n", "default")
+	if got := leaseAccount(admin, "org", "a"); got != "hard=requests.cpu=6, out=requests.cpu=0, used=requests.cpu=0," {
+		t.Errorf("after its Deployment was deleted, ClusterQuota a in root:org: %s", got)
+	}
+	ann.must("--context", "ta", "create", "-f", writeFile(t, cpuDeployment("web", 6)))
+	ann.must("--context", "ta", "delete", "deployment", "web", "-n", "default")
+	admin.must("--context", "org", "delete", "clusterquota", "b")
+	if got := leaseAccount(admin, "root", "org"); got != "hard=logicalclusters=20,requests.cpu=10, out=requests.cpu=6, used=logicalclusters=2," {
+		t.Errorf("after lease b was deleted, ClusterQuota org in root: %s", got)
+	}
+
 	// kubectl get in org shows how org's capacity is spread over its teams.
 	var rows []string
 	for _, line := range strings.Split(admin.must("--context", "org", "get", "clusterquotas"), "\n") {
@@ -105,8 +124,7 @@ func TestClusterQuotaLeases(t *testing.T) {
 	table := strings.Join(rows, "\n")
 	for _, row := range []string{
 		"NAME HARD LEASED OUT USED AGE",
-		"a requests.cpu=6 requests.cpu=3 requests.cpu=3 ",
-		"b requests.cpu=4 ",
+		"a requests.cpu=6 requests.cpu=0 requests.cpu=0 ",
 	} {
 		if !strings.Contains(table, row) {
 			t.Errorf("kubectl get clusterquotas in root:org lacks %q:\n%s", row, table)

@@ -159,6 +159,12 @@ func (h *hubServer) installAdmission(cfg *genericapiserver.Config, authz authori
 	if err != nil {
 		return err
 	}
+	// Leases are charged at admission and credited once the stores have
+	// settled what they charged for.
+	leases := clusterquota.New(h.apis.clusters.ClusterQuotas)
+	for _, s := range h.apis.dataStores() {
+		leases.Track(s)
+	}
 	cfg.AdmissionControl = admission.NewChainHandler(
 		logicalclusterlifecycle.New(h.apis.clusters),
 		definitioncleanup.New(),
@@ -170,7 +176,7 @@ func (h *hubServer) installAdmission(cfg *genericapiserver.Config, authz authori
 		h.assignments,
 		h.policies,
 		// Last, so that a write refused by another plugin charges no lease.
-		clusterquota.New(h.apis.clusters.ClusterQuotas),
+		leases,
 	)
 	return nil
 }

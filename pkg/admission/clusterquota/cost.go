@@ -13,37 +13,22 @@ import (
 	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
 )
 
-// cost is what admitting a adds to the use of its subtree: one of its
-// resource, counted as count/<resource>[.<group>], on create, with the
-// legacy names of logical clusters and namespaces; and, on create and
-// update, what more its workload's replicas times its pod template ask
-// for. Only increases are charged: a decrease is not certain until the
-// write is stored, and the lease is never credited before that.
+// cost is what admitting a adds to the use of its subtree: on create,
+// what the object uses (use); on update, what more its workload's
+// replicas times its pod template ask for. Only increases are charged at
+// admission; a decrease is given back once stored (credits.go).
 //
 // The quota helper of this session may give the hub one evaluator of
 // workload cost for ResourceQuota and leases alike; this file is the
 // lease's until then.
 func cost(a admission.Attributes) corev1.ResourceList {
-	out := corev1.ResourceList{}
 	if a.GetOperation() == admission.Create {
-		gr := a.GetResource().GroupResource()
-		out[countName(gr)] = resource.MustParse("1")
-		switch gr {
-		case tenancyv1alpha1.Resource("logicalclusters"):
-			out[tenancyv1alpha1.ResourceLogicalClusters] = resource.MustParse("1")
-		case corev1.Resource("namespaces"):
-			out[tenancyv1alpha1.ResourceNamespaces] = resource.MustParse("1")
-		}
+		return use(a.GetResource().GroupResource(), a.GetObject())
 	}
-	grown := workloadUse(a.GetObject())
-	if a.GetOperation() == admission.Update {
-		old := workloadUse(a.GetOldObject())
-		for name, q := range grown {
-			q.Sub(old[name])
-			grown[name] = q
-		}
-	}
+	out := corev1.ResourceList{}
+	grown, old := workloadUse(a.GetObject()), workloadUse(a.GetOldObject())
 	for name, q := range grown {
+		q.Sub(old[name])
 		if q.Sign() > 0 {
 			out[name] = q
 		}

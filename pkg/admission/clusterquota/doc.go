@@ -43,16 +43,28 @@
 // conditional write, which the store answers with the current version,
 // with no extra read.
 //
+// # Giving back
+//
+// A credit is given only once the write it follows is stored, so an
+// account never counts less than is there (credits.go). The plugin tracks
+// every built-in store through the registry's own hooks: a create whose
+// store write fails (a name that exists) gives back what admission charged
+// for it, found by the request's context, which the store hands to both;
+// an object deleted gives back what it used, and a lease deleted gives
+// back to the lease above only what its subtree did not use, since what
+// the subtree still runs must stay counted somewhere. A crash between the
+// write and the credit leaves the account counting more than is used:
+// fewer objects fit, never more.
+//
 // # What it does not do yet
 //
-// The account only grows: a deleted object, a shrunk workload or a
-// shrunk or deleted lease does not give its share back, since admission
-// runs before the write, and crediting before it is stored could let a
-// concurrent charge through that the failed write would not have made
-// room for. A charge whose write then fails (a create of a name that
-// exists, an update that loses a conflict and is admitted again) is kept
-// too. Both err on the side of holding less, never more. A lease counts
-// from its creation: what the subtree used before stays charged where it
-// was. Giving the credit back needs the charge in the same transaction as
-// the write, which is the next step.
+// An update's decrease (a workload scaled down, a lease shrunk) is not
+// given back: the registry's update hook reports success before the store
+// writes, so there is no moment after the write to credit it. The objects
+// of custom resources are charged but never credited, their stores being
+// the custom resource handler's. A lease counts from its creation: what
+// the subtree used before stays charged where it was. A charge whose
+// update is admitted again after a conflict is charged again. All of
+// these err on the side of holding less, never more; a charge in the
+// write's own transaction would settle them, and is the next step.
 package clusterquota

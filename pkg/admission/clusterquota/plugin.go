@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -25,6 +26,9 @@ import (
 type Plugin struct {
 	*admission.Handler
 	quotas *genericregistry.Store
+	// pending are the creates in flight in the stores tracked, by their
+	// request's context (Track).
+	pending sync.Map
 }
 
 var _ admission.ValidationInterface = &Plugin{}
@@ -129,6 +133,9 @@ func (p *Plugin) chargeAll(ctx context.Context, a admission.Attributes, cluster 
 			return admission.NewForbidden(a, refused)
 		}
 		return err
+	}
+	if a.GetOperation() == admission.Create && !a.IsDryRun() {
+		p.recordCreate(ctx, charges, to)
 	}
 	return nil
 }
