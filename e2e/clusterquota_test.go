@@ -98,6 +98,22 @@ func TestClusterQuotaLeases(t *testing.T) {
 		}
 	}
 
+	// kubectl get in org shows how org's capacity is spread over its teams.
+	var rows []string
+	for _, line := range strings.Split(admin.must("--context", "org", "get", "clusterquotas"), "\n") {
+		rows = append(rows, strings.Join(strings.Fields(line), " "))
+	}
+	table := strings.Join(rows, "\n")
+	for _, row := range []string{
+		"NAME HARD LEASED OUT USED AGE",
+		"a requests.cpu=6 requests.cpu=3 requests.cpu=3 ",
+		"b requests.cpu=4 ",
+	} {
+		if !strings.Contains(table, row) {
+			t.Errorf("kubectl get clusterquotas in root:org lacks %q:\n%s", row, table)
+		}
+	}
+
 	// A deletion gives its charge back, and so does a create that is not
 	// stored (a name that exists): a holds all 6 again.
 	ann.must("--context", "ta", "delete", "clusterquota", "x")
@@ -112,23 +128,25 @@ func TestClusterQuotaLeases(t *testing.T) {
 	ann.must("--context", "ta", "create", "-f", writeFile(t, cpuDeployment("web", 6)))
 	ann.must("--context", "ta", "delete", "deployment", "web", "-n", "default")
 	admin.must("--context", "org", "delete", "clusterquota", "b")
-	if got := leaseAccount(admin, "root", "org"); got != "hard=logicalclusters=20,requests.cpu=10, out=requests.cpu=6, used=logicalclusters=2," {
+	if got := leaseAccount(admin, "root", "org"); got != "hard=logicalclusters=20,requests.cpu=10, out=requests.cpu=6, used=logicalclusters=2,requests.cpu=0," {
 		t.Errorf("after lease b was deleted, ClusterQuota org in root: %s", got)
 	}
 
-	// kubectl get in org shows how org's capacity is spread over its teams.
-	var rows []string
-	for _, line := range strings.Split(admin.must("--context", "org", "get", "clusterquotas"), "\n") {
-		rows = append(rows, strings.Join(strings.Fields(line), " "))
+	// A deleted lease's subtree keeps what it uses counted, now in the
+	// lease above, until that is deleted too.
+	ann.must("--context", "ta", "create", "-f", writeFile(t, cpuDeployment("web", 2)))
+	admin.must("--context", "org", "delete", "clusterquota", "a")
+	if got := leaseAccount(admin, "root", "org"); got != "hard=logicalclusters=20,requests.cpu=10, out=requests.cpu=0, used=logicalclusters=2,requests.cpu=2," {
+		t.Errorf("after lease a, with 2 CPUs used, was deleted, ClusterQuota org in root: %s", got)
 	}
-	table := strings.Join(rows, "\n")
-	for _, row := range []string{
-		"NAME HARD LEASED OUT USED AGE",
-		"a requests.cpu=6 requests.cpu=0 requests.cpu=0 ",
-	} {
-		if !strings.Contains(table, row) {
-			t.Errorf("kubectl get clusterquotas in root:org lacks %q:\n%s", row, table)
-		}
+	ann.must("--context", "ta", "delete", "deployment", "web", "-n", "default")
+	if got := leaseAccount(admin, "root", "org"); got != "hard=logicalclusters=20,requests.cpu=10, out=requests.cpu=0, used=logicalclusters=2,requests.cpu=0," {
+		t.Errorf("after the Deployment of a was deleted, ClusterQuota org in root: %s", got)
+	}
+	// All of org's CPUs are free again: it can lease them whole.
+	admin.apply("org", clusterQuota("a", map[string]string{"requests.cpu": "10"}))
+	if got := leaseAccount(admin, "root", "org"); got != "hard=logicalclusters=20,requests.cpu=10, out=requests.cpu=10, used=logicalclusters=2,requests.cpu=0," {
+		t.Errorf("after a lease of all 10 CPUs was given again, ClusterQuota org in root: %s", got)
 	}
 }
 

@@ -96,27 +96,48 @@ func (p *Plugin) credit(gr schema.GroupResource, obj runtime.Object) {
 		return
 	}
 	ctx := logicalcluster.WithCluster(context.Background(), cluster)
-	amount, to := use(gr, obj), used
 	if q, ok := obj.(*tenancyv1alpha1.ClusterQuota); ok {
-		amount, to = corev1.ResourceList{}, leasedOut
-		for name, hard := range q.Spec.Hard {
-			unused := hard.DeepCopy()
-			unused.Sub(sum(q.Status.Used[name], q.Status.LeasedOut[name]))
-			if unused.Sign() > 0 {
-				amount[name] = unused
-			}
-		}
-	}
-	if len(amount) == 0 {
+		p.release(ctx, cluster, q)
 		return
 	}
-	charges, err := p.leases(ctx, cluster, amount)
+	charges, err := p.leases(ctx, cluster, use(gr, obj))
 	if err != nil {
 		klog.FromContext(ctx).Error(err, "Could not find the leases a deletion frees", "cluster", cluster, "resource", gr, "name", m.GetName())
 		return
 	}
 	for _, c := range charges {
-		p.giveBack(ctx, c, to)
+		p.giveBack(ctx, c, used)
+	}
+}
+
+// release merges the account of deleted lease q, given in cluster, into
+// the lease above that limits each of its resources: what the subtree
+// still uses and leases out stays counted there, as used and leased out,
+// where the objects' and sub-leases' own credits will find it, and only
+// what the subtree did not use is given back.
+func (p *Plugin) release(ctx context.Context, cluster logicalcluster.Name, q *tenancyv1alpha1.ClusterQuota) {
+	charges, err := p.leases(ctx, cluster, q.Spec.Hard)
+	if err != nil {
+		klog.FromContext(ctx).Error(err, "Could not find the lease a deleted lease was given from", "cluster", cluster, "name", q.Name)
+		return
+	}
+	for _, c := range charges {
+		err := p.updateAt(ctx, c.holder, false, func(above *tenancyv1alpha1.ClusterQuota) error {
+			for name := range c.amount {
+				out := above.Status.LeasedOut[name]
+				out.Sub(q.Spec.Hard[name])
+				out.Add(q.Status.LeasedOut[name])
+				if out.Sign() < 0 {
+					out = resource.Quantity{}
+				}
+				above.Status.LeasedOut[name] = out
+				above.Status.Used[name] = sum(above.Status.Used[name], q.Status.Used[name])
+			}
+			return nil
+		})
+		if err != nil {
+			klog.FromContext(ctx).Error(err, "Could not give back a deleted lease", "lease", c.holder)
+		}
 	}
 }
 

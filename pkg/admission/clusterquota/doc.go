@@ -50,9 +50,10 @@
 // every built-in store through the registry's own hooks: a create whose
 // store write fails (a name that exists) gives back what admission charged
 // for it, found by the request's context, which the store hands to both;
-// an object deleted gives back what it used, and a lease deleted gives
-// back to the lease above only what its subtree did not use, since what
-// the subtree still runs must stay counted somewhere. A crash between the
+// an object deleted gives back what it used, and a lease deleted is merged
+// into the lease above: what its subtree still uses and leases out stays
+// counted there, where those objects' and sub-leases' own credits will
+// find it, and only what the subtree did not use is given back. A crash between the
 // write and the credit leaves the account counting more than is used:
 // fewer objects fit, never more.
 //

@@ -181,21 +181,7 @@ func (p *Plugin) leases(ctx context.Context, cluster logicalcluster.Name, amount
 // checked against what the others left. A dry run checks and writes
 // nothing.
 func (p *Plugin) apply(ctx context.Context, c charge, to account, dryRun, undo bool) error {
-	parent, _ := c.holder.Parent()
-	ctx = logicalcluster.WithCluster(ctx, parent)
-	key, err := p.quotas.KeyFunc(ctx, c.holder.Base())
-	if err != nil {
-		return err
-	}
-	out := &tenancyv1alpha1.ClusterQuota{}
-	return p.quotas.Storage.GuaranteedUpdate(ctx, key, out, false, nil, storage.SimpleUpdate(func(existing runtime.Object) (runtime.Object, error) {
-		q := existing.(*tenancyv1alpha1.ClusterQuota).DeepCopy()
-		if q.Status.Used == nil {
-			q.Status.Used = corev1.ResourceList{}
-		}
-		if q.Status.LeasedOut == nil {
-			q.Status.LeasedOut = corev1.ResourceList{}
-		}
+	return p.updateAt(ctx, c.holder, dryRun, func(q *tenancyv1alpha1.ClusterQuota) error {
 		account := q.Status.Used
 		if to == leasedOut {
 			account = q.Status.LeasedOut
@@ -209,6 +195,10 @@ func (p *Plugin) apply(ctx context.Context, c charge, to account, dryRun, undo b
 			next := account[name].DeepCopy()
 			if undo {
 				next.Sub(amount)
+				if next.Sign() < 0 {
+					// Never count less than nothing: that would hold more.
+					next = resource.Quantity{}
+				}
 				account[name] = next
 				continue
 			}
@@ -218,9 +208,34 @@ func (p *Plugin) apply(ctx context.Context, c charge, to account, dryRun, undo b
 				other = q.Status.Used[name]
 			}
 			if total := sum(next, other); total.Cmp(hard) > 0 {
-				return nil, &refusal{holder: c.holder, q: q, name: name, amount: amount, to: to}
+				return &refusal{holder: c.holder, q: q, name: name, amount: amount, to: to}
 			}
 			account[name] = next
+		}
+		return nil
+	})
+}
+
+// updateAt changes the account of the lease of holder with change, in one
+// conditional write; a dry run writes nothing.
+func (p *Plugin) updateAt(ctx context.Context, holder logicalcluster.Name, dryRun bool, change func(*tenancyv1alpha1.ClusterQuota) error) error {
+	parent, _ := holder.Parent()
+	ctx = logicalcluster.WithCluster(ctx, parent)
+	key, err := p.quotas.KeyFunc(ctx, holder.Base())
+	if err != nil {
+		return err
+	}
+	out := &tenancyv1alpha1.ClusterQuota{}
+	return p.quotas.Storage.GuaranteedUpdate(ctx, key, out, false, nil, storage.SimpleUpdate(func(existing runtime.Object) (runtime.Object, error) {
+		q := existing.(*tenancyv1alpha1.ClusterQuota).DeepCopy()
+		if q.Status.Used == nil {
+			q.Status.Used = corev1.ResourceList{}
+		}
+		if q.Status.LeasedOut == nil {
+			q.Status.LeasedOut = corev1.ResourceList{}
+		}
+		if err := change(q); err != nil {
+			return nil, err
 		}
 		q.Status.Hard = q.Spec.Hard
 		return q, nil
