@@ -29,13 +29,22 @@ type Plugin struct {
 	// pending are the creates in flight in the stores tracked, by their
 	// request's context (Track).
 	pending sync.Map
+
+	// mu guards queues, the changes to each lease's account waiting to be
+	// written, by lease; a lease is there while its queue is being drained.
+	mu     sync.Mutex
+	queues map[logicalcluster.Name][]*queued
 }
 
 var _ admission.ValidationInterface = &Plugin{}
 
 // New returns the plugin over the store of ClusterQuotas.
 func New(quotas *genericregistry.Store) *Plugin {
-	return &Plugin{Handler: admission.NewHandler(admission.Create, admission.Update), quotas: quotas}
+	return &Plugin{
+		Handler: admission.NewHandler(admission.Create, admission.Update),
+		quotas:  quotas,
+		queues:  map[logicalcluster.Name][]*queued{},
+	}
 }
 
 // account says which part of a lease's status a charge adds to.
@@ -217,29 +226,51 @@ func (p *Plugin) apply(ctx context.Context, c charge, to account, dryRun, undo b
 }
 
 // updateAt changes the account of the lease of holder with change, in one
-// conditional write; a dry run writes nothing.
+// conditional write; a dry run writes nothing. Changes to one lease made
+// at once on this replica share that write (combine.go).
 func (p *Plugin) updateAt(ctx context.Context, holder logicalcluster.Name, dryRun bool, change func(*tenancyv1alpha1.ClusterQuota) error) error {
+	if dryRun {
+		return p.write(ctx, holder, true, []func(*tenancyv1alpha1.ClusterQuota) error{change})[0]
+	}
+	return p.combine(ctx, holder, change)
+}
+
+// write applies changes, in order, to the account of the lease of holder
+// in one conditional write, and tells each one's outcome: a change that
+// fails leaves the account as the changes before it left it. Since the
+// store may run the update again over a newer version, every outcome is
+// computed afresh each time.
+func (p *Plugin) write(ctx context.Context, holder logicalcluster.Name, dryRun bool, changes []func(*tenancyv1alpha1.ClusterQuota) error) []error {
+	errs := make([]error, len(changes))
 	parent, _ := holder.Parent()
 	ctx = logicalcluster.WithCluster(ctx, parent)
 	key, err := p.quotas.KeyFunc(ctx, holder.Base())
-	if err != nil {
-		return err
+	if err == nil {
+		out := &tenancyv1alpha1.ClusterQuota{}
+		err = p.quotas.Storage.GuaranteedUpdate(ctx, key, out, false, nil, storage.SimpleUpdate(func(existing runtime.Object) (runtime.Object, error) {
+			q := existing.(*tenancyv1alpha1.ClusterQuota).DeepCopy()
+			if q.Status.Used == nil {
+				q.Status.Used = corev1.ResourceList{}
+			}
+			if q.Status.LeasedOut == nil {
+				q.Status.LeasedOut = corev1.ResourceList{}
+			}
+			for i, change := range changes {
+				next := q.DeepCopy()
+				if errs[i] = change(next); errs[i] == nil {
+					q = next
+				}
+			}
+			q.Status.Hard = q.Spec.Hard
+			return q, nil
+		}), dryRun, nil)
 	}
-	out := &tenancyv1alpha1.ClusterQuota{}
-	return p.quotas.Storage.GuaranteedUpdate(ctx, key, out, false, nil, storage.SimpleUpdate(func(existing runtime.Object) (runtime.Object, error) {
-		q := existing.(*tenancyv1alpha1.ClusterQuota).DeepCopy()
-		if q.Status.Used == nil {
-			q.Status.Used = corev1.ResourceList{}
+	if err != nil {
+		for i := range errs {
+			errs[i] = err
 		}
-		if q.Status.LeasedOut == nil {
-			q.Status.LeasedOut = corev1.ResourceList{}
-		}
-		if err := change(q); err != nil {
-			return nil, err
-		}
-		q.Status.Hard = q.Spec.Hard
-		return q, nil
-	}), dryRun, nil)
+	}
+	return errs
 }
 
 // refusal is a charge a lease cannot hold, told with what is left of it.

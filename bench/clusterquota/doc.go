@@ -1,0 +1,19 @@
+// Package clusterquota measures what leases (tenancy.canopy.dev
+// ClusterQuotas) cost on the create path: one hub on PostgreSQL, workers
+// creating ConfigMaps in root:org:team, in rounds that alternate between
+// no lease in place and a lease of count/configmaps held by root:org:team,
+// so that both are measured side by side under the same machine load.
+// It reports creates/s and the hub's CPU time per create of each, and
+// their ratio.
+//
+// Every create pays the lookup of the leases above its logical cluster
+// (one read per level), lease or not; a lease in place adds one
+// conditional write of the lease per create, which concurrent creates
+// under one lease serialize on.
+//
+//	go test -run '^$' -bench BenchmarkClusterQuotaCreate -benchtime 1x ./bench/clusterquota/
+//
+// Knobs (environment): CANOPY_BENCH_CREATES (creates per round, 1000),
+// CANOPY_BENCH_WORKERS (32), CANOPY_BENCH_ROUNDS (3), CANOPY_HUB (a prebuilt
+// hub binary).
+package clusterquota
