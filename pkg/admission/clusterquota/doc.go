@@ -36,12 +36,19 @@
 // is charged to each in turn, and what was charged is taken back if a
 // later lease refuses.
 //
+// Changes to one lease made at once on one replica share one conditional
+// write (combine.go), each checked in turn against what those before it
+// left, as the store's group commit shares one transaction: without it,
+// concurrent creates under one lease each retried their own write until
+// they won one, one per commit. bench/clusterquota measures the create
+// path: with 32 clients creating under one lease, on a loaded 2-core
+// machine, 488 creates/s against 590 without a lease (0.83), and 637 µs
+// of hub CPU per create against 513; before combining, 37 creates/s.
+//
 // This is the reservation scheme of kube's ResourceQuota admission, with
 // the account in the object's status. It was preferred to counter rows
 // updated in the write's own transaction because it needs no change to the
-// store's write path, and contention costs only the retries of one
-// conditional write, which the store answers with the current version,
-// with no extra read.
+// store's write path, which every write of the hub takes.
 //
 // # Giving back
 //
