@@ -311,18 +311,7 @@ func setUpSyncer(t *testing.T) (kubectl, *pcluster.Cluster, string, *syncerProce
 // flags added to the syncer's.
 func setUpSyncerWith(t *testing.T, audit bool, flags ...string) (kubectl, *pcluster.Cluster, string, *syncerProcess) {
 	t.Helper()
-	if _, err := exec.LookPath("kubectl"); err != nil {
-		t.Fatalf("kubectl must be on PATH: %v", err)
-	}
-	if _, err := pcluster.EnsureBinaries(); err != nil {
-		t.Fatal(err)
-	}
-	syncerBin := buildSyncer(t)
-	h, admin := startHub(t, buildHub(t), "")
-	pki := filepath.Join(h.dataDir, "pki")
-	admin.addContexts(h, pki, "admin")
-	admin.createLogicalCluster("root", "a")
-	admin.createLogicalCluster("root", "b")
+	h, admin, syncerBin := startSyncersHub(t)
 	pc1 := pcluster.Start(t, "pc1", pcluster.Options{Nodes: []pcluster.Node{
 		{Name: "pc1-a", Labels: map[string]string{"region": "eu", "zone": "eu-a"}},
 		{Name: "pc1-b", Labels: map[string]string{"region": "eu", "zone": "eu-b"}},
@@ -339,6 +328,25 @@ metadata:
 	syncer := syncerKubeconfig(t, h, "root", "pc1")
 	p := runSyncer(t, syncerBin, syncer.kubeconfig, pc1.Kubeconfig, "root:pc1", flags...)
 	return admin, pc1, key, p
+}
+
+// startSyncersHub starts a hub with logical clusters root:a and root:b,
+// after checking kubectl and the physical clusters' binaries are there,
+// and returns it, its admin and the syncer's binary.
+func startSyncersHub(t *testing.T) (*hub, kubectl, string) {
+	t.Helper()
+	if _, err := exec.LookPath("kubectl"); err != nil {
+		t.Fatalf("kubectl must be on PATH: %v", err)
+	}
+	if _, err := pcluster.EnsureBinaries(); err != nil {
+		t.Fatal(err)
+	}
+	syncerBin := buildSyncer(t)
+	h, admin := startHub(t, buildHub(t), "")
+	admin.addContexts(h, filepath.Join(h.dataDir, "pki"), "admin")
+	admin.createLogicalCluster("root", "a")
+	admin.createLogicalCluster("root", "b")
+	return h, admin, syncerBin
 }
 
 // workloadManifest is namespace ns1 with a ConfigMap, a Secret and a

@@ -93,6 +93,9 @@ there from where they were.`,
 					return err
 				}
 			}
+			if err := startTunnel(ctx, hub, cluster, target); err != nil {
+				return err
+			}
 			s, err := sync.New(ctx, sync.Config{Hub: hub, Cluster: cluster, Target: target, NamespaceGracePeriod: namespaceGracePeriod, HubResync: hubResync, TracerProvider: tracerProvider})
 			if err != nil {
 				return err

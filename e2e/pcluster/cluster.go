@@ -216,6 +216,28 @@ func kwokctlConfig(bins Binaries, podLogs, auditPolicy string) ([]byte, error) {
 		"metadata":   map[string]any{"name": "pod-logs"},
 		// No selector and no containers: every container of every pod.
 		"spec": map[string]any{"logs": []map[string]any{{"logsFile": podLogs}}},
+	}, {
+		// kubectl attach reads the same log.
+		"apiVersion": "kwok.x-k8s.io/v1alpha1",
+		"kind":       "ClusterAttach",
+		"metadata":   map[string]any{"name": "pod-attach"},
+		"spec":       map[string]any{"attaches": []map[string]any{{"logsFile": podLogs}}},
+	}, {
+		// kubectl exec runs the command on this machine, in the
+		// directory of the pod log: a simulated container has no
+		// filesystem of its own.
+		"apiVersion": "kwok.x-k8s.io/v1alpha1",
+		"kind":       "ClusterExec",
+		"metadata":   map[string]any{"name": "pod-exec"},
+		"spec":       map[string]any{"execs": []map[string]any{{"local": map[string]any{"workDir": filepath.Dir(podLogs)}}}},
+	}, {
+		// kubectl port-forward reaches, on every port of every pod, cat:
+		// an echo of what the client sends, which shows bytes carried
+		// both ways.
+		"apiVersion": "kwok.x-k8s.io/v1alpha1",
+		"kind":       "ClusterPortForward",
+		"metadata":   map[string]any{"name": "pod-port-forward"},
+		"spec":       map[string]any{"forwards": []map[string]any{{"command": []string{"cat"}}}},
 	}}
 	var out []byte
 	for i, doc := range docs {

@@ -3,6 +3,7 @@ package pcluster
 import (
 	"context"
 	"fmt"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -117,6 +118,7 @@ func checkCluster(t *testing.T, c *Cluster, region string) {
 	}
 
 	checkPodLogs(t, ctx, c, pods.Items[0].Name)
+	checkPodExec(t, c, pods.Items[0].Name)
 
 	if err := deployments.Delete(ctx, "web", metav1.DeleteOptions{PropagationPolicy: ptr.To(metav1.DeletePropagationForeground)}); err != nil {
 		t.Fatal(err)
@@ -127,6 +129,16 @@ func checkCluster(t *testing.T, c *Cluster, region string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// checkPodExec runs a command in pod the way kubectl exec does, which
+// kwok runs on this machine.
+func checkPodExec(t *testing.T, c *Cluster, pod string) {
+	k := exec.Command("kubectl", "--kubeconfig", c.Kubeconfig, "exec", pod, "-n", "default", "--", "echo", "exec in "+c.Name)
+	out, err := k.CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != "exec in "+c.Name {
+		t.Errorf("kubectl exec %s -- echo: %q, %v", pod, out, err)
 	}
 }
 

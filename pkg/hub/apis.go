@@ -39,6 +39,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/serviceaccount"
 	"github.com/canopy-dev/canopy/pkg/shard"
 	"github.com/canopy-dev/canopy/pkg/syncerscope"
+	"github.com/canopy-dev/canopy/pkg/tunnel"
 )
 
 // hubServer is the hub assembled: the generic API server with every API
@@ -63,6 +64,8 @@ type hubServer struct {
 	// shards says which logical clusters this replica's controllers
 	// handle, among the hub replicas sharing the datastore.
 	shards shard.Ownership
+	// tunnels are the syncers' tunnels to this replica (pkg/tunnel).
+	tunnels *tunnel.Hub
 }
 
 // newHubServer makes the generic API server of c, with its
@@ -94,6 +97,10 @@ func newHubServer(c *config, apis *apiStorage) (*hubServer, error) {
 	if err := h.newGenericServer(cfg, authz, members); err != nil {
 		return nil, err
 	}
+	if h.tunnels, err = newTunnels(c, apis.Leases); err != nil {
+		return nil, err
+	}
+	apis.installTunnel(h.tunnels)
 	if err := apis.install(h.server, c, cfg.Serializer, authz, members, bearer); err != nil {
 		return nil, err
 	}

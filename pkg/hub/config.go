@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apiserver/pkg/authentication/authenticator"
 	"k8s.io/apiserver/pkg/authentication/group"
 	"k8s.io/apiserver/pkg/authentication/request/bearertoken"
@@ -23,6 +24,7 @@ import (
 	"k8s.io/apiserver/pkg/features"
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	"k8s.io/apiserver/pkg/server/dynamiccertificates"
+	genericfilters "k8s.io/apiserver/pkg/server/filters"
 	genericoptions "k8s.io/apiserver/pkg/server/options"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/component-base/tracing"
@@ -33,6 +35,7 @@ import (
 	generatedopenapi "github.com/canopy-dev/canopy/pkg/generated/openapi"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/otlp"
+	"github.com/canopy-dev/canopy/pkg/podproxy"
 	"github.com/canopy-dev/canopy/pkg/registry/admissionregistration"
 	apiextensionsregistry "github.com/canopy-dev/canopy/pkg/registry/apiextensions"
 	authenticationregistry "github.com/canopy-dev/canopy/pkg/registry/authentication"
@@ -43,6 +46,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/registry/tenancy"
 	"github.com/canopy-dev/canopy/pkg/serviceaccount"
 	"github.com/canopy-dev/canopy/pkg/sqlstorage"
+	"github.com/canopy-dev/canopy/pkg/tunnel"
 )
 
 // config is what the hub's APIs and controllers are built from: its
@@ -148,7 +152,7 @@ func newScheme() (*runtime.Scheme, serializer.CodecFactory, error) {
 	scheme := runtime.NewScheme()
 	addToScheme := []func(*runtime.Scheme) error{
 		core.AddToScheme, tenancy.AddToScheme, rbacregistry.AddToScheme, authenticationregistry.AddToScheme, authorizationregistry.AddToScheme,
-		apiextensionsregistry.AddToScheme, admissionregistration.AddToScheme, events.AddToScheme,
+		apiextensionsregistry.AddToScheme, admissionregistration.AddToScheme, events.AddToScheme, podproxy.AddToScheme,
 	}
 	for _, g := range storedGroups {
 		addToScheme = append(addToScheme, g.addToScheme)
@@ -225,6 +229,10 @@ func (c *config) genericConfig(clusters *tenancy.Storage, authz authorizer.Autho
 	// the request timeout, a minute, for those of a client that stays,
 	// such as a syncer, which watches again once the hub is back.
 	cfg.ShutdownWatchTerminationGracePeriod = 5 * time.Second
+	// As kube-apiserver: no request timeout for what streams for as long
+	// as the client wants, and the syncers' tunnels (pkg/tunnel).
+	cfg.LongRunningFunc = genericfilters.BasicLongRunningRequestCheck(sets.NewString("watch", "proxy"),
+		sets.NewString("attach", "exec", "proxy", "log", "portforward", tunnel.Subresource))
 	if err := applyAudit(cfg, c.Audit, c.dataDir); err != nil {
 		return nil, err
 	}

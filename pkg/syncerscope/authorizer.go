@@ -130,10 +130,12 @@ func (a *Authorizer) deny(ctx context.Context, t target, accepted map[schema.Gro
 		return what + " across logical clusters: it only lists and watches there", nil
 	}
 	if gr == syncTargets {
-		if cluster == t.cluster && attrs.GetName() == t.name && (verb == "get" && sub == "" || sub == "status" && verb != "delete" && verb != "create") {
+		// tunnel is the subresource at which it opens its tunnel
+		// (pkg/tunnel).
+		if cluster == t.cluster && attrs.GetName() == t.name && (verb == "get" && (sub == "" || sub == "tunnel") || sub == "status" && verb != "delete" && verb != "create") {
 			return "", nil
 		}
-		return what + ": it reads and reports the status of its own SyncTarget only", nil
+		return what + ": it reads, reports the status of and opens the tunnel of its own SyncTarget only", nil
 	}
 	if sub != "" && sub != "status" {
 		return what + ": of subresources it writes only status", nil
