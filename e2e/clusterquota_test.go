@@ -88,14 +88,12 @@ func TestClusterQuotaLeases(t *testing.T) {
 		user                kubectl
 		context, name, want string
 	}{
-		{admin, "root", "org", "hard=logicalclusters=20,requests.cpu=10, out=requests.cpu=10, used=logicalclusters=2,"},
+		{admin, "root", "org", "hard=logicalclusters=20,requests.cpu=10, out=logicalclusters=0,requests.cpu=10, used=logicalclusters=2,requests.cpu=0,"},
 		{admin, "org", "a", "hard=requests.cpu=6, out=requests.cpu=3, used=requests.cpu=3,"},
-		{admin, "org", "b", "hard=requests.cpu=4, out= used="},
-		{ann, "ta", "x", "hard=requests.cpu=3, out= used="},
+		{admin, "org", "b", "hard=requests.cpu=4, out=requests.cpu=0, used=requests.cpu=0,"},
+		{ann, "ta", "x", "hard=requests.cpu=3, out=requests.cpu=0, used=requests.cpu=0,"},
 	} {
-		if got := leaseAccount(tc.user, tc.context, tc.name); got != tc.want {
-			t.Errorf("ClusterQuota %s in %s: %s, want %s", tc.name, tc.context, got, tc.want)
-		}
+		expectAccount(t, tc.user, tc.context, tc.name, tc.want)
 	}
 
 	// kubectl get in org shows how org's capacity is spread over its teams.
@@ -114,40 +112,66 @@ func TestClusterQuotaLeases(t *testing.T) {
 		}
 	}
 
-	// A deletion gives its charge back, and so does a create that is not
-	// stored (a name that exists): a holds all 6 again.
+	// A deletion gives its charge back once the recount has seen it, and a
+	// create that is not stored (a name that exists) gives it back at once:
+	// a holds all 6 again.
 	ann.must("--context", "ta", "delete", "clusterquota", "x")
+	expectAccount(t, admin, "org", "a", "hard=requests.cpu=6, out=requests.cpu=0, used=requests.cpu=3,")
 	expectRefused(t, ann, "AlreadyExists", "--context", "ta", "create", "-f", writeFile(t, cpuDeployment("web", 3)))
-	if got := leaseAccount(admin, "org", "a"); got != "hard=requests.cpu=6, out=requests.cpu=0, used=requests.cpu=3," {
-		t.Errorf("after its sub-lease was deleted and a create of an existing Deployment, ClusterQuota a in root:org: %s", got)
-	}
+	expectAccount(t, admin, "org", "a", "hard=requests.cpu=6, out=requests.cpu=0, used=requests.cpu=3,")
 	ann.must("--context", "ta", "delete", "deployment", "web", "-n", "default")
-	if got := leaseAccount(admin, "org", "a"); got != "hard=requests.cpu=6, out=requests.cpu=0, used=requests.cpu=0," {
-		t.Errorf("after its Deployment was deleted, ClusterQuota a in root:org: %s", got)
-	}
+	expectAccount(t, admin, "org", "a", "hard=requests.cpu=6, out=requests.cpu=0, used=requests.cpu=0,")
 	ann.must("--context", "ta", "create", "-f", writeFile(t, cpuDeployment("web", 6)))
 	ann.must("--context", "ta", "delete", "deployment", "web", "-n", "default")
+	// Created and deleted before the recount saw it: its charge is gone too.
+	expectAccount(t, admin, "org", "a", "hard=requests.cpu=6, out=requests.cpu=0, used=requests.cpu=0,")
 	admin.must("--context", "org", "delete", "clusterquota", "b")
-	if got := leaseAccount(admin, "root", "org"); got != "hard=logicalclusters=20,requests.cpu=10, out=requests.cpu=6, used=logicalclusters=2,requests.cpu=0," {
-		t.Errorf("after lease b was deleted, ClusterQuota org in root: %s", got)
-	}
+	expectAccount(t, admin, "root", "org", "hard=logicalclusters=20,requests.cpu=10, out=logicalclusters=0,requests.cpu=6, used=logicalclusters=2,requests.cpu=0,")
 
 	// A deleted lease's subtree keeps what it uses counted, now in the
 	// lease above, until that is deleted too.
 	ann.must("--context", "ta", "create", "-f", writeFile(t, cpuDeployment("web", 2)))
 	admin.must("--context", "org", "delete", "clusterquota", "a")
-	if got := leaseAccount(admin, "root", "org"); got != "hard=logicalclusters=20,requests.cpu=10, out=requests.cpu=0, used=logicalclusters=2,requests.cpu=2," {
-		t.Errorf("after lease a, with 2 CPUs used, was deleted, ClusterQuota org in root: %s", got)
-	}
+	expectAccount(t, admin, "root", "org", "hard=logicalclusters=20,requests.cpu=10, out=logicalclusters=0,requests.cpu=0, used=logicalclusters=2,requests.cpu=2,")
 	ann.must("--context", "ta", "delete", "deployment", "web", "-n", "default")
-	if got := leaseAccount(admin, "root", "org"); got != "hard=logicalclusters=20,requests.cpu=10, out=requests.cpu=0, used=logicalclusters=2,requests.cpu=0," {
-		t.Errorf("after the Deployment of a was deleted, ClusterQuota org in root: %s", got)
-	}
+	expectAccount(t, admin, "root", "org", "hard=logicalclusters=20,requests.cpu=10, out=logicalclusters=0,requests.cpu=0, used=logicalclusters=2,requests.cpu=0,")
 	// All of org's CPUs are free again: it can lease them whole.
 	admin.apply("org", clusterQuota("a", map[string]string{"requests.cpu": "10"}))
-	if got := leaseAccount(admin, "root", "org"); got != "hard=logicalclusters=20,requests.cpu=10, out=requests.cpu=10, used=logicalclusters=2,requests.cpu=0," {
-		t.Errorf("after a lease of all 10 CPUs was given again, ClusterQuota org in root: %s", got)
+	expectAccount(t, admin, "root", "org", "hard=logicalclusters=20,requests.cpu=10, out=logicalclusters=0,requests.cpu=10, used=logicalclusters=2,requests.cpu=0,")
+}
+
+// TestClusterQuotaRecount checks that what a workload scaled down or a
+// lease shrunk no longer holds comes back to the lease, once the recount
+// has counted it: an autoscaler scaling down and up again, over and over,
+// never wears the lease out.
+func TestClusterQuotaRecount(t *testing.T) {
+	t.Parallel()
+	h, admin, pki := startHubWith(t, "org")
+	for context, path := range map[string]string{"root": "root", "org": "root:org"} {
+		admin.addContextAs(h, pki, "admin", context, path)
 	}
+	admin.apply("root", clusterQuota("org", map[string]string{"requests.cpu": "4"}))
+	admin.must("--context", "org", "create", "-f", writeFile(t, cpuDeployment("web", 4)))
+	scale := func(replicas int) []string {
+		return []string{"--context", "org", "scale", "deployment", "web", "-n", "default", fmt.Sprintf("--replicas=%d", replicas)}
+	}
+	for range 3 {
+		// The scale subresource is charged as the Deployment's update.
+		expectRefused(t, admin, `exceeded the lease of root:org (ClusterQuota "org" in root): requested requests.cpu=1`, scale(5)...)
+		admin.must(scale(1)...)
+		expectAccount(t, admin, "root", "org", "hard=requests.cpu=4, out=requests.cpu=0, used=requests.cpu=1,")
+		admin.must(scale(4)...)
+	}
+	admin.must(scale(1)...)
+	expectAccount(t, admin, "root", "org", "hard=requests.cpu=4, out=requests.cpu=0, used=requests.cpu=1,")
+	admin.apply("org", clusterQuota("a", map[string]string{"requests.cpu": "3"}))
+	expectAccount(t, admin, "root", "org", "hard=requests.cpu=4, out=requests.cpu=3, used=requests.cpu=1,")
+	expectRefused(t, admin, "exceeded the lease of root:org", scale(2)...)
+	// A lease shrunk gives back what it held beyond its new limits.
+	admin.must("--context", "org", "patch", "clusterquota", "a", "--type", "merge", "-p", `{"spec":{"hard":{"requests.cpu":"1"}}}`)
+	expectAccount(t, admin, "root", "org", "hard=requests.cpu=4, out=requests.cpu=1, used=requests.cpu=1,")
+	admin.must(scale(3)...)
+	expectAccount(t, admin, "root", "org", "hard=requests.cpu=4, out=requests.cpu=1, used=requests.cpu=3,")
 }
 
 // clusterQuota is the manifest of ClusterQuota name with hard limits hard.
@@ -182,6 +206,19 @@ spec:
         resources:
           requests: {cpu: "1"}
 `, name, replicas)
+}
+
+// expectAccount waits for the account of ClusterQuota name in context to
+// be want, as the recount leaves it, and fails t if it is not within 30s.
+func expectAccount(t *testing.T, k kubectl, context, name, want string) {
+	t.Helper()
+	var got string
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		if got = leaseAccount(k, context, name); got == want {
+			return
+		}
+	}
+	t.Errorf("waited 30s for the account of ClusterQuota %s in %s to be %q; it is %q", name, context, want, got)
 }
 
 // leaseAccount is the status of ClusterQuota name, as hard, leased out

@@ -1,6 +1,8 @@
 package clusterquota
 
 import (
+	"strings"
+
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -16,14 +18,15 @@ import (
 // cost is what admitting a adds to the use of its subtree: on create,
 // what the object uses (use); on update, what more its workload's
 // replicas times its pod template ask for. Only increases are charged at
-// admission; a decrease is given back once stored (credits.go).
+// admission; a decrease is given back by the recount, which counts what
+// the objects stored use (pkg/controller/clusterquota).
 //
 // The quota helper of this session may give the hub one evaluator of
 // workload cost for ResourceQuota and leases alike; this file is the
 // lease's until then.
 func cost(a admission.Attributes) corev1.ResourceList {
 	if a.GetOperation() == admission.Create {
-		return use(a.GetResource().GroupResource(), a.GetObject())
+		return Use(a.GetResource().GroupResource(), a.GetObject())
 	}
 	out := corev1.ResourceList{}
 	grown, old := workloadUse(a.GetObject()), workloadUse(a.GetOldObject())
@@ -34,6 +37,43 @@ func cost(a admission.Attributes) corev1.ResourceList {
 		}
 	}
 	return out
+}
+
+// Use is what an object of resource gr uses of its subtree's leases: one
+// of its kind, and what its workload runs. The recount (pkg/controller/
+// clusterquota) counts what the objects stored use with it.
+func Use(gr schema.GroupResource, obj runtime.Object) corev1.ResourceList {
+	out := corev1.ResourceList{countName(gr): resource.MustParse("1")}
+	switch gr {
+	case tenancyv1alpha1.Resource("logicalclusters"):
+		out[tenancyv1alpha1.ResourceLogicalClusters] = resource.MustParse("1")
+	case corev1.Resource("namespaces"):
+		out[tenancyv1alpha1.ResourceNamespaces] = resource.MustParse("1")
+	}
+	for name, q := range workloadUse(obj) {
+		if q.Sign() > 0 {
+			out[name] = q
+		}
+	}
+	return out
+}
+
+// Workloads are the resources whose objects use more than their count:
+// a counter needs their whole objects, not their metadata alone.
+var Workloads = []schema.GroupResource{
+	appsv1.Resource("deployments"), appsv1.Resource("statefulsets"), batchv1.Resource("jobs"),
+}
+
+// Counted is whether the recount can count resource name from objects of
+// the resources in counted, rather than keep what admission charged.
+func Counted(name corev1.ResourceName, counted func(schema.GroupResource) bool) bool {
+	switch name {
+	case tenancyv1alpha1.ResourceLogicalClusters, tenancyv1alpha1.ResourceNamespaces, tenancyv1alpha1.ResourceReplicas,
+		corev1.ResourceRequestsCPU, corev1.ResourceRequestsMemory, corev1.ResourceLimitsCPU, corev1.ResourceLimitsMemory:
+		return true
+	}
+	rest, ok := strings.CutPrefix(string(name), "count/")
+	return ok && counted(schema.ParseGroupResource(rest))
 }
 
 // countName is the object count of gr as ResourceQuota names it.

@@ -27,7 +27,7 @@ func TestUse(t *testing.T) {
 			{Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("250m")}}},
 		},
 	}}}}
-	got := use(schema.GroupResource{Group: "apps", Resource: "deployments"}, d)
+	got := Use(schema.GroupResource{Group: "apps", Resource: "deployments"}, d)
 	want := map[corev1.ResourceName]string{
 		"count/deployments.apps":         "1",
 		tenancyv1alpha1.ResourceReplicas: "3",
@@ -44,7 +44,7 @@ func TestUse(t *testing.T) {
 			t.Errorf("%s: %s, want %s", name, g.String(), q)
 		}
 	}
-	if got := use(tenancyv1alpha1.Resource("logicalclusters"), &tenancyv1alpha1.LogicalCluster{}); got.Name(tenancyv1alpha1.ResourceLogicalClusters, resource.DecimalSI).Value() != 1 ||
+	if got := Use(tenancyv1alpha1.Resource("logicalclusters"), &tenancyv1alpha1.LogicalCluster{}); got.Name(tenancyv1alpha1.ResourceLogicalClusters, resource.DecimalSI).Value() != 1 ||
 		got.Name("count/logicalclusters.tenancy.canopy.dev", resource.DecimalSI).Value() != 1 || len(got) != 2 {
 		t.Errorf("a LogicalCluster uses %v", got)
 	}

@@ -52,27 +52,25 @@
 //
 // # Giving back
 //
-// A credit is given only once the write it follows is stored, so an
-// account never counts less than is there (credits.go). The plugin tracks
-// every built-in store through the registry's own hooks: a create whose
-// store write fails (a name that exists) gives back what admission charged
-// for it, found by the request's context, which the store hands to both;
-// an object deleted gives back what it used, and a lease deleted is merged
-// into the lease above: what its subtree still uses and leases out stays
-// counted there, where those objects' and sub-leases' own credits will
-// find it, and only what the subtree did not use is given back. A crash between the
-// write and the credit leaves the account counting more than is used:
-// fewer objects fit, never more.
+// Each charge also records, in the lease, a pending charge naming the
+// write (the object's uid and the generation the write makes); a write
+// admitted again after a conflict replaces its own pending charge rather
+// than being charged twice. What a lease no longer holds (an object
+// deleted, a workload scaled down, through its scale subresource too, a
+// lease shrunk or deleted, a write never stored) is given back by the
+// recount (pkg/controller/clusterquota), which counts what the objects
+// that exist use and keeps the pending charges whose writes it has not
+// seen stored; its package says why that never lets a lease hold more
+// than its limits. The one credit kept here (credits.go) is for a create
+// the store then refuses (a name that exists): it is taken back, with its
+// pending charge, at once, so that a refused create does not hold room
+// until the recount's pending charge expires.
 //
 // # What it does not do yet
 //
-// An update's decrease (a workload scaled down, a lease shrunk) is not
-// given back: the registry's update hook reports success before the store
-// writes, so there is no moment after the write to credit it. The objects
-// of custom resources are charged but never credited, their stores being
-// the custom resource handler's. A lease counts from its creation: what
-// the subtree used before stays charged where it was. A charge whose
-// update is admitted again after a conflict is charged again. All of
-// these err on the side of holding less, never more; a charge in the
-// write's own transaction would settle them, and is the next step.
+// The objects of custom resources are charged but never recounted, the
+// built-in informers not holding them: their counts are admission's, and
+// a deleted custom object's count is not given back. A lease counts what
+// its subtree holds from the recount after its creation, including what
+// was there before it.
 package clusterquota

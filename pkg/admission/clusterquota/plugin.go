@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -61,12 +64,37 @@ type charge struct {
 	amount corev1.ResourceList
 }
 
+// PendingFor is how long a charge counts before the recount must have
+// seen its write stored: longer than any request may take between its
+// admission and its write, so that an expired charge is one whose write
+// will never be stored.
+const PendingFor = 5 * time.Minute
+
+// entry is the pending charge a records in a lease, until the recount
+// sees its write stored (pkg/controller/clusterquota).
+func entry(a admission.Attributes, cluster logicalcluster.Name, to account) tenancyv1alpha1.ClusterQuotaCharge {
+	e := tenancyv1alpha1.ClusterQuotaCharge{
+		Resource: a.GetResource().GroupResource().String(), Cluster: string(cluster),
+		Namespace: a.GetNamespace(), Name: a.GetName(), LeasedOut: to == leasedOut,
+		Expires: metav1.NewTime(time.Now().Add(PendingFor)),
+	}
+	if m, err := meta.Accessor(a.GetObject()); err == nil {
+		// The store has set the uid, name and generation the write makes
+		// before validating admission runs.
+		e.UID, e.Name, e.Generation = m.GetUID(), m.GetName(), m.GetGeneration()
+	}
+	return e
+}
+
 // Validate charges a to the nearest lease above its logical cluster that
 // limits each resource it uses, or, for a ClusterQuota, charges the lease
 // it is carved from with what it leases out.
 func (p *Plugin) Validate(ctx context.Context, a admission.Attributes, _ admission.ObjectInterfaces) error {
 	cluster, ok := logicalcluster.ClusterFrom(ctx)
-	if !ok || a.GetSubresource() != "" {
+	// A scale is the update of its workload's replicas, and admission is
+	// handed the workload (pkg/registry's Scale): an autoscaler's scale-up
+	// is charged as any other.
+	if !ok || a.GetSubresource() != "" && a.GetSubresource() != "scale" {
 		return nil
 	}
 	if a.GetResource().GroupResource() == tenancyv1alpha1.Resource("clusterquotas") {
@@ -125,13 +153,14 @@ func (p *Plugin) chargeAll(ctx context.Context, a admission.Attributes, cluster 
 	if err != nil {
 		return err
 	}
+	e := entry(a, cluster, to)
 	for i, c := range charges {
-		err := p.apply(ctx, c, to, a.IsDryRun(), false)
+		err := p.apply(ctx, c, e, a.IsDryRun(), false)
 		if err == nil {
 			continue
 		}
 		for _, done := range charges[:i] {
-			if undoErr := p.apply(ctx, done, to, a.IsDryRun(), true); undoErr != nil {
+			if undoErr := p.apply(ctx, done, e, a.IsDryRun(), true); undoErr != nil {
 				// The lease keeps the charge: it counts more than is used,
 				// never less, so it can hold fewer objects, not more.
 				klog.FromContext(ctx).Error(undoErr, "Could not take back a lease's charge", "lease", done.holder)
@@ -144,7 +173,7 @@ func (p *Plugin) chargeAll(ctx context.Context, a admission.Attributes, cluster 
 		return err
 	}
 	if a.GetOperation() == admission.Create && !a.IsDryRun() {
-		p.recordCreate(ctx, charges, to)
+		p.recordCreate(ctx, charges, e)
 	}
 	return nil
 }
@@ -183,17 +212,28 @@ func (p *Plugin) leases(ctx context.Context, cluster logicalcluster.Name, amount
 	return charges, nil
 }
 
-// apply adds c's amount to its lease, or takes it back, in one
-// conditional write of the lease: the store writes it only over the
-// version it was computed from, so concurrent charges, from this hub or
-// any other sharing the database, are applied one after the other, each
-// checked against what the others left. A dry run checks and writes
-// nothing.
-func (p *Plugin) apply(ctx context.Context, c charge, to account, dryRun, undo bool) error {
+// apply adds c's amount to its lease, with e, the pending charge that
+// tells the recount of it, or takes both back, in one conditional write
+// of the lease: the store writes it only over the version it was
+// computed from, so concurrent charges, from this hub or any other
+// sharing the database, are applied one after the other, each checked
+// against what the others left. A write admitted again (an update
+// retried after a conflict) replaces its own pending charge rather than
+// adding a second. A dry run checks and writes nothing.
+func (p *Plugin) apply(ctx context.Context, c charge, e tenancyv1alpha1.ClusterQuotaCharge, dryRun, undo bool) error {
+	e.Amount = c.amount
 	return p.updateAt(ctx, c.holder, dryRun, func(q *tenancyv1alpha1.ClusterQuota) error {
-		account := q.Status.Used
-		if to == leasedOut {
-			account = q.Status.LeasedOut
+		if i := pendingIndex(q, e); i >= 0 {
+			// Admitted before: take that charge back first.
+			take(q, q.Status.Pending[i])
+			q.Status.Pending = slices.Delete(q.Status.Pending, i, i+1)
+		}
+		if undo {
+			return nil
+		}
+		account, other := q.Status.Used, q.Status.LeasedOut
+		if e.LeasedOut {
+			account, other = other, account
 		}
 		for name, amount := range c.amount {
 			hard, limited := q.Spec.Hard[name]
@@ -202,27 +242,43 @@ func (p *Plugin) apply(ctx context.Context, c charge, to account, dryRun, undo b
 				continue
 			}
 			next := account[name].DeepCopy()
-			if undo {
-				next.Sub(amount)
-				if next.Sign() < 0 {
-					// Never count less than nothing: that would hold more.
-					next = resource.Quantity{}
-				}
-				account[name] = next
-				continue
-			}
 			next.Add(amount)
-			other := q.Status.LeasedOut[name]
-			if to == leasedOut {
-				other = q.Status.Used[name]
-			}
-			if total := sum(next, other); total.Cmp(hard) > 0 {
-				return &refusal{holder: c.holder, q: q, name: name, amount: amount, to: to}
+			if total := sum(next, other[name]); total.Cmp(hard) > 0 {
+				return &refusal{holder: c.holder, q: q, name: name, amount: amount, leasedOut: e.LeasedOut}
 			}
 			account[name] = next
 		}
+		q.Status.Pending = append(q.Status.Pending, e)
 		return nil
 	})
+}
+
+// pendingIndex is where q holds the pending charge of e's write, or -1.
+func pendingIndex(q *tenancyv1alpha1.ClusterQuota, e tenancyv1alpha1.ClusterQuotaCharge) int {
+	return slices.IndexFunc(q.Status.Pending, func(p tenancyv1alpha1.ClusterQuotaCharge) bool {
+		return p.UID == e.UID && p.Generation == e.Generation && p.LeasedOut == e.LeasedOut
+	})
+}
+
+// take takes pending charge e back from q's account; never below
+// nothing, which would hold more.
+func take(q *tenancyv1alpha1.ClusterQuota, e tenancyv1alpha1.ClusterQuotaCharge) {
+	account := q.Status.Used
+	if e.LeasedOut {
+		account = q.Status.LeasedOut
+	}
+	for name, amount := range e.Amount {
+		next, ok := account[name]
+		if !ok {
+			continue
+		}
+		next = next.DeepCopy()
+		next.Sub(amount)
+		if next.Sign() < 0 {
+			next = resource.Quantity{}
+		}
+		account[name] = next
+	}
 }
 
 // updateAt changes the account of the lease of holder with change, in one
@@ -275,11 +331,11 @@ func (p *Plugin) write(ctx context.Context, holder logicalcluster.Name, dryRun b
 
 // refusal is a charge a lease cannot hold, told with what is left of it.
 type refusal struct {
-	holder logicalcluster.Name
-	q      *tenancyv1alpha1.ClusterQuota
-	name   corev1.ResourceName
-	amount resource.Quantity
-	to     account
+	holder    logicalcluster.Name
+	q         *tenancyv1alpha1.ClusterQuota
+	name      corev1.ResourceName
+	amount    resource.Quantity
+	leasedOut bool
 }
 
 func (r *refusal) Error() string {
@@ -288,7 +344,7 @@ func (r *refusal) Error() string {
 	left := hard.DeepCopy()
 	left.Sub(sum(r.q.Status.Used[r.name], r.q.Status.LeasedOut[r.name]))
 	what := "requested"
-	if r.to == leasedOut {
+	if r.leasedOut {
 		what = "leasing out"
 	}
 	return fmt.Sprintf("exceeded the lease of %s (ClusterQuota %q in %s): %s %s=%s, used %s, leased out %s, hard %s: %s left",

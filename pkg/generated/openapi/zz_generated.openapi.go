@@ -59,6 +59,7 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1alpha1.TargetStatus{}.OpenAPIModelName():                                   schema_pkg_apis_placement_v1alpha1_TargetStatus(ref),
 		v1alpha1.TargetWeight{}.OpenAPIModelName():                                   schema_pkg_apis_placement_v1alpha1_TargetWeight(ref),
 		tenancyv1alpha1.ClusterQuota{}.OpenAPIModelName():                            schema_pkg_apis_tenancy_v1alpha1_ClusterQuota(ref),
+		tenancyv1alpha1.ClusterQuotaCharge{}.OpenAPIModelName():                      schema_pkg_apis_tenancy_v1alpha1_ClusterQuotaCharge(ref),
 		tenancyv1alpha1.ClusterQuotaList{}.OpenAPIModelName():                        schema_pkg_apis_tenancy_v1alpha1_ClusterQuotaList(ref),
 		tenancyv1alpha1.ClusterQuotaSpec{}.OpenAPIModelName():                        schema_pkg_apis_tenancy_v1alpha1_ClusterQuotaSpec(ref),
 		tenancyv1alpha1.ClusterQuotaStatus{}.OpenAPIModelName():                      schema_pkg_apis_tenancy_v1alpha1_ClusterQuotaStatus(ref),
@@ -1506,6 +1507,93 @@ func schema_pkg_apis_tenancy_v1alpha1_ClusterQuota(ref common.ReferenceCallback)
 	}
 }
 
+func schema_pkg_apis_tenancy_v1alpha1_ClusterQuotaCharge(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ClusterQuotaCharge is what admission charged a lease for one write: the create or update of the object with uid, at generation.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"resource": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Resource is the object's, as resource.group.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"cluster": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Cluster is the object's logical cluster.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"namespace": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Default: "",
+							Type:    []string{"string"},
+							Format:  "",
+						},
+					},
+					"uid": {
+						SchemaProps: spec.SchemaProps{
+							Default: "",
+							Type:    []string{"string"},
+							Format:  "",
+						},
+					},
+					"generation": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Generation is the object's metadata.generation the write makes: the charge is seen stored once the object is at it or beyond.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"leasedOut": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LeasedOut is true for a lease given out, false for a use.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"amount": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Amount is what was charged.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(resource.Quantity{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"expires": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Expires is when a write that was never stored (a crash between the charge and the write) stops counting.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"resource", "cluster", "name", "uid", "generation", "amount", "expires"},
+			},
+		},
+		Dependencies: []string{
+			resource.Quantity{}.OpenAPIModelName(), metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_tenancy_v1alpha1_ClusterQuotaList(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -1620,7 +1708,7 @@ func schema_pkg_apis_tenancy_v1alpha1_ClusterQuotaStatus(ref common.ReferenceCal
 					},
 					"used": {
 						SchemaProps: spec.SchemaProps{
-							Description: "Used is what the subtree's objects admitted since the lease was given use, outside the leases the child gave out.",
+							Description: "Used is what the subtree's objects use, outside the leases the child gave out.",
 							Type:        []string{"object"},
 							AdditionalProperties: &spec.SchemaOrBool{
 								Allows: true,
@@ -1632,11 +1720,29 @@ func schema_pkg_apis_tenancy_v1alpha1_ClusterQuotaStatus(ref common.ReferenceCal
 							},
 						},
 					},
+					"pending": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Pending are the writes admitted and charged to this lease that the hub's recount has not seen stored yet: they count in used or leasedOut until it sees them, or until they expire.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(tenancyv1alpha1.ClusterQuotaCharge{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
 				},
 			},
 		},
 		Dependencies: []string{
-			resource.Quantity{}.OpenAPIModelName()},
+			tenancyv1alpha1.ClusterQuotaCharge{}.OpenAPIModelName(), resource.Quantity{}.OpenAPIModelName()},
 	}
 }
 

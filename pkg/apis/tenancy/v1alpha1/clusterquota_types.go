@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
@@ -57,10 +58,40 @@ type ClusterQuotaStatus struct {
 	// out of this one.
 	// +optional
 	LeasedOut corev1.ResourceList `json:"leasedOut,omitempty"`
-	// Used is what the subtree's objects admitted since the lease was
-	// given use, outside the leases the child gave out.
+	// Used is what the subtree's objects use, outside the leases the
+	// child gave out.
 	// +optional
 	Used corev1.ResourceList `json:"used,omitempty"`
+	// Pending are the writes admitted and charged to this lease that the
+	// hub's recount has not seen stored yet: they count in used or
+	// leasedOut until it sees them, or until they expire.
+	// +optional
+	// +listType=atomic
+	Pending []ClusterQuotaCharge `json:"pending,omitempty"`
+}
+
+// ClusterQuotaCharge is what admission charged a lease for one write:
+// the create or update of the object with uid, at generation.
+type ClusterQuotaCharge struct {
+	// Resource is the object's, as resource.group.
+	Resource string `json:"resource"`
+	// Cluster is the object's logical cluster.
+	Cluster string `json:"cluster"`
+	// +optional
+	Namespace string    `json:"namespace,omitempty"`
+	Name      string    `json:"name"`
+	UID       types.UID `json:"uid"`
+	// Generation is the object's metadata.generation the write makes: the
+	// charge is seen stored once the object is at it or beyond.
+	Generation int64 `json:"generation"`
+	// LeasedOut is true for a lease given out, false for a use.
+	// +optional
+	LeasedOut bool `json:"leasedOut,omitempty"`
+	// Amount is what was charged.
+	Amount corev1.ResourceList `json:"amount"`
+	// Expires is when a write that was never stored (a crash between the
+	// charge and the write) stops counting.
+	Expires metav1.Time `json:"expires"`
 }
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object

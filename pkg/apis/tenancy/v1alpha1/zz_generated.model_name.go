@@ -11,6 +11,11 @@ func (in ClusterQuota) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ClusterQuotaCharge) OpenAPIModelName() string {
+	return "dev.canopy.tenancy.v1alpha1.ClusterQuotaCharge"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in ClusterQuotaList) OpenAPIModelName() string {
 	return "dev.canopy.tenancy.v1alpha1.ClusterQuotaList"
 }

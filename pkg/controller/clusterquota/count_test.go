@@ -1,0 +1,71 @@
+package clusterquota
+
+import (
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+
+	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/informer"
+)
+
+// TestRecounted checks what a lease's account is recounted to: what was
+// counted, plus the pending charges whose writes the count did not see
+// stored and that have not expired; what the recount cannot count keeps
+// admission's charge.
+func TestRecounted(t *testing.T) {
+	now := time.Now()
+	c := &Controller{now: func() time.Time { return now },
+		counted: map[schema.GroupResource]*informer.Informer{{Group: "apps", Resource: "deployments"}: nil}}
+	cpu := func(s string) corev1.ResourceList {
+		return corev1.ResourceList{corev1.ResourceRequestsCPU: resource.MustParse(s)}
+	}
+	charge := func(uid string, gen int64, amount corev1.ResourceList, expires time.Time) tenancyv1alpha1.ClusterQuotaCharge {
+		return tenancyv1alpha1.ClusterQuotaCharge{UID: types.UID(uid), Generation: gen, Amount: amount, Expires: metav1.NewTime(expires)}
+	}
+	later := now.Add(time.Minute)
+	q := &tenancyv1alpha1.ClusterQuota{
+		Spec: tenancyv1alpha1.ClusterQuotaSpec{Hard: corev1.ResourceList{
+			corev1.ResourceRequestsCPU: resource.MustParse("10"), "count/widgets.example.com": resource.MustParse("5"),
+		}},
+		Status: tenancyv1alpha1.ClusterQuotaStatus{
+			// A leak: 9 CPUs held; 2 custom objects admitted.
+			Used: corev1.ResourceList{corev1.ResourceRequestsCPU: resource.MustParse("9"), "count/widgets.example.com": resource.MustParse("2")},
+			Pending: []tenancyv1alpha1.ClusterQuotaCharge{
+				charge("stored", 2, cpu("2"), later),   // the count saw its write: counted already
+				charge("scaling", 3, cpu("1"), later),  // the count saw generation 2 only: still pending
+				charge("creating", 1, cpu("4"), later), // not seen: still pending
+				charge("lost", 1, cpu("3"), now),       // expired: its write will never be stored
+				charge("widget", 1, corev1.ResourceList{"count/widgets.example.com": resource.MustParse("1")}, later),
+			},
+		},
+	}
+	counted := tally{hard: limitsOf(q.Spec.Hard), used: cpu("3"), leasedOut: corev1.ResourceList{},
+		seen: map[types.UID]int64{"stored": 2, "scaling": 2}}
+	status := c.recounted(q, counted)
+	if got := status.Used[corev1.ResourceRequestsCPU]; got.Cmp(resource.MustParse("8")) != 0 {
+		t.Errorf("used requests.cpu is %s; want 8: 3 counted, 1 scaling and 4 creating pending", got.String())
+	}
+	if got := status.Used["count/widgets.example.com"]; got.Cmp(resource.MustParse("2")) != 0 {
+		t.Errorf("used count/widgets.example.com is %s; want admission's 2", got.String())
+	}
+	if got := status.LeasedOut[corev1.ResourceRequestsCPU]; !got.IsZero() {
+		t.Errorf("leased out requests.cpu is %s; want 0", got.String())
+	}
+	var pending []types.UID
+	for _, e := range status.Pending {
+		pending = append(pending, e.UID)
+	}
+	if len(pending) != 2 || pending[0] != "scaling" || pending[1] != "creating" {
+		t.Errorf("pending charges are %v; want [scaling creating]", pending)
+	}
+	q.Status = status
+	if c.changes(q, counted) {
+		t.Error("a lease recounted already changes when recounted again")
+	}
+}
