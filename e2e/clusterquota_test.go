@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 
 	"github.com/canopy-dev/canopy/internal/pgtest"
@@ -212,13 +214,10 @@ spec:
 // be want, as the recount leaves it, and fails t if it is not within 30s.
 func expectAccount(t *testing.T, k kubectl, context, name, want string) {
 	t.Helper()
-	var got string
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
-		if got = leaseAccount(k, context, name); got == want {
-			return
-		}
-	}
-	t.Errorf("waited 30s for the account of ClusterQuota %s in %s to be %q; it is %q", name, context, want, got)
+	waitFor(t, 30*time.Second, fmt.Sprintf("the account of ClusterQuota %s in %s to be %q", name, context, want), func() (bool, string) {
+		got := leaseAccount(k, context, name)
+		return got == want, got
+	})
 }
 
 // leaseAccount is the status of ClusterQuota name, as hard, leased out
@@ -273,16 +272,31 @@ func TestClusterQuotaNoOvershoot(t *testing.T) {
 	}
 	quotas := r.dynamicFast(1, logicalcluster.Root).Resource(tenancyv1alpha1.SchemeGroupVersion.WithResource("clusterquotas"))
 	ctx := context.Background()
+	// The ConfigMap of the hub's CA in each sibling's namespace counts too:
+	// it is there before the runs start, not created during one.
+	for j := range siblings {
+		waitFor(t, 30*time.Second, "the CA's ConfigMap in "+siblings[j].String(), func() (bool, string) {
+			_, err := configMaps[[2]int{0, j}].Get(ctx, "kube-root-ca.crt", metav1.GetOptions{})
+			return err == nil, fmt.Sprint(err)
+		})
+	}
 	for run := range runs {
-		// A fresh lease each run, given through the other replica.
+		// A fresh lease each run, given through the other replica. It
+		// counts what the subtree holds already (the runs before), once
+		// recounted; it is then grown to hold lease more.
 		_ = quotas.Delete(ctx, "org", metav1.DeleteOptions{})
 		q := &unstructured.Unstructured{Object: map[string]any{
 			"apiVersion": "tenancy.canopy.dev/v1alpha1", "kind": "ClusterQuota",
 			"metadata": map[string]any{"name": "org"},
-			"spec":     map[string]any{"hard": map[string]any{"count/configmaps": fmt.Sprint(lease)}},
+			"spec":     map[string]any{"hard": map[string]any{"count/configmaps": "0"}},
 		}}
 		if _, err := quotas.Create(ctx, q, metav1.CreateOptions{}); err != nil {
 			t.Fatalf("run %d: create the lease: %v", run, err)
+		}
+		held := recounted(t, quotas, "org")
+		patch := fmt.Sprintf(`{"spec":{"hard":{"count/configmaps":"%d"}}}`, held+lease)
+		if _, err := quotas.Patch(ctx, "org", types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
+			t.Fatalf("run %d: grow the lease: %v", run, err)
 		}
 		var admitted atomic.Int64
 		var wg sync.WaitGroup
@@ -323,10 +337,38 @@ func TestClusterQuotaNoOvershoot(t *testing.T) {
 			t.Fatal(err)
 		}
 		used, _, _ := unstructured.NestedString(got.Object, "status", "used", "count/configmaps")
-		if admitted.Load() != lease || stored != lease || used != fmt.Sprint(lease) {
-			t.Errorf("run %d: a lease of %d ConfigMaps admitted %d creates, stores %d ConfigMaps and counts %s used", run, lease, admitted.Load(), stored, used)
+		if admitted.Load() != lease || stored != lease || used != fmt.Sprint(held+lease) {
+			t.Errorf("run %d: a lease of %d more ConfigMaps than the %d there admitted %d creates, stores %d ConfigMaps and counts %s used",
+				run, lease, held, admitted.Load(), stored, used)
+		}
+		// The recount, which may have run during the creates, agrees.
+		if recount := recounted(t, quotas, "org"); recount != held+lease {
+			t.Errorf("run %d: the lease was recounted to %d used; want %d", run, recount, held+lease)
 		}
 	}
+}
+
+// recounted waits for the recount to have seen every write charged to
+// ClusterQuota name (no charge pending) and returns its count/configmaps
+// used.
+func recounted(t *testing.T, quotas dynamic.ResourceInterface, name string) int64 {
+	t.Helper()
+	var used int64
+	waitFor(t, 30*time.Second, "the recount of ClusterQuota "+name, func() (bool, string) {
+		q, err := quotas.Get(context.Background(), name, metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		pending, _, _ := unstructured.NestedSlice(q.Object, "status", "pending")
+		s, found, _ := unstructured.NestedString(q.Object, "status", "used", "count/configmaps")
+		if !found || len(pending) > 0 {
+			return false, fmt.Sprintf("used %q, %d charges pending", s, len(pending))
+		}
+		n, err := strconv.ParseInt(s, 10, 64)
+		used = n
+		return err == nil, fmt.Sprint(err)
+	})
+	return used
 }
 
 // dynamicFast is a dynamic client of the admin for the logical cluster at
