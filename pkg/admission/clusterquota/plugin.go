@@ -72,16 +72,12 @@ const PendingFor = 5 * time.Minute
 
 // entry is the pending charge a records in a lease, until the recount
 // sees its write stored (pkg/controller/clusterquota).
-func entry(a admission.Attributes, cluster logicalcluster.Name, to account) tenancyv1alpha1.ClusterQuotaCharge {
-	e := tenancyv1alpha1.ClusterQuotaCharge{
-		Resource: a.GetResource().GroupResource().String(), Cluster: string(cluster),
-		Namespace: a.GetNamespace(), Name: a.GetName(), LeasedOut: to == leasedOut,
-		Expires: metav1.NewTime(time.Now().Add(PendingFor)),
-	}
+func entry(a admission.Attributes, to account) tenancyv1alpha1.ClusterQuotaCharge {
+	e := tenancyv1alpha1.ClusterQuotaCharge{LeasedOut: to == leasedOut, Expires: metav1.NewTime(time.Now().Add(PendingFor))}
 	if m, err := meta.Accessor(a.GetObject()); err == nil {
-		// The store has set the uid, name and generation the write makes
+		// The store has set the uid and the generation the write makes
 		// before validating admission runs.
-		e.UID, e.Name, e.Generation = m.GetUID(), m.GetName(), m.GetGeneration()
+		e.UID, e.Generation = m.GetUID(), m.GetGeneration()
 	}
 	return e
 }
@@ -153,7 +149,7 @@ func (p *Plugin) chargeAll(ctx context.Context, a admission.Attributes, cluster 
 	if err != nil {
 		return err
 	}
-	e := entry(a, cluster, to)
+	e := entry(a, to)
 	for i, c := range charges {
 		err := p.apply(ctx, c, e, a.IsDryRun(), false)
 		if err == nil {

@@ -1511,38 +1511,9 @@ func schema_pkg_apis_tenancy_v1alpha1_ClusterQuotaCharge(ref common.ReferenceCal
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
 			SchemaProps: spec.SchemaProps{
-				Description: "ClusterQuotaCharge is what admission charged a lease for one write: the create or update of the object with uid, at generation.",
+				Description: "ClusterQuotaCharge is what admission charged a lease for one write: the create or update of the object with uid, at generation. It names no object: the lease's readers, in the parent, may not learn the names of what the child's subtree holds.",
 				Type:        []string{"object"},
 				Properties: map[string]spec.Schema{
-					"resource": {
-						SchemaProps: spec.SchemaProps{
-							Description: "Resource is the object's, as resource.group.",
-							Default:     "",
-							Type:        []string{"string"},
-							Format:      "",
-						},
-					},
-					"cluster": {
-						SchemaProps: spec.SchemaProps{
-							Description: "Cluster is the object's logical cluster.",
-							Default:     "",
-							Type:        []string{"string"},
-							Format:      "",
-						},
-					},
-					"namespace": {
-						SchemaProps: spec.SchemaProps{
-							Type:   []string{"string"},
-							Format: "",
-						},
-					},
-					"name": {
-						SchemaProps: spec.SchemaProps{
-							Default: "",
-							Type:    []string{"string"},
-							Format:  "",
-						},
-					},
 					"uid": {
 						SchemaProps: spec.SchemaProps{
 							Default: "",
@@ -1586,7 +1557,7 @@ func schema_pkg_apis_tenancy_v1alpha1_ClusterQuotaCharge(ref common.ReferenceCal
 						},
 					},
 				},
-				Required: []string{"resource", "cluster", "name", "uid", "generation", "amount", "expires"},
+				Required: []string{"uid", "generation", "amount", "expires"},
 			},
 		},
 		Dependencies: []string{

@@ -71,16 +71,11 @@ type ClusterQuotaStatus struct {
 }
 
 // ClusterQuotaCharge is what admission charged a lease for one write:
-// the create or update of the object with uid, at generation.
+// the create or update of the object with uid, at generation. It names
+// no object: the lease's readers, in the parent, may not learn the names
+// of what the child's subtree holds.
 type ClusterQuotaCharge struct {
-	// Resource is the object's, as resource.group.
-	Resource string `json:"resource"`
-	// Cluster is the object's logical cluster.
-	Cluster string `json:"cluster"`
-	// +optional
-	Namespace string    `json:"namespace,omitempty"`
-	Name      string    `json:"name"`
-	UID       types.UID `json:"uid"`
+	UID types.UID `json:"uid"`
 	// Generation is the object's metadata.generation the write makes: the
 	// charge is seen stored once the object is at it or beyond.
 	Generation int64 `json:"generation"`
