@@ -168,7 +168,7 @@ func (h *hubServer) installAdmission(cfg *genericapiserver.Config, authz authori
 	}
 	// Leases are charged at admission and credited once the stores have
 	// settled what they charged for.
-	leases := clusterquota.New(h.apis.clusters.ClusterQuotas)
+	leases := clusterquota.New(h.apis.clusters.ClusterQuotas, h.informers.For(h.apis.clusters.ClusterQuotas))
 	for _, s := range h.apis.dataStores() {
 		leases.Track(s)
 	}

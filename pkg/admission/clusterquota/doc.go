@@ -26,9 +26,14 @@
 // one lease, from any replicas, are applied one after the other, the
 // second one recomputed over the first's result. A charge that does not
 // fit is refused before anything is written, with a 403 that says which
-// lease, what was asked, and what is left. Leases are read from the
-// database, never from a cache, so a lease given a moment ago through
-// another replica binds at once.
+// lease, what was asked, and what is left. A lease the shared informer
+// holds is found there, the conditional write reading it afresh anyway
+// (and a lease deleted since failing it, which has the lookup done again
+// from the database); where the informer holds none, the database is
+// asked, so that a lease given a moment ago through another replica binds
+// at once. That read, one per level of the tree for every create, lease
+// or not, is the price of binding at once: an informer cannot tell
+// "there is no lease" from "this replica has not seen it yet".
 //
 // The plugin is the last of the admission chain, so a write another
 // plugin refuses charges nothing. A write that uses several leases (a

@@ -21,6 +21,7 @@ import (
 	"k8s.io/klog/v2"
 
 	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 )
 
@@ -29,6 +30,9 @@ import (
 type Plugin struct {
 	*admission.Handler
 	quotas *genericregistry.Store
+	// cached is the shared informer of the leases, which finds those that
+	// exist without a read of the database.
+	cached *informer.Informer
 	// pending are the creates in flight in the stores tracked, by their
 	// request's context (Track).
 	pending sync.Map
@@ -42,10 +46,11 @@ type Plugin struct {
 var _ admission.ValidationInterface = &Plugin{}
 
 // New returns the plugin over the store of ClusterQuotas.
-func New(quotas *genericregistry.Store) *Plugin {
+func New(quotas *genericregistry.Store, cached *informer.Informer) *Plugin {
 	return &Plugin{
 		Handler: admission.NewHandler(admission.Create, admission.Update),
 		quotas:  quotas,
+		cached:  cached,
 		queues:  map[logicalcluster.Name][]*queued{},
 	}
 }
@@ -145,7 +150,18 @@ func (p *Plugin) grant(ctx context.Context, cluster logicalcluster.Name, a admis
 // limiting each of its resources, all or none: a lease that cannot hold
 // its part refuses a, and what was charged to others before is taken back.
 func (p *Plugin) chargeAll(ctx context.Context, a admission.Attributes, cluster logicalcluster.Name, amount corev1.ResourceList, to account) error {
-	charges, err := p.leases(ctx, cluster, amount)
+	err := p.chargeLeases(ctx, a, cluster, amount, to, false)
+	if apierrors.IsNotFound(err) {
+		// A lease the cache holds was deleted since: find them afresh.
+		err = p.chargeLeases(ctx, a, cluster, amount, to, true)
+	}
+	return err
+}
+
+// chargeLeases is chargeAll over the leases found, from the database
+// only if fresh.
+func (p *Plugin) chargeLeases(ctx context.Context, a admission.Attributes, cluster logicalcluster.Name, amount corev1.ResourceList, to account, fresh bool) error {
+	charges, err := p.leases(ctx, cluster, amount, fresh)
 	if err != nil {
 		return err
 	}
@@ -157,8 +173,8 @@ func (p *Plugin) chargeAll(ctx context.Context, a admission.Attributes, cluster 
 		}
 		for _, done := range charges[:i] {
 			if undoErr := p.apply(ctx, done, e, a.IsDryRun(), true); undoErr != nil {
-				// The lease keeps the charge: it counts more than is used,
-				// never less, so it can hold fewer objects, not more.
+				// The lease keeps the charge until the recount drops it:
+				// it counts more than is used meanwhile, never less.
 				klog.FromContext(ctx).Error(undoErr, "Could not take back a lease's charge", "lease", done.holder)
 			}
 		}
@@ -175,10 +191,14 @@ func (p *Plugin) chargeAll(ctx context.Context, a admission.Attributes, cluster 
 }
 
 // leases finds, from cluster up the tree, the nearest lease limiting each
-// resource of amount, reading each from the database rather than a cache:
-// a lease given a moment ago on another hub replica binds at once.
-// Resources no lease limits are not charged.
-func (p *Plugin) leases(ctx context.Context, cluster logicalcluster.Name, amount corev1.ResourceList) ([]charge, error) {
+// resource of amount. A lease the shared informer holds is taken from it:
+// the charge's conditional write reads it afresh anyway, and a lease
+// deleted since fails that write, which has chargeAll look again, fresh.
+// Where the informer holds none, and for every level if fresh, the
+// database is asked: a lease given a moment ago through another hub
+// replica may not have reached this one's informer, and must bind at
+// once. Resources no lease limits are not charged.
+func (p *Plugin) leases(ctx context.Context, cluster logicalcluster.Name, amount corev1.ResourceList, fresh bool) ([]charge, error) {
 	left := amount.DeepCopy()
 	var charges []charge
 	for c := cluster; len(left) > 0; {
@@ -186,16 +206,15 @@ func (p *Plugin) leases(ctx context.Context, cluster logicalcluster.Name, amount
 		if !ok {
 			break
 		}
-		obj, err := p.quotas.Get(logicalcluster.WithCluster(ctx, parent), c.Base(), &metav1.GetOptions{})
-		switch {
-		case apierrors.IsNotFound(err):
-		case err != nil:
+		q, err := p.lease(ctx, parent, c.Base(), fresh)
+		if err != nil {
 			return nil, err
-		default:
+		}
+		if q != nil {
 			ch := charge{holder: c, amount: corev1.ResourceList{}}
-			for name, q := range left {
-				if _, ok := obj.(*tenancyv1alpha1.ClusterQuota).Spec.Hard[name]; ok {
-					ch.amount[name] = q
+			for name, quantity := range left {
+				if _, ok := q.Spec.Hard[name]; ok {
+					ch.amount[name] = quantity
 					delete(left, name)
 				}
 			}
@@ -206,6 +225,26 @@ func (p *Plugin) leases(ctx context.Context, cluster logicalcluster.Name, amount
 		c = parent
 	}
 	return charges, nil
+}
+
+// lease is ClusterQuota name of parent, or nil: from the informer when it
+// holds it and not fresh, else from the database.
+func (p *Plugin) lease(ctx context.Context, parent logicalcluster.Name, name string, fresh bool) (*tenancyv1alpha1.ClusterQuota, error) {
+	if !fresh && p.cached != nil {
+		if obj, ok := p.cached.Get(parent, "", name); ok {
+			if q, ok := obj.(*tenancyv1alpha1.ClusterQuota); ok {
+				return q, nil
+			}
+		}
+	}
+	obj, err := p.quotas.Get(logicalcluster.WithCluster(ctx, parent), name, &metav1.GetOptions{})
+	switch {
+	case apierrors.IsNotFound(err):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+	return obj.(*tenancyv1alpha1.ClusterQuota), nil
 }
 
 // apply adds c's amount to its lease, with e, the pending charge that
