@@ -26,7 +26,7 @@ const (
 	workers = 2
 	// delay gathers the changes under a lease that come together, as a
 	// burst of creates does, into one recount.
-	delay = 200 * time.Millisecond
+	delay = 50 * time.Millisecond
 )
 
 var (

@@ -2,6 +2,7 @@ package clusterquota
 
 import (
 	"errors"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
@@ -27,6 +28,36 @@ func limitsOf(hard corev1.ResourceList) limits {
 		out[name] = true
 	}
 	return out
+}
+
+// count is whether objects of gr may use any of l: a lease of ConfigMaps
+// has no Deployment counted.
+func (l limits) count(gr schema.GroupResource) bool {
+	if gr == quotasResource {
+		// A lease given counts as leased out of whatever it limits.
+		return true
+	}
+	for name := range l {
+		switch name {
+		case tenancyv1alpha1.ResourceLogicalClusters:
+			if gr == clustersResource {
+				return true
+			}
+		case tenancyv1alpha1.ResourceNamespaces:
+			if gr == corev1.Resource("namespaces") {
+				return true
+			}
+		default:
+			if rest, ok := strings.CutPrefix(string(name), "count/"); ok {
+				if schema.ParseGroupResource(rest) == gr {
+					return true
+				}
+			} else if isWorkload(gr) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (l limits) matches(hard corev1.ResourceList) bool {
@@ -65,6 +96,9 @@ func (c *Controller) count(holder logicalcluster.Name, hard corev1.ResourceList)
 	var walk func(cluster logicalcluster.Name, mine limits)
 	walk = func(cluster logicalcluster.Name, mine limits) {
 		for gr, i := range c.counted {
+			if !mine.count(gr) {
+				continue
+			}
 			for _, obj := range i.InCluster(cluster) {
 				c.countObject(&t, gr, obj, mine)
 			}

@@ -69,3 +69,28 @@ func TestRecounted(t *testing.T) {
 		t.Error("a lease recounted already changes when recounted again")
 	}
 }
+
+// TestLimitsCount checks which resources' objects a lease's recount looks
+// at: those whose use it limits, and the leases given below it.
+func TestLimitsCount(t *testing.T) {
+	l := limitsOf(corev1.ResourceList{"count/configmaps": resource.MustParse("1"), tenancyv1alpha1.ResourceLogicalClusters: resource.MustParse("1")})
+	for gr, want := range map[schema.GroupResource]bool{
+		{Resource: "configmaps"}:                 true,
+		clustersResource:                         true,
+		quotasResource:                           true,
+		{Resource: "secrets"}:                    false,
+		{Group: "apps", Resource: "deployments"}: false,
+		{Group: "tenancy.canopy.dev", Resource: "synctargets"}: false,
+	} {
+		if got := l.count(gr); got != want {
+			t.Errorf("a lease of %v counts %s: %v, want %v", l, gr, got, want)
+		}
+	}
+	if !limitsOf(cpuList()).count(schema.GroupResource{Group: "apps", Resource: "deployments"}) {
+		t.Error("a lease of requests.cpu does not count Deployments")
+	}
+}
+
+func cpuList() corev1.ResourceList {
+	return corev1.ResourceList{corev1.ResourceRequestsCPU: resource.MustParse("1")}
+}
