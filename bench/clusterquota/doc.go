@@ -7,9 +7,11 @@
 // their ratio.
 //
 // Every create pays the lookup of the leases above its logical cluster
-// (one read per level), lease or not; a lease in place adds one
-// conditional write of the lease per create, which concurrent creates
-// under one lease serialize on.
+// (one read per level where the informer holds no lease), lease or not; a
+// lease in place adds a share of one conditional write of the lease,
+// which concurrent creates under one lease serialize on, and the
+// recount of the lease's account (pkg/controller/clusterquota), which
+// counts in the hub's CPU.
 //
 //	go test -run '^$' -bench BenchmarkClusterQuotaCreate -benchtime 1x ./bench/clusterquota/
 //

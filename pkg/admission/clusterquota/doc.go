@@ -47,8 +47,13 @@
 // concurrent creates under one lease each retried their own write until
 // they won one, one per commit. bench/clusterquota measures the create
 // path: with 32 clients creating under one lease, on a loaded 2-core
-// machine, 488 creates/s against 590 without a lease (0.83), and 637 µs
-// of hub CPU per create against 513; before combining, 37 creates/s.
+// machine (load 8 to 14), 0.48 to 0.67 of the creates/s without a lease
+// (526 against 1085, 692 against 1028), and 880 to 1000 µs of hub CPU
+// per create against 530 to 560. Before the recount it was 0.83 (488
+// against 590): the pending charges a busy lease carries until the
+// recount sees their writes make each of its writes, and every decode of
+// it, larger, and the recount itself runs every 50ms under load; before
+// combining, 37 creates/s.
 //
 // This is the reservation scheme of kube's ResourceQuota admission, with
 // the account in the object's status. It was preferred to counter rows
