@@ -12,7 +12,11 @@
 # Knobs (environment): CANOPY_BENCH_REPLICA_COUNTS (1,2,3),
 # CANOPY_BENCH_CLIENTS (64), CANOPY_BENCH_CREATES (4000),
 # CANOPY_BENCH_WATCH_WRITES (300), CANOPY_BENCH_LCS (400),
-# CANOPY_BENCH_PARENTS (16), CANOPY_HUB (a prebuilt hub binary; unset
+# CANOPY_BENCH_PARENTS (16), CANOPY_BENCH_IDLE (5s: how long each
+# replica's idle CPU is measured, after as long to settle),
+# CANOPY_BENCH_PROFILE (0: seconds of CPU profile of each replica, into
+# CANOPY_BENCH_OUT, from the first create and the first LogicalCluster),
+# CANOPY_HUB (a prebuilt hub binary; unset
 # builds cmd/hub), CANOPY_BENCH_OUT (where the replicas' logs go; default
 # ${TMPDIR:-/tmp}/canopy-bench-ha). Extra arguments go to go test.
 #

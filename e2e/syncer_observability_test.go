@@ -276,7 +276,7 @@ func syncTrace(spans []receivedSpan, hubUID, ns, downUID string) (string, error)
 		}
 		for _, s := range spans {
 			if s.service != "canopy-hub" || s.GetKind() != tracev1.Span_SPAN_KIND_SERVER ||
-				s.GetName() != "PUT /apis/apps/v1/namespaces/{:namespace}/deployments/{:name}/status" ||
+				s.GetName() != "PATCH /apis/apps/v1/namespaces/{:namespace}/deployments/{:name}/status" ||
 				!strings.Contains(stringAttr(s.GetAttributes(), "http.target"), "/apis/apps/v1/namespaces/ns1/deployments/web/status") {
 				continue
 			}

@@ -311,6 +311,13 @@ func setUpSyncer(t *testing.T) (kubectl, *pcluster.Cluster, string, *syncerProce
 // flags added to the syncer's.
 func setUpSyncerWith(t *testing.T, audit bool, flags ...string) (kubectl, *pcluster.Cluster, string, *syncerProcess) {
 	t.Helper()
+	_, admin, pc1, key, p := setUpSyncerHub(t, audit, flags...)
+	return admin, pc1, key, p
+}
+
+// setUpSyncerHub is setUpSyncerWith, and the hub too.
+func setUpSyncerHub(t *testing.T, audit bool, flags ...string) (*hub, kubectl, *pcluster.Cluster, string, *syncerProcess) {
+	t.Helper()
 	h, admin, syncerBin := startSyncersHub(t)
 	pc1 := pcluster.Start(t, "pc1", pcluster.Options{Nodes: []pcluster.Node{
 		{Name: "pc1-a", Labels: map[string]string{"region": "eu", "zone": "eu-a"}},
@@ -327,7 +334,7 @@ metadata:
 	key := workloadv1alpha1.TargetKey("root", "pc1")
 	syncer := syncerKubeconfig(t, h, "root", "pc1")
 	p := runSyncer(t, syncerBin, syncer.kubeconfig, pc1.Kubeconfig, "root:pc1", flags...)
-	return admin, pc1, key, p
+	return h, admin, pc1, key, p
 }
 
 // startSyncersHub starts a hub with logical clusters root:a and root:b,

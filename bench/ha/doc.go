@@ -32,6 +32,15 @@
 //     replica owns a shard comes from its Lease's holderIdentity and the
 //     member identity each replica logs when its shard Manager starts.
 //
+// Beside the rates it reports what they cost, read from /proc: the CPU
+// time of each replica and of PostgreSQL (its postmaster and backends)
+// per 1,000 creates and per 1,000 LogicalClusters, and each replica's CPU
+// per second while idle, once it has settled. On a machine that other
+// work keeps busy the rates say how large a share of it the processes
+// got; the CPU per operation says what a replica costs the others.
+// $CANOPY_BENCH_PROFILE takes CPU profiles of every replica as the
+// creates and the LogicalClusters start.
+//
 // Every figure is taken on the same machine as the replicas, the database
 // and the clients, so more replicas share the same cores: the goal that 3
 // replicas not fall below 1's throughput is what HA costs at equal

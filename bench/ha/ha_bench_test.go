@@ -45,6 +45,8 @@ const (
 	envParents = "CANOPY_BENCH_PARENTS"        // parent logical clusters they are spread over (16)
 	envHub     = "CANOPY_HUB"                  // a prebuilt hub binary; unset builds cmd/hub
 	envOut     = "CANOPY_BENCH_OUT"            // directory for the replicas' logs (a temp dir)
+	envIdle    = "CANOPY_BENCH_IDLE"           // how long each replica's idle CPU is measured (5s)
+	envProfile = "CANOPY_BENCH_PROFILE"        // seconds of CPU profile of each replica from the first create, and from the first LogicalCluster (0: none)
 )
 
 // Goals, reported and not enforced.
@@ -64,6 +66,11 @@ type result struct {
 	LCs                  int
 	LCsPerSec            float64
 	Takeover, TakeoverLC time.Duration
+	// IdleMSPerSec is each replica's CPU milliseconds per second with no
+	// request, then PostgreSQL's; CreatesCPU and LCsCPU what the creates
+	// and the LogicalClusters used.
+	IdleMSPerSec       []float64
+	CreatesCPU, LCsCPU cpuUse
 }
 
 func BenchmarkReplicas(b *testing.B) {
@@ -74,6 +81,8 @@ func BenchmarkReplicas(b *testing.B) {
 	lcs := knob.Int(b, envLCs, 400)
 	parents := max(knob.Int(b, envParents, 16), 1)
 	out := knob.Dir(b, envOut)
+	idle := knob.Duration(b, envIdle, 5*time.Second)
+	profileSecs := knob.Int(b, envProfile, 0)
 	loadStart := benchreport.LoadAverage()
 
 	bin := proc.Binary(b, envHub, "github.com/canopy-dev/canopy/cmd/hub")
@@ -82,15 +91,24 @@ func BenchmarkReplicas(b *testing.B) {
 	for _, n := range counts {
 		b.Run(fmt.Sprintf("replicas=%d", n), func(b *testing.B) {
 			c := startReplicas(b, bin, pg.NewDatabase(b), n, out)
+			c.postgres = postmaster(b)
 			r := result{Replicas: n, Creates: creates, LCs: lcs}
 			logf("%d replica(s) serving", n)
+			r.IdleMSPerSec = measureIdle(c, idle)
+			logf("idle CPU, ms per second of each replica and of PostgreSQL: %.1f", r.IdleMSPerSec)
+			cpu0 := cpuSnapshot(c)
+			profiled := profile(c, out, "creates", profileSecs)
 			r.CreatesPerSec, r.CreateErrors = measureCreates(b, c, clients, creates)
-			logf("creates: %.0f/s (%d errors)", r.CreatesPerSec, r.CreateErrors)
+			r.CreatesCPU = cpuSnapshot(c).since(cpu0)
+			logf("creates: %.0f/s (%d errors); CPU: replicas %v, PostgreSQL %v, machine busy %v of %v",
+				r.CreatesPerSec, r.CreateErrors, r.CreatesCPU.Hubs, r.CreatesCPU.Postgres, r.CreatesCPU.MachineBusy, r.CreatesCPU.Machine)
+			profiled()
 			r.Same, r.Cross = measureWatch(b, c, watchWrites)
 			logf("watch delivery: same replica p50 %.1f ms p99 %.1f ms; cross-replica p50 %.1f ms p99 %.1f ms",
 				benchreport.MS(r.Same.P50), benchreport.MS(r.Same.P99), benchreport.MS(r.Cross.P50), benchreport.MS(r.Cross.P99))
-			r.LCsPerSec = measureLogicalClusters(b, c, clients, lcs, parents)
-			logf("LogicalClusters: %.1f Ready/s", r.LCsPerSec)
+			r.LCsPerSec, r.LCsCPU = measureLogicalClusters(b, c, clients, lcs, parents, func() func() { return profile(c, out, "logicalclusters", profileSecs) })
+			logf("LogicalClusters: %.1f Ready/s; CPU: replicas %v, PostgreSQL %v, machine busy %v of %v",
+				r.LCsPerSec, r.LCsCPU.Hubs, r.LCsCPU.Postgres, r.LCsCPU.MachineBusy, r.LCsCPU.Machine)
 			if n > 1 {
 				if r.Takeover, r.TakeoverLC = measureTakeover(b, c); r.Takeover >= 0 {
 					logf("takeover: Lease %v, LogicalCluster Ready %v after the kill", r.Takeover, r.TakeoverLC)
@@ -129,6 +147,8 @@ type replicas struct {
 	lb   *tcpbalancer.Balancer
 	// base is a rest.Config of the admin, for HTTP/1.1.
 	base *rest.Config
+	// postgres is the pid of the postmaster, whose tree is PostgreSQL.
+	postgres int
 }
 
 // startReplicas runs hub init on dsn and starts n replicas with its
@@ -248,7 +268,9 @@ func measureWatch(b *testing.B, c *replicas, writes int) (same, cross benchrepor
 		at := map[string]time.Time{}
 		go func() {
 			for ev := range w.ResultChan() {
-				if ev.Type != watch.Added {
+				// Only the writes timed count: the namespace's
+				// kube-root-ca.crt is Added too.
+				if ev.Type != watch.Added || !strings.HasPrefix(ev.Object.(*corev1.ConfigMap).Name, "w-") {
 					continue
 				}
 				now := time.Now()
@@ -370,8 +392,11 @@ func parent(i int) logicalcluster.Name { return logicalcluster.Name(fmt.Sprintf(
 
 // measureLogicalClusters creates parents, waits until they are Ready,
 // then creates count LogicalClusters in them through the balancer with
-// clients at once, and returns how many became Ready per second.
-func measureLogicalClusters(b *testing.B, c *replicas, clients, count, parents int) float64 {
+// clients at once, and returns how many became Ready per second and the
+// CPU used from the first create to the last Ready.
+// startProfile starts profiling with the first create and returns what
+// waits for the profiles.
+func measureLogicalClusters(b *testing.B, c *replicas, clients, count, parents int, startProfile func() func()) (float64, cpuUse) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	r := followReady(ctx, b, c, 0)
@@ -387,6 +412,9 @@ func measureLogicalClusters(b *testing.B, c *replicas, clients, count, parents i
 	for i := range paths {
 		paths[i] = logicalcluster.Name(fmt.Sprintf("%s:lc-%d", parent(i%parents), i))
 	}
+	cpu0 := cpuSnapshot(c)
+	profiled := startProfile()
+	defer profiled()
 	start := time.Now()
 	if _, failed := pool(clients, count, func(i int) error {
 		p, _ := paths[i].Parent()
@@ -395,7 +423,7 @@ func measureLogicalClusters(b *testing.B, c *replicas, clients, count, parents i
 		b.Fatalf("%d LogicalCluster creates failed", failed)
 	}
 	last := r.wait(b, paths)
-	return float64(count) / last.Sub(start).Seconds()
+	return float64(count) / last.Sub(start).Seconds(), cpuSnapshot(c).since(cpu0)
 }
 
 // memberLine is what a replica's shard Manager (pkg/shard) logs when it

@@ -55,6 +55,18 @@ func printReport(w io.Writer, results []result, clients int, loadStart string) {
 	row(fmt.Sprintf("creates/s through the balancer, %d clients", clients), always(func(r result) float64 { return r.CreatesPerSec }), "%.0f",
 		fmt.Sprintf("%d vs 1 >= 1: %s", last.Replicas, benchreport.PassMiss(last.CreatesPerSec >= first.CreatesPerSec)))
 	row("  failed creates", always(func(r result) float64 { return float64(r.CreateErrors) }), "%.0f", "")
+	// perK is CPU seconds per 1,000 of n operations.
+	perK := func(d time.Duration, n int) float64 { return d.Seconds() * 1000 / float64(max(n, 1)) }
+	row("  CPU s per 1k creates, all replicas", always(func(r result) float64 { return perK(r.CreatesCPU.hubs(), r.Creates) }), "%.2f", "")
+	row("  CPU s per 1k creates, each replica", always(func(r result) float64 { return perK(r.CreatesCPU.hubs(), r.Creates) / float64(r.Replicas) }), "%.2f", "")
+	row("  CPU s per 1k creates, PostgreSQL", always(func(r result) float64 { return perK(r.CreatesCPU.Postgres, r.Creates) }), "%.2f", "")
+	// The machine's other users show here: when it is full, the
+	// replicas' share of it, not their cost, sets the rates.
+	row("  machine busy while creating (%)", always(func(r result) float64 {
+		return 100 * r.CreatesCPU.MachineBusy.Seconds() / max(r.CreatesCPU.Machine.Seconds(), 1e-9)
+	}), "%.0f", "")
+	row("idle CPU per replica (ms/s)", always(func(r result) float64 { return mean(r.IdleMSPerSec[:r.Replicas]) }), "%.1f", "")
+	row("idle CPU of PostgreSQL (ms/s)", always(func(r result) float64 { return r.IdleMSPerSec[r.Replicas] }), "%.1f", "")
 	row("watch p50, same replica (ms)", always(func(r result) float64 { return ms(r.Same.P50) }), "%.1f", "")
 	row("watch p99, same replica (ms)", always(func(r result) float64 { return ms(r.Same.P99) }), "%.1f", "")
 	row("watch p50, cross-replica (ms)", replicated(func(r result) float64 { return ms(r.Cross.P50) }), "%.1f", "")
@@ -69,6 +81,8 @@ func printReport(w io.Writer, results []result, clients int, loadStart string) {
 		fmt.Sprintf("<= %.0f ms: %s", ms(goalCrossExtra), benchreport.PassMiss(crossOK)))
 	row("LogicalClusters Ready/s", always(func(r result) float64 { return r.LCsPerSec }), "%.1f",
 		fmt.Sprintf("%d vs 1 >= 1: %s", last.Replicas, benchreport.PassMiss(last.LCsPerSec >= first.LCsPerSec)))
+	row("  CPU s per 1k LCs, all replicas", always(func(r result) float64 { return perK(r.LCsCPU.hubs(), r.LCs) }), "%.1f", "")
+	row("  CPU s per 1k LCs, PostgreSQL", always(func(r result) float64 { return perK(r.LCsCPU.Postgres, r.LCs) }), "%.1f", "")
 	takeoverOK := true
 	for _, r := range results {
 		if r.Replicas > 1 && (r.Takeover < 0 || r.Takeover > goalTakeover) {
@@ -89,4 +103,13 @@ func printReport(w io.Writer, results []result, clients int, loadStart string) {
 		samples = append(samples, fmt.Sprintf("%d replica(s): same %d, cross %d", r.Replicas, r.Same.N, r.Cross.N))
 	}
 	fmt.Fprintf(w, "\nwatch events timed: %s\n", strings.Join(samples, "; "))
+}
+
+// mean is the average of xs, 0 for none.
+func mean(xs []float64) float64 {
+	var sum float64
+	for _, x := range xs {
+		sum += x
+	}
+	return sum / float64(max(len(xs), 1))
 }

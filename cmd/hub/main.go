@@ -14,6 +14,7 @@ import (
 	genericoptions "k8s.io/apiserver/pkg/server/options"
 	"k8s.io/component-base/cli"
 
+	"github.com/canopy-dev/canopy/pkg/admission/hublimits"
 	"github.com/canopy-dev/canopy/pkg/customresource"
 	"github.com/canopy-dev/canopy/pkg/hub"
 )
@@ -32,13 +33,14 @@ func newRootCommand() *cobra.Command {
 		Use:   "hub",
 		Short: "Canopy's hub: one API server hosting many logical clusters",
 	}
-	root.AddCommand(newStartCommand(), newInitCommand(), newKubeconfigCommand("kubeconfig"), newSyncTargetCommand(), newPlacementCommand())
+	root.AddCommand(newStartCommand(), newInitCommand(), newKubeconfigCommand("kubeconfig"), newSyncTargetCommand(), newPlacementCommand(), newRolloutCommand())
 	return root
 }
 
 func newStartCommand() *cobra.Command {
 	o := hub.Options{Audit: genericoptions.NewAuditOptions()}
 	var configFile, serviceRange string
+	fairness := true
 	var datastore datastoreFlags
 	cmd := &cobra.Command{
 		Use:   "start",
@@ -68,6 +70,7 @@ root logical cluster. A LogicalCluster named <child> created in logical cluster
 			if err := validateLimits(o); err != nil {
 				return err
 			}
+			o.DisablePriorityAndFairness = !fairness
 			if o.SyncTargetEvictionTimeout <= 0 {
 				return fmt.Errorf("--sync-target-eviction-timeout %v must be positive", o.SyncTargetEvictionTimeout)
 			}
@@ -108,12 +111,23 @@ root logical cluster. A LogicalCluster named <child> created in logical cluster
 	cmd.Flags().IntVar(&o.Audit.LogOptions.MaxSize, "audit-log-maxsize", o.Audit.LogOptions.MaxSize, "megabytes the audit log file reaches before it is rotated; 0 never rotates it")
 	cmd.Flags().StringVar(&o.OTLPEndpoint, "otlp-endpoint", "", "host:port of an OTLP/gRPC collector (plaintext) to send a trace of each request, down to its SQL statements, to; unset means no tracing")
 	cmd.Flags().Int32Var(&o.TracingSamplingRatePerMillion, "tracing-sampling-rate-per-million", 1000000, "with --otlp-endpoint, how many requests in a million to trace; a system:masters request carrying a W3C traceparent follows its client's decision instead")
+	cmd.Flags().IntVar(&o.HubLimits.LogicalClustersPerParent, "max-logical-clusters-per-parent", hublimits.DefaultLimits.LogicalClustersPerParent, "how many LogicalClusters one logical cluster may hold; a create past it is refused with 403 Forbidden (system:masters is not limited); 0 means no limit")
+	cmd.Flags().IntVar(&o.HubLimits.ObjectBytes, "max-object-bytes", hublimits.DefaultLimits.ObjectBytes, "the largest a built-in object may be, encoded as JSON; a create, or an update that grows it, past it is refused with 413 RequestEntityTooLarge (custom resources: --custom-resource-max-bytes); 0 means no limit")
+	cmd.Flags().BoolVar(&fairness, "enable-priority-and-fairness", true, "queue requests by priority level and flow, each logical cluster a flow of its own, as kube-apiserver's API Priority and Fairness does (the hub's FlowSchemas are its own: README \"Fairness\"); false serves them first come first served")
+	cmd.Flags().IntVar(&o.MaxRequestsInFlight, "max-requests-inflight", hub.DefaultMaxRequestsInFlight, "requests each replica serves at once, shared among its priority levels; each replica applies its own")
 	return cmd
 }
 
 // validateLimits checks the flags that bound what one request may store or
 // be given, as kube-apiserver checks its own.
 func validateLimits(o hub.Options) error {
+	if o.HubLimits.LogicalClustersPerParent < 0 || o.HubLimits.ObjectBytes < 0 {
+		return fmt.Errorf("--max-logical-clusters-per-parent %d and --max-object-bytes %d may not be negative; 0 means no limit",
+			o.HubLimits.LogicalClustersPerParent, o.HubLimits.ObjectBytes)
+	}
+	if o.MaxRequestsInFlight < 1 {
+		return fmt.Errorf("--max-requests-inflight %d must be at least 1", o.MaxRequestsInFlight)
+	}
 	if o.CustomResourceLimits.MaxDepth < 1 {
 		return fmt.Errorf("--custom-resource-max-depth %d must be at least 1", o.CustomResourceLimits.MaxDepth)
 	}

@@ -35,6 +35,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/hub"
 	"github.com/canopy-dev/canopy/pkg/lcctl"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/override"
 	engine "github.com/canopy-dev/canopy/pkg/placement"
 )
 
@@ -77,23 +78,9 @@ context addresses, and may be relative to it, as kubectl lc use takes it.`,
 			if err != nil {
 				return err
 			}
-			admin := cmd.Flags().Changed("data-dir")
-			if admin && kubeconfig != "" {
-				return fmt.Errorf("--data-dir and --kubeconfig both name a kubeconfig; give one")
-			}
-			path := kubeconfig
-			if admin {
-				path = hub.KubeconfigPath(dataDir)
-			}
-			h, err := connect(path, contextName)
+			h, n, err := connectFor(cmd, kubeconfig, dataDir, contextName, cluster)
 			if err != nil {
 				return err
-			}
-			n := h.current
-			if cluster != "" {
-				if n, err = lcctl.Resolve(h.current, cluster); err != nil {
-					return fmt.Errorf("--logical-cluster: %w", err)
-				}
 			}
 			x, err := h.explain(cmd.Context(), n, obj, time.Now())
 			if err != nil {
@@ -170,6 +157,32 @@ func connect(path, contextName string) (*hubClient, error) {
 	return &hubClient{rest: rc, base: base, current: current}, nil
 }
 
+// connectFor connects to the hub as cmd's flags say: with kubeconfig and
+// its context contextName, or as admin with the admin kubeconfig of
+// dataDir when --data-dir is given; and resolves cluster, relative to the
+// context's logical cluster, which it defaults to.
+func connectFor(cmd *cobra.Command, kubeconfig, dataDir, contextName, cluster string) (*hubClient, logicalcluster.Name, error) {
+	admin := cmd.Flags().Changed("data-dir")
+	if admin && kubeconfig != "" {
+		return nil, "", fmt.Errorf("--data-dir and --kubeconfig both name a kubeconfig; give one")
+	}
+	path := kubeconfig
+	if admin {
+		path = hub.KubeconfigPath(dataDir)
+	}
+	h, err := connect(path, contextName)
+	if err != nil {
+		return nil, "", err
+	}
+	n := h.current
+	if cluster != "" {
+		if n, err = lcctl.Resolve(h.current, cluster); err != nil {
+			return nil, "", fmt.Errorf("--logical-cluster: %w", err)
+		}
+	}
+	return h, n, nil
+}
+
 // in is the client configuration aimed at logical cluster n.
 func (h *hubClient) in(n logicalcluster.Name) *rest.Config {
 	rc := rest.CopyConfig(h.rest)
@@ -198,6 +211,22 @@ type explanation struct {
 	// candidate with why it is chosen or not.
 	Selected []placementv1alpha1.TargetStatus `json:"selected"`
 	Targets  []placementv1alpha1.TargetStatus `json:"targets"`
+	// Objects are, for each selected target, the object it would
+	// receive: its share of the replicas and the placement's overrides
+	// applied.
+	Objects []targetObject `json:"objects,omitempty"`
+}
+
+// targetObject is the object one target would receive.
+type targetObject struct {
+	Target string `json:"target"`
+	// Overrides are the names of the override rules that select the
+	// target, in the order they apply.
+	Overrides []string `json:"overrides,omitempty"`
+	// Error says why the overrides do not apply: the target's syncer
+	// would send it nothing.
+	Error  string         `json:"error,omitempty"`
+	Object map[string]any `json:"object,omitempty"`
 }
 
 type objectOf struct {
@@ -292,8 +321,42 @@ func (h *hubClient) explain(ctx context.Context, n logicalcluster.Name, obj *uns
 	x.Targets, x.Message = d.Targets, d.Message
 	if selected := d.Selected(); len(selected) > 0 {
 		x.Selected, x.Placed = selected, true
+		x.Objects = targetObjects(obj, o.Replicas, policy, scope.Targets, selected)
 	}
 	return x, nil
+}
+
+// targetObjects are the objects that each of the selected targets would
+// receive of obj, whose replicas are replicas: with its share where the
+// decision divides them, then the policy's overrides that select it, as
+// its syncer applies them. What only the syncer adds, its bookkeeping
+// and the downstream namespace, is left out.
+func targetObjects(obj *unstructured.Unstructured, replicas *int32, policy *engine.Policy, targets []engine.Target, selected []placementv1alpha1.TargetStatus) []targetObject {
+	divides := false
+	for _, t := range selected {
+		divides = divides || replicas != nil && t.Replicas != *replicas
+	}
+	var out []targetObject
+	for _, st := range selected {
+		i := slices.IndexFunc(targets, func(t engine.Target) bool { return t.Key == st.Key })
+		if i < 0 {
+			continue
+		}
+		names, actions := policy.Overrides(&targets[i])
+		u := obj.DeepCopy()
+		unstructured.RemoveNestedField(u.Object, "status")
+		if divides {
+			_ = unstructured.SetNestedField(u.Object, int64(st.Replicas), "spec", "replicas")
+		}
+		to := targetObject{Target: st.Cluster + "/" + st.Name, Overrides: names}
+		if err := override.Apply(u, actions); err != nil {
+			to.Error = err.Error()
+		} else {
+			to.Object = u.Object
+		}
+		out = append(out, to)
+	}
+	return out
 }
 
 // noPlacement says why no placement places an object of resource gr in
@@ -420,5 +483,33 @@ func (x *explanation) print(w io.Writer, format string) error {
 			fmt.Fprintf(tw, "%s/%s\t%s\t%s\t%s\n", t.Cluster, t.Name, t.Reason, replicas, t.Message)
 		}
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return printObjects(w, x.Objects)
+}
+
+// printObjects writes, for each target, the object it would receive, in
+// YAML.
+func printObjects(w io.Writer, objects []targetObject) error {
+	for _, o := range objects {
+		overrides := "no overrides"
+		if len(o.Overrides) > 0 {
+			overrides = "overrides " + strings.Join(o.Overrides, ", ")
+		}
+		if o.Error != "" {
+			if _, err := fmt.Fprintf(w, "\n# %s receives nothing (%s): %s\n", o.Target, overrides, o.Error); err != nil {
+				return err
+			}
+			continue
+		}
+		data, err := yaml.Marshal(o.Object)
+		if err != nil {
+			return err
+		}
+		if _, err := fmt.Fprintf(w, "\n# %s receives (%s):\n%s", o.Target, overrides, data); err != nil {
+			return err
+		}
+	}
+	return nil
 }

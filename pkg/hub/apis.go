@@ -25,9 +25,11 @@ import (
 	certificatesadmission "github.com/canopy-dev/canopy/pkg/admission/certificates"
 	"github.com/canopy-dev/canopy/pkg/admission/clusterquota"
 	"github.com/canopy-dev/canopy/pkg/admission/definitioncleanup"
+	"github.com/canopy-dev/canopy/pkg/admission/hublimits"
 	"github.com/canopy-dev/canopy/pkg/admission/kubeplugins"
 	"github.com/canopy-dev/canopy/pkg/admission/logicalclusterlifecycle"
 	"github.com/canopy-dev/canopy/pkg/admission/namespacelifecycle"
+	quotaadmission "github.com/canopy-dev/canopy/pkg/admission/resourcequota"
 	"github.com/canopy-dev/canopy/pkg/admission/upsynced"
 	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
 	rbacauthorizer "github.com/canopy-dev/canopy/pkg/authorization/rbac"
@@ -100,7 +102,7 @@ func newHubServer(c *config, apis *apiStorage) (*hubServer, error) {
 	if h.tunnels, err = newTunnels(c, apis.Leases); err != nil {
 		return nil, err
 	}
-	apis.installTunnel(h.tunnels)
+	apis.installTunnel(h.tunnels, authz)
 	if err := apis.install(h.server, c, cfg.Serializer, authz, members, bearer); err != nil {
 		return nil, err
 	}
@@ -166,8 +168,19 @@ func (h *hubServer) installAdmission(cfg *genericapiserver.Config, authz authori
 	if err != nil {
 		return err
 	}
-	// Leases are charged at admission and credited once the stores have
-	// settled what they charged for.
+	var counted []schema.GroupResource
+	for _, s := range h.apis.quotaCounted() {
+		counted = append(counted, s.DefaultQualifiedResource)
+	}
+	// kube-apiserver's ResourceQuota, in every logical cluster.
+	quotas := quotaadmission.New(quotaadmission.Config{
+		Quotas:  h.informers.For(h.apis.ResourceQuotas),
+		Counted: counted,
+		Status:  h.apis.ResourceQuotaStatus,
+		Stop:    cfg.DrainedNotify(),
+	})
+	// Leases are charged at admission; a create the store then refuses
+	// gives its charge back at once, and the recount gives back the rest.
 	leases := clusterquota.New(h.apis.clusters.ClusterQuotas, h.informers.For(h.apis.clusters.ClusterQuotas))
 	for _, s := range h.apis.dataStores() {
 		leases.Track(s)
@@ -182,6 +195,8 @@ func (h *hubServer) installAdmission(cfg *genericapiserver.Config, authz authori
 		certificatesadmission.New(authz),
 		h.assignments,
 		h.policies,
+		hublimits.New(h.HubLimits, h.informers.For(h.apis.clusters.LogicalClusters).Count),
+		quotas,
 		// Last, so that a write refused by another plugin charges no lease.
 		leases,
 	)

@@ -22,6 +22,8 @@ import (
 //     the one stored;
 //   - every other write at Metadata: user, verb, object and outcome, but
 //     no objects, which keeps Secrets out of the log;
+//   - every exec, attach and port-forward at Metadata, also those a
+//     WebSocket asks for with a get: who reached into which pod;
 //   - nothing for reads and watches, for SyncTargets' status, which every
 //     syncer writes as its heartbeat each 10s, nor for the
 //     SelfSubjectReviews, SelfSubjectAccessReviews and
@@ -62,6 +64,12 @@ rules:
   - group: tenancy.canopy.dev
     resources: [logicalclusters]
   - group: rbac.authorization.k8s.io
+# Commands run in running pods and connections made to them: who, in which
+# pod, whichever protocol asked (a WebSocket asks with a get).
+- level: Metadata
+  resources:
+  - group: ""
+    resources: [pods/exec, pods/attach, pods/portforward]
 # Any other change: who changed which object, without its content.
 - level: Metadata
   verbs: [create, update, patch, delete, deletecollection]

@@ -44,6 +44,11 @@ func TestDefaultAuditPolicy(t *testing.T) {
 		{"list", "rbac.authorization.k8s.io", "roles", "", auditinternal.LevelNone},
 		{"watch", "workload.canopy.dev", "synctargets", "", auditinternal.LevelNone},
 		{"get", "", "secrets", "", auditinternal.LevelNone},
+		{"get", "", "pods", "log", auditinternal.LevelNone},
+		{"create", "", "pods", "exec", auditinternal.LevelMetadata},
+		{"get", "", "pods", "exec", auditinternal.LevelMetadata},
+		{"get", "", "pods", "attach", auditinternal.LevelMetadata},
+		{"get", "", "pods", "portforward", auditinternal.LevelMetadata},
 	} {
 		got := evaluator.EvaluatePolicyRule(authorizer.AttributesRecord{
 			User: alice, Verb: tc.verb, APIGroup: tc.group, Resource: tc.resource, Subresource: tc.subresource, ResourceRequest: true, Name: "x",

@@ -236,6 +236,7 @@ func (c *config) genericConfig(clusters *tenancy.Storage, authz authorizer.Autho
 	if err := applyAudit(cfg, c.Audit, c.dataDir); err != nil {
 		return nil, err
 	}
+	applyFairness(cfg, c.Options)
 
 	cfg.BuildHandlerChainFunc = func(apiHandler http.Handler, gc *genericapiserver.Config) http.Handler {
 		// Routing comes first, so that every filter, from authentication

@@ -120,15 +120,9 @@ func (h *hubServer) installRootCACertPublisher() error {
 // installResourceQuotaController keeps the status of every ResourceQuota:
 // what its namespace uses, of every namespaced built-in resource.
 func (h *hubServer) installResourceQuotaController() error {
-	var counted []*genericregistry.Store
-	for _, s := range h.data {
-		if s.NamespaceScoped() {
-			counted = append(counted, s)
-		}
-	}
 	return h.addController("resourcequota", resourcequota.New(resourcequota.Config{
 		Quotas:    h.apis.ResourceQuotas,
-		Counted:   counted,
+		Counted:   h.apis.quotaCounted(),
 		Informers: h.informers,
 		Ownership: h.shards,
 		Client:    h.clients.resourceQuota,

@@ -11,6 +11,7 @@ import (
 
 	genericoptions "k8s.io/apiserver/pkg/server/options"
 
+	"github.com/canopy-dev/canopy/pkg/admission/hublimits"
 	"github.com/canopy-dev/canopy/pkg/customresource"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 )
@@ -80,6 +81,17 @@ type Options struct {
 	// do: nil, or no LogOptions.Path, writes none; no PolicyFile means
 	// DefaultAuditPolicy.
 	Audit *genericoptions.AuditOptions
+	// HubLimits bound the logical clusters a parent holds and the size
+	// of a built-in object; zero limits are not enforced.
+	HubLimits hublimits.Limits
+	// MaxRequestsInFlight is the requests this replica serves at once,
+	// shared among the priority levels of package fairness; zero means
+	// DefaultMaxRequestsInFlight.
+	MaxRequestsInFlight int
+	// DisablePriorityAndFairness serves requests first come first served
+	// within MaxRequestsInFlight, as kube-apiserver's
+	// --enable-priority-and-fairness=false does.
+	DisablePriorityAndFairness bool
 }
 
 // DefaultSyncTargetHeartbeatTimeout is four of the syncer's 10s

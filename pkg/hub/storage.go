@@ -85,6 +85,9 @@ type apiStorage struct {
 	ServiceAccountStore, ConfigMaps *genericregistry.Store
 	Services                        *genericregistry.Store
 	ResourceQuotas                  *genericregistry.Store
+	// ResourceQuotaStatus is where quota admission writes its charges
+	// (pkg/admission/resourcequota).
+	ResourceQuotaStatus rest.Updater
 	// Pods, LimitRanges, PriorityClasses and RuntimeClasses are read by
 	// kube-apiserver's pod admission plugins (pkg/admission/kubeplugins).
 	Pods, LimitRanges, PriorityClasses, RuntimeClasses *genericregistry.Store
@@ -229,6 +232,7 @@ func (s *apiStorage) lookUp() error {
 	s.ServiceAccountStore = l.store(v1, "serviceaccounts")
 	s.ConfigMaps = l.store(v1, "configmaps")
 	s.ResourceQuotas = l.store(v1, "resourcequotas")
+	s.ResourceQuotaStatus = lookUp[rest.Updater](&l, v1, "resourcequotas/status")
 	s.Pods = l.store(v1, "pods")
 	s.LimitRanges = l.store(v1, "limitranges")
 	s.PriorityClasses = l.store(schedulingv1.SchemeGroupVersion, "priorityclasses")
@@ -344,6 +348,18 @@ func (s *apiStorage) dataStores() []*genericregistry.Store {
 		data = append(data, g.Stores...)
 	}
 	return data
+}
+
+// quotaCounted are the stores of the resources whose objects quota
+// counts, at admission and in its controller: every namespaced one.
+func (s *apiStorage) quotaCounted() []*genericregistry.Store {
+	var counted []*genericregistry.Store
+	for _, st := range s.dataStores() {
+		if st.NamespaceScoped() {
+			counted = append(counted, st)
+		}
+	}
+	return counted
 }
 
 // placeableResources are the resources whose objects placement assigns

@@ -4,11 +4,13 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"maps"
 	"net"
 	"os"
 	"strconv"
 
 	"k8s.io/apiserver/pkg/authentication/user"
+	"k8s.io/apiserver/pkg/authorization/authorizer"
 	"k8s.io/client-go/util/keyutil"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
@@ -62,8 +64,9 @@ func peerHost(bind net.IP) string {
 
 // installTunnel serves synctargets/tunnel, at which syncers open their
 // tunnels to tunnels, and the subresources of upsynced pods carried
-// through them.
-func (s *apiStorage) installTunnel(tunnels *tunnel.Hub) {
+// through them: exec, attach and port-forward asked for over a WebSocket
+// are authorized by authz for create too.
+func (s *apiStorage) installTunnel(tunnels *tunnel.Hub, authz authorizer.Authorizer) {
 	for _, g := range s.groups {
 		if g.version == workloadv1alpha1.SchemeGroupVersion {
 			g.Storage["synctargets/"+tunnel.Subresource] = tunnels.Endpoint()
@@ -71,4 +74,5 @@ func (s *apiStorage) installTunnel(tunnels *tunnel.Hub) {
 	}
 	pods := podproxy.New(s.Pods, s.SyncTargets, tunnels)
 	s.core.Storage["pods/log"] = pods.Log()
+	maps.Copy(s.core.Storage, pods.Streams(authz))
 }

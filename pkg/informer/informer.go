@@ -60,6 +60,16 @@ func (i *Informer) InCluster(cluster logicalcluster.Name) []runtime.Object {
 	return i.byIndex(ByCluster, string(cluster))
 }
 
+// Count is how many objects cluster has, from its index: their keys, not
+// the objects, are copied.
+func (i *Informer) Count(cluster logicalcluster.Name) int {
+	keys, err := i.GetIndexer().IndexKeys(ByCluster, string(cluster))
+	if err != nil {
+		return 0
+	}
+	return len(keys)
+}
+
 // InNamespace is the objects of namespace ns of cluster.
 func (i *Informer) InNamespace(cluster logicalcluster.Name, ns string) []runtime.Object {
 	return i.byIndex(ByNamespace, NamespaceKey(cluster, ns))

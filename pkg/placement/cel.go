@@ -54,14 +54,25 @@ func CheckExpression(source string) error {
 // NewExpressions for what a client writes now, StoredExpressions for what
 // is stored, which a later hub must keep evaluating.
 func compileExpression(source string, envType environment.Type) (*expression, error) {
-	if len(source) > MaxExpressionLength {
-		return nil, fmt.Errorf("%d characters, more than the %d allowed", len(source), MaxExpressionLength)
-	}
-	envs, err := targetEnvs()
+	program, err := compileBool(targetEnvs, source, envType, "true for the targets it selects")
 	if err != nil {
 		return nil, err
 	}
-	env, err := envs.Env(envType)
+	return &expression{source: source, program: program}, nil
+}
+
+// compileBool compiles source, within MaxExpressionLength, in the
+// environment of envType of envs, to a program that must evaluate to a
+// bool, which is trueMeans when true.
+func compileBool(envs func() (*environment.EnvSet, error), source string, envType environment.Type, trueMeans string) (cel.Program, error) {
+	if len(source) > MaxExpressionLength {
+		return nil, fmt.Errorf("%d characters, more than the %d allowed", len(source), MaxExpressionLength)
+	}
+	set, err := envs()
+	if err != nil {
+		return nil, err
+	}
+	env, err := set.Env(envType)
 	if err != nil {
 		return nil, err
 	}
@@ -70,13 +81,9 @@ func compileExpression(source string, envType environment.Type) (*expression, er
 		return nil, issues.Err()
 	}
 	if ast.OutputType() != cel.BoolType {
-		return nil, fmt.Errorf("evaluates to %s; it must be a bool, true for the targets it selects", ast.OutputType())
+		return nil, fmt.Errorf("evaluates to %s; it must be a bool, %s", ast.OutputType(), trueMeans)
 	}
-	program, err := env.Program(ast)
-	if err != nil {
-		return nil, err
-	}
-	return &expression{source: source, program: program}, nil
+	return env.Program(ast)
 }
 
 // matches evaluates e with the CEL variables of a target; an error is a

@@ -67,13 +67,7 @@ func (p *Policy) Evaluate(targets []Target, now time.Time) *Evaluation {
 // (what the target is) to the most passing (how it is doing).
 func (e *Evaluation) judge(v *verdict) {
 	p, t := e.policy, v.target
-	vars := t.vars
-	lazyVars := func() map[string]any {
-		if vars == nil {
-			vars = celVars(t)
-		}
-		return vars
-	}
+	lazyVars := t.lazyVars()
 	for _, c := range p.constraints {
 		if ok, why := c.matches(t, lazyVars); !ok {
 			v.exclude(placementv1alpha1.ReasonConstraint, "PlacementConstraint %s does not allow it: %s", c.name, why)

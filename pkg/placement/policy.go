@@ -41,6 +41,8 @@ type Policy struct {
 	weights     []weight
 	failover    bool
 	grace       time.Duration
+	overrides   []override
+	rollout     *rollout
 }
 
 // selector is a compiled TargetSelector; a nil part selects everything.
@@ -100,6 +102,12 @@ func Compile(p *placementv1alpha1.Placement, constraints []Constraint) (*Policy,
 			return nil, fmt.Errorf("PlacementConstraint %s/%s: %w", c.Cluster, c.Name, err)
 		}
 		pol.constraints = append(pol.constraints, constraint{name: string(c.Cluster) + "/" + c.Name, selector: s})
+	}
+	if err := pol.compileOverrides(p.Name, spec.Overrides); err != nil {
+		return nil, err
+	}
+	if pol.rollout, err = compileRollout(p.Name, spec.Rollout); err != nil {
+		return nil, err
 	}
 	if d := spec.Strategy.Divide; spec.Strategy.Type == placementv1alpha1.StrategyDivide && d.By == placementv1alpha1.DivideByWeights {
 		for i, w := range d.Weights {

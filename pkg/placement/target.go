@@ -73,6 +73,18 @@ func TargetFrom(st *workloadv1alpha1.SyncTarget) (Target, error) {
 	return t, nil
 }
 
+// lazyVars is a function returning t's CEL variables, made on the first
+// call where TargetFrom did not make them.
+func (t *Target) lazyVars() func() map[string]any {
+	vars := t.vars
+	return func() map[string]any {
+		if vars == nil {
+			vars = celVars(t)
+		}
+		return vars
+	}
+}
+
 // accepts is whether t's syncer syncs resource gr.
 func (t *Target) accepts(gr workloadv1alpha1.GroupResource) bool {
 	resources := t.Resources

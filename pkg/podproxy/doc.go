@@ -10,7 +10,10 @@
 // ancestors, from which alone a target may run its workloads; so a pod of
 // one logical cluster is never reached through another. The request then
 // names the pod as the hub does; the syncer maps it to its downstream
-// namespace and checks it is one of its pods (pkg/tunnel/agent).
+// namespace and checks it is one of its pods (pkg/tunnel/agent). Log
+// streams the log through the tunnel; exec, attach and portforward
+// (Streams) carry the client's upgrade through it unchanged, whichever
+// protocol kubectl speaks, to the physical cluster's API server.
 //
 // Errors are Statuses: 404 if the hub has no such pod, 400 if it runs in
 // no physical cluster, 503 naming the SyncTarget if its syncer is not

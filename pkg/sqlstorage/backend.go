@@ -23,7 +23,9 @@ import (
 type Options struct {
 	// PollInterval bounds how late a write made by another process on the
 	// same database reaches this process's watchers. Local writes are seen
-	// at once. Default 20ms.
+	// at once. On PostgreSQL it is the least time between two polls, which
+	// only announced commits start (notify.go); elsewhere, how often the
+	// poller polls. Default 20ms.
 	PollInterval time.Duration
 	// ProgressInterval is how often idle ProgressNotify watches get a
 	// bookmark. Default 5s.
@@ -97,6 +99,18 @@ type Backend struct {
 
 	progressWanted atomic.Bool
 	pollNow        chan struct{}
+	// notified wakes the poller for a commit another process announced,
+	// which it polls for no sooner than PollInterval after its last poll.
+	notified chan struct{}
+	// polls counts the polls made, for tests that idle is free.
+	polls atomic.Uint64
+
+	// The LISTEN connection (notify.go): listening while it is up;
+	// announced, the newest revision it heard of; stopListening drops it.
+	listening     atomic.Bool
+	announced     atomic.Int64
+	listenMu      sync.Mutex
+	stopListening context.CancelFunc
 	// pollErr is the last poll's failure, nil once a poll succeeds.
 	pollErr atomic.Pointer[error]
 
@@ -125,7 +139,14 @@ func Open(ctx context.Context, url string, opts Options) (*Backend, error) {
 		return nil, err
 	}
 	opts.setDefaults()
-	db, err := d.open()
+	// A server found fenced off also ends the LISTEN connection to it,
+	// which, waiting, would learn of it only at its next safety ping.
+	var self atomic.Pointer[Backend]
+	db, err := d.open(func() {
+		if b := self.Load(); b != nil {
+			b.relisten()
+		}
+	})
 	if err != nil {
 		return nil, fmt.Errorf("opening %s datastore: %w", d.name, err)
 	}
@@ -141,22 +162,24 @@ func Open(ctx context.Context, url string, opts Options) (*Backend, error) {
 	}
 	b := &Backend{
 		d: d, db: db, opts: opts,
-		writes:  make(chan *op, opts.MaxBatch),
-		tracer:  opts.TracerProvider.Tracer("github.com/canopy-dev/canopy/pkg/sqlstorage"),
-		system:  attribute.String("db.system", d.system),
-		changed: make(chan struct{}),
-		pollNow: make(chan struct{}, 1),
+		writes:   make(chan *op, opts.MaxBatch),
+		tracer:   opts.TracerProvider.Tracer("github.com/canopy-dev/canopy/pkg/sqlstorage"),
+		system:   attribute.String("db.system", d.system),
+		changed:  make(chan struct{}),
+		pollNow:  make(chan struct{}, 1),
+		notified: make(chan struct{}, 1),
 	}
 	rev, compact, err := b.counters(ctx)
 	if err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("reading the revision counter: %w", err)
 	}
+	self.Store(b)
 	b.lastRev, b.compactRev = rev, compact
 	etcdfeature.DefaultFeatureSupportChecker.CheckClient(ctx, progressSupport{}, storage.RequestWatchProgress)
 	loopCtx, cancel := context.WithCancel(context.Background())
 	b.cancel = cancel
-	for _, loop := range []func(context.Context){b.writeLoop, b.pollLoop, b.expiryLoop, b.compactLoop} {
+	for _, loop := range []func(context.Context){b.writeLoop, b.pollLoop, b.listenLoop, b.expiryLoop, b.compactLoop} {
 		b.wg.Add(1)
 		go func() {
 			defer b.wg.Done()
@@ -262,23 +285,47 @@ func (b *Backend) requestProgress() {
 	b.kickPoll()
 }
 
+// pollLoop polls when asked (pollNow), when another process announced a
+// commit, and otherwise every idlePoll: PollInterval, or only now and
+// then while the LISTEN connection is up (notify.go).
 func (b *Backend) pollLoop(ctx context.Context) {
-	poll := time.NewTicker(b.opts.PollInterval)
-	defer poll.Stop()
+	idle := time.NewTimer(b.opts.PollInterval)
+	defer idle.Stop()
 	progress := time.NewTicker(b.opts.ProgressInterval)
 	defer progress.Stop()
+	// due is set while an announced commit waits for PollInterval to pass
+	// since the last poll: under load, announcements come with every
+	// commit of every process, and polls no more often than they did
+	// without them, each reading what all of those committed.
+	var due <-chan time.Time
+	var last time.Time
 	for {
+		safety, announced := false, false
 		select {
 		case <-ctx.Done():
 			return
-		case <-poll.C:
+		case <-idle.C:
+			safety = b.listening.Load()
 		case <-b.pollNow:
+		case <-b.notified:
+			if wait := b.opts.PollInterval - time.Since(last); wait > 0 {
+				if due == nil {
+					due = time.After(wait)
+				}
+				continue
+			}
+			announced = true
+		case <-due:
+			announced = true
 		case <-progress.C:
 			b.progressWanted.Store(true)
 		}
+		// Whatever woke it, this poll reads what an announcement waited for.
+		due = nil
+		last = time.Now()
 		// A database that hangs must fail readiness, not stall the poller.
 		pollCtx, cancel := context.WithTimeout(ctx, b.opts.WriteTimeout)
-		err := b.poll(pollCtx, b.pollErr.Load() != nil)
+		read, err := b.poll(pollCtx, b.pollErr.Load() != nil, announced)
 		timedOut := pollCtx.Err() != nil
 		cancel()
 		if err != nil && ctx.Err() == nil {
@@ -292,6 +339,11 @@ func (b *Backend) pollLoop(ctx context.Context) {
 		} else {
 			b.pollErr.Store(nil)
 		}
+		if safety && read > b.announced.Load() {
+			klog.V(2).InfoS("A poll found commits the listener did not hear of; listening again", "rev", read, "announced", b.announced.Load())
+			b.relisten()
+		}
+		idle.Reset(b.idlePoll())
 	}
 }
 
@@ -300,46 +352,75 @@ func (b *Backend) pollLoop(ctx context.Context) {
 // never skip a write that commits later. After a failed poll, verify checks
 // first that the database still has the history this process saw: the
 // failure may have been a failover.
-func (b *Backend) poll(ctx context.Context, verify bool) error {
-	rev, compact, err := b.counters(ctx)
-	if err != nil {
-		return err
-	}
-	if verify {
-		if err := b.verifyHistory(ctx, rev); err != nil {
-			return err
-		}
-	}
-	b.mu.Lock()
-	if compact > b.compactRev {
-		b.compactRev = compact
-	}
-	last := b.lastRev
-	b.mu.Unlock()
-	for last < rev {
-		evs, err := b.readEvents(ctx, last, rev, 1000)
+//
+// A poll for an announced commit (announced) reads the rows alone, in one
+// round trip instead of two: one statement's snapshot holds every commit
+// up to some revision and none after, so the rows after lastRev it sees
+// are the revisions that follow, with no gap. The counters, which tell
+// the compacted revision and where the present is after a gap, are read
+// by the other polls, the progress rounds every ProgressInterval among
+// them, and by a poll that finds a gap.
+//
+// read is the newest revision the poll itself read from the database,
+// 0 when none: commits this process appended as it made them are not
+// read again.
+func (b *Backend) poll(ctx context.Context, verify, announced bool) (read int64, err error) {
+	b.polls.Add(1)
+	// upto bounds the read; 0 reads every visible row.
+	var upto int64
+	if !announced || verify {
+		rev, compact, err := b.counters(ctx)
 		if err != nil {
-			return err
+			return 0, err
 		}
+		if verify {
+			if err := b.verifyHistory(ctx, rev); err != nil {
+				return 0, err
+			}
+		}
+		b.mu.Lock()
+		if compact > b.compactRev {
+			b.compactRev = compact
+		}
+		b.mu.Unlock()
+		upto = rev
+	}
+	const page = 1000
+	for last := b.lastSeen(); upto == 0 || last < upto; {
+		evs, err := b.readEvents(ctx, last, upto, page)
+		if err != nil {
+			return read, err
+		}
+		more := len(evs) == page
 		b.mu.Lock()
 		// The writer may have appended this process's own commits meanwhile.
 		last = b.lastRev
 		evs = evs[sort.Search(len(evs), func(i int) bool { return evs[i].rev > last }):]
 		switch {
-		case last >= rev:
+		case upto > 0 && last >= upto:
+		case upto == 0 && len(evs) == 0:
+		case !dense(evs, last) && upto == 0:
+			// Where the present is, only the counter says.
+			b.mu.Unlock()
+			r, err := b.poll(ctx, verify, false)
+			return max(read, r), err
 		case !dense(evs, last):
 			// This process was cut off for longer than history is kept:
 			// the revisions in between are compacted away. Restart history
 			// at the present; watchers still behind will get 410 Gone.
-			klog.InfoS("Watch history restarted after a gap in the datastore", "from", last, "to", rev)
+			klog.InfoS("Watch history restarted after a gap in the datastore", "from", last, "to", upto)
 			b.history = nil
-			b.lastRev = rev
+			b.lastRev = upto
 			b.broadcastLocked()
 		default:
 			b.appendLocked(evs)
+			read = b.lastRev
 		}
 		last = b.lastRev
 		b.mu.Unlock()
+		if upto == 0 && !more {
+			break
+		}
 	}
 	if b.progressWanted.Swap(false) {
 		b.mu.Lock()
@@ -347,7 +428,7 @@ func (b *Backend) poll(ctx context.Context, verify bool) error {
 		b.broadcastLocked()
 		b.mu.Unlock()
 	}
-	return nil
+	return read, nil
 }
 
 // appendLocked adds evs, which follow lastRev with no gap, to the history.

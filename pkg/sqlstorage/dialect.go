@@ -41,6 +41,11 @@ type dialect struct {
 	retrying bool
 	// maxConns bounds the connection pool.
 	maxConns int
+	// announce, appended to the statement that moves the revision
+	// counter, makes the commit announce its last revision to every
+	// process listening (notify.go); empty where the database has no
+	// LISTEN, and its processes poll instead.
+	announce string
 }
 
 // parseDatastore turns a datastore URL into a dialect:
@@ -83,6 +88,7 @@ func parseDatastore(raw string) (*dialect, error) {
 			name: "postgres", system: "postgresql", driver: "pgx", dsn: writableDSN(u, raw),
 			keyType: `TEXT COLLATE "C"`, blobType: "BYTEA",
 			lockCounter: " FOR UPDATE", maxConns: 32,
+			announce: ` RETURNING pg_notify('` + notifyChannel + `', value::text)`,
 		}, nil
 	case "cockroachdb", "cockroach":
 		u.Scheme = "postgres"
@@ -122,8 +128,9 @@ func writableDSN(u *url.URL, raw string) string {
 
 // open makes the connection pool. PostgreSQL and CockroachDB connections
 // are configured through pgx, so that connections to a server found
-// read-only leave the pool (see isReadOnly and dropReadOnly).
-func (d *dialect) open() (*sql.DB, error) {
+// read-only leave the pool (see isReadOnly and dropReadOnly), and
+// fenced is called, to drop what else is connected to that server.
+func (d *dialect) open(fenced func()) (*sql.DB, error) {
 	var db *sql.DB
 	if d.driver != "pgx" {
 		var err error
@@ -147,9 +154,16 @@ func (d *dialect) open() (*sql.DB, error) {
 			// are left to dropReadOnly.
 			db.SetMaxIdleConns(0)
 			db.SetMaxIdleConns(d.maxConns)
+			fenced()
 			return false
 		}
-		db = stdlib.OpenDB(*cfg, stdlib.OptionResetSession(dropReadOnly))
+		db = stdlib.OpenDB(*cfg, stdlib.OptionResetSession(func(ctx context.Context, conn *pgx.Conn) error {
+			err := dropReadOnly(ctx, conn)
+			if err != nil {
+				fenced()
+			}
+			return err
+		}))
 	}
 	db.SetMaxOpenConns(d.maxConns)
 	db.SetMaxIdleConns(d.maxConns)
@@ -164,11 +178,16 @@ func (d *dialect) open() (*sql.DB, error) {
 // change, along with the next answer on the connection; pgx keeps the
 // latest, so checking costs no round trip.
 func dropReadOnly(_ context.Context, conn *pgx.Conn) error {
-	pg := conn.PgConn()
-	if pg.ParameterStatus("default_transaction_read_only") == "on" || pg.ParameterStatus("in_hot_standby") == "on" {
+	if readOnlyServer(conn.PgConn()) {
 		return driver.ErrBadConn
 	}
 	return nil
+}
+
+// readOnlyServer tells whether the server of conn said, with its last
+// answer, that it takes no writes.
+func readOnlyServer(pg *pgconn.PgConn) bool {
+	return pg.ParameterStatus("default_transaction_read_only") == "on" || pg.ParameterStatus("in_hot_standby") == "on"
 }
 
 // sql adapts a statement written with $N placeholders to the dialect.

@@ -53,10 +53,17 @@
 //
 // Each process runs one poller. It reads the counter and, when it moved,
 // the new rows (rev > last seen, in order) joined with the versions they
-// replaced, and appends them to an in-memory history. Local commits wake
-// it at once; writes from other hub processes are seen within
-// Options.PollInterval. There is never a query, connection or changefeed per
-// watcher: each watcher reads the shared history at its own pace, and one
+// replaced, and appends them to an in-memory history. A process's own
+// commits go into its history as they land, without a read. Writes from
+// other hub processes are seen within Options.PollInterval: on
+// PostgreSQL, every commit announces its last revision with NOTIFY (in
+// the statement that moves the counter, so at no extra round trip), one
+// LISTEN connection per process hears it, and the poller reads only then,
+// at most once per PollInterval, so that a process asks the database
+// nothing while no one writes; a safety poll every second checks that the
+// listener hears every commit and reconnects it if not (notify.go).
+// CockroachDB and SQLite poll every PollInterval. There is never a query,
+// connection or changefeed per watcher: each watcher reads the shared history at its own pace, and one
 // that starts before it, or falls behind it, reads the database until it
 // catches up. A watch from before the compacted revision ends with 410 Gone.
 // Bookmarks answer RequestWatchProgress and are sent every

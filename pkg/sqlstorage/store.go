@@ -58,10 +58,12 @@ type Store struct {
 	pathPrefix     string
 	resourcePrefix string
 	groupResource  schema.GroupResource
-	newFunc        func() runtime.Object
-	newListFunc    func() runtime.Object
-	share          func(runtime.Object)
-	reportSizes    atomic.Bool
+	// resource is groupResource as the label of its statements' count.
+	resource    string
+	newFunc     func() runtime.Object
+	newListFunc func() runtime.Object
+	share       func(runtime.Object)
+	reportSizes atomic.Bool
 }
 
 var _ storage.Interface = (*Store)(nil)
@@ -71,8 +73,9 @@ func (b *Backend) NewStore(c Config) *Store {
 	s := &Store{
 		b: b, codec: c.Codec, versioner: c.Versioner, transformer: c.Transformer,
 		pathPrefix: strings.TrimSuffix(c.Prefix, "/") + "/", resourcePrefix: c.ResourcePrefix,
-		groupResource: c.GroupResource, newFunc: c.NewFunc, newListFunc: c.NewListFunc, share: c.Share,
+		groupResource: c.GroupResource, resource: c.GroupResource.String(), newFunc: c.NewFunc, newListFunc: c.NewListFunc, share: c.Share,
 	}
+	register()
 	if s.versioner == nil {
 		s.versioner = storage.APIObjectVersioner{}
 	}

@@ -22,11 +22,12 @@ const (
 // nothing and ending it does nothing.
 var noSpan = trace.SpanFromContext(context.Background())
 
-// startSQL starts the span of one statement this store runs for the request
-// in ctx, as a child of the request's span. Statements of a request that is
+// startSQL counts one statement this store runs for the request in ctx
+// and starts its span, as a child of the request's span. Statements of a request that is
 // not traced, and those of the background loops, which serve no request,
 // get noSpan: with tracing off nothing is built or allocated.
 func (s *Store) startSQL(ctx context.Context, operation string, key attribute.KeyValue) trace.Span {
+	statements.WithLabelValues(operation, s.resource).Inc()
 	if !trace.SpanFromContext(ctx).IsRecording() {
 		return noSpan
 	}

@@ -253,7 +253,9 @@ func (b *Backend) apply(ctx context.Context, tx *sql.Tx, batch []*op) error {
 	if rev == start {
 		return nil
 	}
-	_, err = tx.ExecContext(ctx, b.d.sql(`UPDATE canopy_meta SET value = $1 WHERE name = 'rev'`), rev)
+	// The announcement goes out when the transaction commits, and only
+	// then: a process it wakes finds the rows visible.
+	_, err = tx.ExecContext(ctx, b.d.sql(`UPDATE canopy_meta SET value = $1 WHERE name = 'rev'`+b.d.announce), rev)
 	return err
 }
 

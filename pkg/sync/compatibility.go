@@ -8,12 +8,13 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/sync/heartbeat"
 )
 
 // compatibleSuffix follows "<resource>.<group>/" in the type of the
 // condition telling whether the physical cluster can take a resource the
 // target accepts.
-const compatibleSuffix = "/Compatible"
+const compatibleSuffix = heartbeat.CompatibleSuffix
 
 // CompatibleCondition is the type of the SyncTarget condition telling
 // whether the physical cluster can take resource r.

@@ -78,7 +78,7 @@ func (s *Syncer) clearConditions(ctx context.Context, gvr schema.GroupVersionRes
 	if !changed {
 		return obj, nil
 	}
-	if err := s.updateHubStatus(ctx, gvr, cluster, cleared); err != nil {
+	if err := s.writeHubStatus(ctx, gvr, cluster, obj, cleared); err != nil {
 		return nil, fmt.Errorf("removing the %v conditions at the hub: %w", types, err)
 	}
 	return cleared, nil

@@ -76,7 +76,7 @@ func (s *Syncer) conflicted(ctx context.Context, gvr schema.GroupVersionResource
 		s.conflictsMu.Unlock()
 	}
 	if keeps && changed {
-		if err := s.updateHubStatus(ctx, gvr, o.cluster, conditioned); err != nil {
+		if err := s.writeHubStatus(ctx, gvr, o.cluster, obj, conditioned); err != nil {
 			return fmt.Errorf("setting the %s condition at the hub: %w", ConflictReason, err)
 		}
 	}

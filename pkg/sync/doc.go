@@ -30,7 +30,7 @@
 // a 422, a 400, or a 403 of an admission plugin, policy or webhook
 // there, is not retried: sending the same object again would be refused
 // again. The syncer records the refused object by UID and by the hash of
-// the object it would apply (stamp), which only a change of the hub
+// the object it would apply (spec.Stamp), which only a change of the hub
 // object that reaches downstream alters: a new generation, or labels
 // and annotations that go down; a status write, the syncer's own
 // included, does not. Until then a sync of it, as a resync's, a
@@ -66,7 +66,7 @@
 // watched for unassigned objects. It is deleted downstream once no synced
 // workload refers to it and it is not assigned itself.
 //
-// Drift (drift.go): the downstream informers queue every change of a
+// Drift (pkg/sync/spec): the downstream informers queue every change of a
 // synced object, and the object the syncer would apply is compared with
 // it: their fields, and the hash of the last applied object, recorded on
 // it, which catches a field the hub dropped. Only a difference is
@@ -77,7 +77,15 @@
 // each downstream status is written to its hub object, with
 // observedGeneration mapped to the hub's generation only once the
 // downstream controller has observed the spec applied from it, so that
-// `kubectl rollout status` at the hub waits for the rollout.
+// `kubectl rollout status` at the hub waits for the rollout. What is
+// written where is decided by pkg/sync/status, a pure function of the
+// two objects. The syncer's writes of status at the hub, and of the
+// copies it upsyncs, are merge patches without a resourceVersion
+// (pkg/sync/patch): those fields are the syncer's alone, so they cannot
+// conflict with another write, where updates from the informers' lagging
+// copies were answered 409 and retried after a backoff. Only its
+// finalizer is written with an update, since other targets' syncers and
+// the hub write finalizers too.
 //
 // Pods (pods.go): the pod templates of synced workloads carry the
 // target's label downstream, so that one informer finds their pods. Each
@@ -89,6 +97,8 @@
 // them (pkg/admission/upsynced), and, as Kubernetes, no update change a
 // pod's node: a copy made before its pod was bound is made again, and a
 // new pod waits a few seconds for its scheduler before it is copied.
+// What to do with a copy is decided by pkg/sync/upsync, a pure function
+// of the copy, the pod and the time.
 //
 // Nodes (nodes.go): each node of the physical cluster that runs a pod
 // the syncer copied up to a logical cluster is copied there too, under
@@ -120,7 +130,7 @@
 // answers that its hub object is gone, being deleted or unassigned; an
 // error is retried, and a failed or partial list deletes nothing.
 //
-// Namespaces (namespaces.go): a downstream namespace the syncer made, as
+// Namespaces (pkg/sync/namespace): a downstream namespace the syncer made, as
 // its origin annotation records, is deleted once no object the syncer
 // synced has been in it for the grace period, counted from when it was
 // first found empty; the namespace queue brings it back when the period
@@ -155,7 +165,7 @@
 // backoff, and reports Ready at once.
 //
 // The syncer computes its target's key (workloadv1alpha1.TargetKey) and
-// reports it with its heartbeat, the SyncTarget status, every 10s. When
+// reports it with its heartbeat (pkg/sync/heartbeat), the SyncTarget status, every 10s. When
 // it starts, it reads which of the accepted resources the physical
 // cluster serves at the hub's version (compatibility.go): only those are
 // synced, and a condition per accepted resource in the heartbeat says

@@ -11,10 +11,13 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/ptr"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/sync/patch"
+	"github.com/canopy-dev/canopy/pkg/sync/spec"
 )
 
 // syncDown makes the downstream object of k match its hub object, or
@@ -123,12 +126,15 @@ func (s *Syncer) apply(ctx context.Context, k objectKey, h *hubObject) error {
 func (s *Syncer) applyDownstream(ctx context.Context, gvr schema.GroupVersionResource, gvk schema.GroupVersionKind, o origin, obj, current *unstructured.Unstructured) (conflict bool, err error) {
 	downNamespace := workloadv1alpha1.DownstreamNamespace(o.cluster, o.namespace)
 	trace.SpanFromContext(ctx).SetAttributes(hubIdentity(obj)...)
-	desired := downstream(obj, o, s.key)
-	desired.SetGroupVersionKind(gvk)
-	if err := stamp(desired); err != nil {
+	desired, err := targetObject(obj, o, s.key)
+	if err != nil {
 		return false, err
 	}
-	if f, ok := s.rejectionOf(gvr, o, obj.GetUID(), desired.GetAnnotations()[AppliedAnnotation]); ok {
+	desired.SetGroupVersionKind(gvk)
+	if err := spec.Stamp(desired); err != nil {
+		return false, err
+	}
+	if f, ok := s.rejectionOf(gvr, o, obj.GetUID(), desired.GetAnnotations()[spec.AppliedAnnotation]); ok {
 		// Refused as it is: nothing is sent downstream, not even a read,
 		// until it changes; a resync or a restart of the work finds it
 		// here. Only a report that failed is made again.
@@ -145,20 +151,19 @@ func (s *Syncer) applyDownstream(ctx context.Context, gvr schema.GroupVersionRes
 			current = c
 		}
 	}
-	if current != nil {
-		if co, ok := originOf(current); !ok || co != o {
-			klog.InfoS("Not syncing over a downstream object the syncer did not create",
-				"resource", gvr.String(), "cluster", o.cluster, "namespace", o.namespace, "name", o.name,
-				"downstreamNamespace", downNamespace)
-			return true, s.conflicted(ctx, gvr, o, obj)
-		}
+	action := spec.Decide(desired, current)
+	if action == spec.Conflict {
+		klog.InfoS("Not syncing over a downstream object the syncer did not create",
+			"resource", gvr.String(), "cluster", o.cluster, "namespace", o.namespace, "name", o.name,
+			"downstreamNamespace", downNamespace)
+		return true, s.conflicted(ctx, gvr, o, obj)
 	}
 	s.resolved(gvr, o)
 	obj, err = s.clearConditions(ctx, gvr, o.cluster, obj, ConflictReason)
 	if err != nil {
 		return false, err
 	}
-	if current == nil || !upToDate(desired, current) {
+	if action == spec.Apply {
 		if err := s.ensureNamespace(ctx, o); err != nil {
 			return false, s.failed(ctx, gvr, o, obj, desired, namespaceWrite(downNamespace), err)
 		}
@@ -276,19 +281,38 @@ func (s *Syncer) updateHub(ctx context.Context, k objectKey, obj *unstructured.U
 	return nil
 }
 
-// updateHubStatus writes the status of hub object obj, of gvr in logical
-// cluster cluster, and sets obj's resourceVersion to the one written.
-func (s *Syncer) updateHubStatus(ctx context.Context, gvr schema.GroupVersionResource, cluster string, obj *unstructured.Unstructured) error {
-	hub, err := s.hubIn(cluster)
+// writeHubStatus makes the status of hub object from, of gvr in logical
+// cluster cluster, that of to, and makes to the object as the hub has it
+// then. It is a merge patch without a resourceVersion (pkg/sync/patch),
+// which no other write of the object makes conflict: the status it
+// writes is the syncer's. Since others' writes of the object's other
+// fields may land in between, to takes the whole object the hub answers,
+// not only its resourceVersion, so that an update made from it later
+// undoes none of them. Nothing is written where both are equal.
+func (s *Syncer) writeHubStatus(ctx context.Context, gvr schema.GroupVersionResource, cluster string, from, to *unstructured.Unstructured) error {
+	have, _, _ := unstructured.NestedMap(from.Object, "status")
+	want, _, _ := unstructured.NestedMap(to.Object, "status")
+	p, err := patch.Status(have, want)
+	if err != nil || p == nil {
+		return err
+	}
+	updated, err := s.patchHubStatus(ctx, gvr, origin{cluster, to.GetNamespace(), to.GetName()}, p)
 	if err != nil {
 		return err
 	}
-	updated, err := hub.Resource(gvr).Namespace(obj.GetNamespace()).UpdateStatus(ctx, obj, metav1.UpdateOptions{FieldManager: FieldManager})
-	if err != nil {
-		return err
-	}
-	obj.SetResourceVersion(updated.GetResourceVersion())
+	updated.SetManagedFields(nil)
+	to.Object = updated.Object
 	return nil
+}
+
+// patchHubStatus sends merge patch p to the status of the hub object of
+// gvr at o.
+func (s *Syncer) patchHubStatus(ctx context.Context, gvr schema.GroupVersionResource, o origin, p []byte) (*unstructured.Unstructured, error) {
+	hub, err := s.hubIn(o.cluster)
+	if err != nil {
+		return nil, err
+	}
+	return hub.Resource(gvr).Namespace(o.namespace).Patch(ctx, o.name, types.MergePatchType, p, metav1.PatchOptions{FieldManager: FieldManager}, "status")
 }
 
 // outOfScope tells whether err answers a read of a hub object that it is

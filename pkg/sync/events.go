@@ -5,11 +5,13 @@ import (
 	"fmt"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/sync/upsync"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 )
@@ -54,19 +56,18 @@ func (s *Syncer) syncEvent(ctx context.Context, o origin) error {
 	if c.down == nil || !s.ofSynced(c.down) {
 		return c.deleteHub(ctx, o.name)
 	}
-	desired := s.upsyncedEvent(c.down, o)
+	desired := upsync.Event(c.down, o.namespace, o.name, s.key)
 	if c.hub == nil {
 		if _, err := c.client.Create(ctx, desired, metav1.CreateOptions{FieldManager: FieldManager}); err != nil {
 			return fmt.Errorf("upsyncing the event: %w", err)
 		}
 		return nil
 	}
-	current := c.hub.Unstructured
-	if contains(current.Object, desired.Object) {
-		return nil
+	p, err := upsync.EventWrite(c.hub.Unstructured, desired)
+	if err != nil || p == nil {
+		return err
 	}
-	desired.SetResourceVersion(current.GetResourceVersion())
-	if _, err := c.client.Update(ctx, desired, metav1.UpdateOptions{FieldManager: FieldManager}); err != nil {
+	if _, err := c.client.Patch(ctx, o.name, types.MergePatchType, p, metav1.PatchOptions{FieldManager: FieldManager}); ignoreNotFound(err) != nil {
 		return fmt.Errorf("updating the upsynced event: %w", err)
 	}
 	return nil
@@ -96,25 +97,4 @@ func (s *Syncer) ofSynced(e *unstructured.Unstructured) bool {
 		}
 	}
 	return false
-}
-
-// upsyncedEvent is the hub copy of downstream Event down from o: all but
-// its metadata, about the object of the same name at the hub, labelled
-// with the upsynced mark.
-func (s *Syncer) upsyncedEvent(down *unstructured.Unstructured, o origin) *unstructured.Unstructured {
-	out := &unstructured.Unstructured{Object: map[string]any{}}
-	for field, value := range down.Object {
-		if field != "metadata" {
-			out.Object[field] = value
-		}
-	}
-	out = out.DeepCopy()
-	out.SetName(o.name)
-	out.SetNamespace(o.namespace)
-	out.SetLabels(map[string]string{workloadv1alpha1.UpsyncedLabel: s.key})
-	// The downstream object's UID and version mean nothing at the hub.
-	unstructured.RemoveNestedField(out.Object, "involvedObject", "uid")
-	unstructured.RemoveNestedField(out.Object, "involvedObject", "resourceVersion")
-	_ = unstructured.SetNestedField(out.Object, o.namespace, "involvedObject", "namespace")
-	return out
 }

@@ -17,6 +17,7 @@ import (
 	"k8s.io/klog/v2"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/sync/spec"
 )
 
 // FailedReason is the reason of the Warning Event recorded on a hub
@@ -27,7 +28,7 @@ const FailedReason = workloadv1alpha1.ConditionSyncFailed
 
 // rejection is a hub object that the physical cluster refused for good:
 // the object, by UID, as it was to be applied, by the hash stamped on
-// it (stamp), so that only a change that reaches downstream tries again.
+// it (spec.Stamp), so that only a change that reaches downstream tries again.
 type rejection struct {
 	uid     types.UID
 	applied string
@@ -132,7 +133,7 @@ func (s *Syncer) failed(ctx context.Context, gvr schema.GroupVersionResource, o 
 	}
 	f := rejection{
 		uid:     obj.GetUID(),
-		applied: desired.GetAnnotations()[AppliedAnnotation],
+		applied: desired.GetAnnotations()[spec.AppliedAnnotation],
 		reason:  reason,
 		message: fmt.Sprintf("SyncTarget %s:%s: the physical cluster refused to %s: %s. The syncer tries again when this object changes",
 			s.targetCluster, s.targetName, w.what, statusMessage(err)),
@@ -280,7 +281,7 @@ func (s *Syncer) writeStatusOf(ctx context.Context, gvr schema.GroupVersionResou
 		if err := unstructured.SetNestedMap(updated.Object, status, "status"); err != nil {
 			return err
 		}
-		return s.updateHubStatus(ctx, gvr, o.cluster, updated)
+		return s.writeHubStatus(ctx, gvr, o.cluster, obj, updated)
 	}
 	var report []byte
 	if len(status) > 0 {

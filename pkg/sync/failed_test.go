@@ -20,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	kubefake "k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/rest"
@@ -217,7 +218,9 @@ func reportingTo(hub *httptest.Server) (*Syncer, origin, *unstructured.Unstructu
 
 // hubConflictingOnce is a hub that takes Events in namespace ns1 and
 // answers the first status write of Deployment ns1/invalid with a 409,
-// as when another write of it came first; it counts both.
+// as the hub does when other writes of it kept winning over the patch's
+// retries there; it counts both. A status write is a merge patch without
+// a resourceVersion, which nothing else makes conflict.
 func hubConflictingOnce(t *testing.T, deployments schema.GroupVersionResource) (hub *httptest.Server, events, statusWrites *int) {
 	events, statusWrites = new(int), new(int)
 	hub = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -229,14 +232,17 @@ func hubConflictingOnce(t *testing.T, deployments schema.GroupVersionResource) (
 			*events++
 			w.WriteHeader(http.StatusCreated)
 			_, _ = w.Write([]byte(`{"apiVersion":"v1","kind":"Event","metadata":{"namespace":"ns1","name":"invalid.1"}}`))
-		case r.Method == http.MethodPut && strings.HasSuffix(r.URL.Path, "/apis/apps/v1/namespaces/ns1/deployments/invalid/status"):
+		case r.Method == http.MethodPatch && strings.HasSuffix(r.URL.Path, "/apis/apps/v1/namespaces/ns1/deployments/invalid/status"):
+			if r.Header.Get("Content-Type") != string(types.MergePatchType) || strings.Contains(string(body), "resourceVersion") {
+				t.Errorf("a status write %s %s: %s; want a merge patch without a resourceVersion", r.Header.Get("Content-Type"), r.Method, body)
+			}
 			if *statusWrites++; *statusWrites == 1 {
 				status := apierrors.NewConflict(deployments.GroupResource(), "invalid", errors.New("the object has been modified")).Status()
 				w.WriteHeader(http.StatusConflict)
 				_ = json.NewEncoder(w).Encode(&status)
 				return
 			}
-			_, _ = w.Write(body)
+			_, _ = w.Write([]byte(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"namespace":"ns1","name":"invalid","resourceVersion":"2"}}`))
 		default:
 			t.Errorf("unexpected request to the hub: %s %s", r.Method, r.URL.Path)
 			w.WriteHeader(http.StatusNotFound)

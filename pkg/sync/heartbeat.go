@@ -2,25 +2,15 @@ package sync
 
 import (
 	"context"
-	"fmt"
-	"slices"
-	"strings"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/util/retry"
-	"k8s.io/klog/v2"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/sync/heartbeat"
 )
-
-// HeartbeatInterval is how often the syncer reports its SyncTarget's
-// status.
-const HeartbeatInterval = 10 * time.Second
 
 var syncTargets = workloadv1alpha1.SchemeGroupVersion.WithResource("synctargets")
 
@@ -41,60 +31,29 @@ func (s *Syncer) syncTarget(ctx context.Context) (*workloadv1alpha1.SyncTarget, 
 	return target, nil
 }
 
-// heartbeat reports the target's status every HeartbeatInterval until ctx
-// ends, and at once whenever the syncer becomes ready, so that placement
-// sends it work as soon as it takes it, and no sooner.
-func (s *Syncer) heartbeat(ctx context.Context) {
-	ticker := time.NewTicker(HeartbeatInterval)
-	defer ticker.Stop()
-	for {
-		// A conflict is most likely the hub's HeartbeatTimeout, written as
-		// the hub returns: the syncer reads the target again and reports
-		// at once rather than at the next tick.
-		if err := retry.RetryOnConflict(retry.DefaultRetry, func() error { return s.beat(ctx) }); err != nil {
-			klog.ErrorS(err, "Reporting the SyncTarget's status")
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-ticker.C:
-		case <-s.ready.wake:
-		}
+// heartbeat is the controller of the SyncTarget's status
+// (pkg/sync/heartbeat), reading what it reports from the syncer.
+func (s *Syncer) heartbeat() *heartbeat.Controller {
+	return &heartbeat.Controller{
+		Read:    s.syncTarget,
+		Observe: func(t *workloadv1alpha1.SyncTarget) { s.followLogicalClusters(t.Spec.LogicalClusters) },
+		Know: func() heartbeat.Report {
+			return heartbeat.Report{Key: s.key, Ready: s.ready.condition(s.synced), Compatibility: s.compatibility}
+		},
+		Nodes: func(ctx context.Context) ([]corev1.Node, error) {
+			nodes, err := s.downKube.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+			if err != nil {
+				return nil, err
+			}
+			return nodes.Items, nil
+		},
+		Write: s.writeSyncTargetStatus,
+		Wake:  s.ready.wake,
 	}
 }
 
-// beat writes the SyncTarget's status: its key, the time, Ready, whether
-// the physical cluster takes each accepted resource, and the allocatable
-// resources of its nodes. Ready is True only while the syncer syncs;
-// otherwise it says what the syncer does instead (readiness.go). The
-// SyncTarget it reads for that tells the logical clusters the target
-// serves now.
-func (s *Syncer) beat(ctx context.Context) error {
-	target, err := s.syncTarget(ctx)
-	if err != nil {
-		return err
-	}
-	s.followLogicalClusters(target.Spec.LogicalClusters)
-	ready := s.ready.condition(s.synced)
-	if nodes, err := s.downKube.CoreV1().Nodes().List(ctx, metav1.ListOptions{}); err != nil {
-		// What was allocatable stays as last reported.
-		ready = metav1.Condition{Type: workloadv1alpha1.ConditionReady, Status: metav1.ConditionFalse, Reason: ReasonClusterUnreachable,
-			Message: fmt.Sprintf("listing the physical cluster's nodes: %v", err)}
-	} else {
-		target.Status.Allocatable = allocatable(nodes.Items)
-	}
-	target.Status.Key = s.key
-	target.Status.LastHeartbeatTime = metav1.Now()
-	ready.ObservedGeneration = target.Generation
-	meta.SetStatusCondition(&target.Status.Conditions, ready)
-	// Those of resources the target no longer accepts go.
-	target.Status.Conditions = slices.DeleteFunc(target.Status.Conditions, func(c metav1.Condition) bool {
-		return strings.HasSuffix(c.Type, compatibleSuffix) && meta.FindStatusCondition(s.compatibility, c.Type) == nil
-	})
-	for _, c := range s.compatibility {
-		c.ObservedGeneration = target.Generation
-		meta.SetStatusCondition(&target.Status.Conditions, c)
-	}
+// writeSyncTargetStatus writes the status of target, read at the hub.
+func (s *Syncer) writeSyncTargetStatus(ctx context.Context, target *workloadv1alpha1.SyncTarget) error {
 	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(target)
 	if err != nil {
 		return err
@@ -107,17 +66,4 @@ func (s *Syncer) beat(ctx context.Context) error {
 	obj.SetGroupVersionKind(workloadv1alpha1.SchemeGroupVersion.WithKind("SyncTarget"))
 	_, err = hub.Resource(syncTargets).UpdateStatus(ctx, obj, metav1.UpdateOptions{FieldManager: FieldManager})
 	return err
-}
-
-// allocatable sums the allocatable resources of nodes.
-func allocatable(nodes []corev1.Node) corev1.ResourceList {
-	sum := corev1.ResourceList{}
-	for _, n := range nodes {
-		for name, q := range n.Status.Allocatable {
-			total := sum[name]
-			total.Add(q)
-			sum[name] = total
-		}
-	}
-	return sum
 }

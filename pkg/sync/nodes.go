@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/tools/cache"
@@ -20,6 +21,8 @@ import (
 	"k8s.io/utils/ptr"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/sync/patch"
+	"github.com/canopy-dev/canopy/pkg/sync/upsync"
 )
 
 var nodes = corev1.SchemeGroupVersion.WithResource("nodes")
@@ -30,7 +33,7 @@ const byNode = "node"
 
 func indexPodByNode(obj any) ([]string, error) {
 	if h, ok := obj.(*hubObject); ok {
-		if node := nodeOf(h.Unstructured); node != "" {
+		if node := upsync.NodeOf(h.Unstructured); node != "" {
 			return []string{node}, nil
 		}
 	}
@@ -55,8 +58,8 @@ func (s *Syncer) setUpNodes(wildcard dynamic.Interface) error {
 		if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 			obj = d.Obj
 		}
-		if h, ok := obj.(*hubObject); ok && nodeOf(h.Unstructured) != "" {
-			s.nodeQueue.Add(origin{cluster: h.cluster, name: nodeOf(h.Unstructured)})
+		if h, ok := obj.(*hubObject); ok && upsync.NodeOf(h.Unstructured) != "" {
+			s.nodeQueue.Add(origin{cluster: h.cluster, name: upsync.NodeOf(h.Unstructured)})
 		}
 	}
 	if _, err := s.hubPods.AddEventHandler(cache.ResourceEventHandlerFuncs{
@@ -180,8 +183,22 @@ func (s *Syncer) syncNode(ctx context.Context, o origin) error {
 	if equality.Semantic.DeepEqual(have.Status, desired.Status) {
 		return nil
 	}
-	have.Status = desired.Status
-	if _, err := updateNode(ctx, client.UpdateStatus, &have); err != nil {
+	// The copy's status is the syncer's alone, and changes with each
+	// heartbeat of the node: a merge patch without a resourceVersion
+	// (pkg/sync/patch) writes it however far the informer's copy lags.
+	from, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&have.Status)
+	if err != nil {
+		return err
+	}
+	to, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&desired.Status)
+	if err != nil {
+		return err
+	}
+	p, err := patch.Status(from, to)
+	if err != nil || p == nil {
+		return err
+	}
+	if _, err := client.Patch(ctx, o.name, types.MergePatchType, p, metav1.PatchOptions{FieldManager: FieldManager}, "status"); ignoreNotFound(err) != nil {
 		return fmt.Errorf("updating the status of the copy of node %s: %w", o.name, err)
 	}
 	return nil
@@ -196,7 +213,7 @@ func createNode(ctx context.Context, client dynamic.ResourceInterface, node *cor
 	return client.Create(ctx, &unstructured.Unstructured{Object: m}, metav1.CreateOptions{FieldManager: FieldManager})
 }
 
-// updateNode writes node with update, Update or UpdateStatus of a dynamic
+// updateNode writes node with update, the Update of a dynamic
 // client, returning what the hub stored.
 func updateNode(ctx context.Context, update func(context.Context, *unstructured.Unstructured, metav1.UpdateOptions) (*unstructured.Unstructured, error),
 	node *corev1.Node,
@@ -229,7 +246,7 @@ func upsyncedNode(down *corev1.Node, key string) *corev1.Node {
 		n.Labels = map[string]string{}
 	}
 	n.Labels[workloadv1alpha1.UpsyncedLabel] = key
-	delete(n.Annotations, lastApplied)
+	delete(n.Annotations, corev1.LastAppliedConfigAnnotation)
 	n.Status.Images = nil
 	n.Status.VolumesInUse = nil
 	n.Status.VolumesAttached = nil

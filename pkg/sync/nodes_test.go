@@ -17,7 +17,7 @@ func TestUpsyncedNode(t *testing.T) {
 	down := &corev1.Node{
 		ObjectMeta: metav1.ObjectMeta{
 			Name: "n1", UID: "down-uid", ResourceVersion: "42", Labels: map[string]string{"zone": "eu-a"},
-			Annotations: map[string]string{lastApplied: "{}", "node.alpha.kubernetes.io/ttl": "0"},
+			Annotations: map[string]string{corev1.LastAppliedConfigAnnotation: "{}", "node.alpha.kubernetes.io/ttl": "0"},
 			Finalizers:  []string{"example.com/keep"},
 		},
 		Spec: corev1.NodeSpec{Unschedulable: true, Taints: []corev1.Taint{{Key: "k", Effect: corev1.TaintEffectNoSchedule}}},
@@ -37,7 +37,7 @@ func TestUpsyncedNode(t *testing.T) {
 	if got.Labels["zone"] != "eu-a" || got.Labels[workloadv1alpha1.UpsyncedLabel] != "k1" || down.Labels[workloadv1alpha1.UpsyncedLabel] != "" {
 		t.Errorf("labels %v: want the node's and the upsynced mark, on a copy", got.Labels)
 	}
-	if _, ok := got.Annotations[lastApplied]; ok || got.Annotations["node.alpha.kubernetes.io/ttl"] != "0" {
+	if _, ok := got.Annotations[corev1.LastAppliedConfigAnnotation]; ok || got.Annotations["node.alpha.kubernetes.io/ttl"] != "0" {
 		t.Errorf("annotations %v: want the node's but kubectl's last applied configuration", got.Annotations)
 	}
 	if !got.Spec.Unschedulable || len(got.Spec.Taints) != 1 {

@@ -3,24 +3,24 @@ package sync
 import (
 	"context"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/ptr"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/sync/upsync"
 )
 
 var pods = corev1.SchemeGroupVersion.WithResource("pods")
@@ -119,89 +119,52 @@ func (s *Syncer) queueCopies() error {
 
 // syncPod makes the hub pod of o match its downstream pod: created, its
 // labels and status updated, made again once bound to a node, or deleted
-// once the downstream pod is gone.
+// once the downstream pod is gone, as pkg/sync/upsync decides.
 func (s *Syncer) syncPod(ctx context.Context, o origin) error {
 	c, err := s.upsyncedPair(o, pods, s.hubPods, s.downPods)
 	if err != nil {
 		return err
 	}
 	owner, owned := s.hubOwner(c.down)
-	if c.down == nil || !owned {
-		// The hub takes only the pods of objects assigned to the target.
-		return c.deleteHub(ctx, o.name)
+	var hub *unstructured.Unstructured
+	if c.hub != nil {
+		hub = c.hub.Unstructured
 	}
-	if c.hub != nil && nodeOf(c.hub.Unstructured) != nodeOf(c.down) {
-		// Bound to a node since it was copied: the hub, as Kubernetes,
-		// lets no update change a pod's node, so the copy is made again.
+	plan := upsync.Decide(hub, c.down, owned, time.Now())
+	if plan.Delete {
 		if err := c.deleteHub(ctx, o.name); err != nil {
 			return err
 		}
-		c.hub = nil
+		hub = nil
 	}
-	if wait := schedulingWait(c.down, time.Now()); c.hub == nil && wait > 0 {
-		s.podQueue.AddAfter(o, wait)
+	if plan.Done {
 		return nil
 	}
-	desired := s.upsynced(c.down, o, owner)
-	status, _, _ := unstructured.NestedMap(desired.Object, "status")
-	var current *unstructured.Unstructured
-	if c.hub != nil {
-		current = c.hub.Unstructured.DeepCopy()
-		if !maps.Equal(current.GetLabels(), desired.GetLabels()) || current.GetAnnotations()[workloadv1alpha1.OwnerAnnotation] != owner {
-			current.SetLabels(desired.GetLabels())
-			annotations := current.GetAnnotations()
-			if annotations == nil {
-				annotations = map[string]string{}
-			}
-			annotations[workloadv1alpha1.OwnerAnnotation] = owner
-			current.SetAnnotations(annotations)
-			if current, err = c.client.Update(ctx, current, metav1.UpdateOptions{FieldManager: FieldManager}); err != nil {
-				return fmt.Errorf("updating the labels of the upsynced pod: %w", err)
-			}
+	if plan.Wait > 0 {
+		s.podQueue.AddAfter(o, plan.Wait)
+		return nil
+	}
+	desired := upsync.Pod(c.down, o.namespace, o.name, s.key, owner)
+	if plan.Create {
+		if hub, err = c.client.Create(ctx, desired, metav1.CreateOptions{FieldManager: FieldManager}); err != nil {
+			return fmt.Errorf("upsyncing the pod: %w", err)
 		}
-	} else if current, err = c.client.Create(ctx, desired, metav1.CreateOptions{FieldManager: FieldManager}); err != nil {
-		return fmt.Errorf("upsyncing the pod: %w", err)
 	}
-	if have, _, _ := unstructured.NestedMap(current.Object, "status"); equality.Semantic.DeepEqual(have, status) {
-		return nil
-	}
-	if err := unstructured.SetNestedMap(current.Object, status, "status"); err != nil {
+	metadata, status, err := upsync.Writes(hub, desired)
+	if err != nil {
 		return err
 	}
-	if _, err := c.client.UpdateStatus(ctx, current, metav1.UpdateOptions{FieldManager: FieldManager}); err != nil {
-		return fmt.Errorf("updating the status of the upsynced pod: %w", err)
-	}
-	return nil
-}
-
-// schedulingGrace is how long a new pod that no scheduler has looked at
-// waits to be copied to the hub. A copy made before the pod is bound is
-// made again once it is, as syncPod must; waiting for the scheduler spares
-// that to the pods it binds at once, while one that no scheduler takes
-// still shows at the hub after the grace.
-const schedulingGrace = 5 * time.Second
-
-// schedulingWait is how much longer downstream pod down waits to be
-// copied to the hub at now: none once it is bound to a node or a
-// scheduler has reported on it, as unschedulable, else what is left of
-// schedulingGrace since it was created.
-func schedulingWait(down *unstructured.Unstructured, now time.Time) time.Duration {
-	if nodeOf(down) != "" {
-		return 0
-	}
-	conditions, _, _ := unstructured.NestedSlice(down.Object, "status", "conditions")
-	for _, c := range conditions {
-		if c, ok := c.(map[string]any); ok && c["type"] == string(corev1.PodScheduled) {
-			return 0
+	if metadata != nil {
+		if _, err := c.client.Patch(ctx, o.name, types.MergePatchType, metadata, metav1.PatchOptions{FieldManager: FieldManager}); ignoreNotFound(err) != nil {
+			return fmt.Errorf("updating the labels of the upsynced pod: %w", err)
 		}
 	}
-	return max(0, down.GetCreationTimestamp().Add(schedulingGrace).Sub(now))
-}
-
-// nodeOf is the node pod is bound to, "" if none.
-func nodeOf(pod *unstructured.Unstructured) string {
-	node, _, _ := unstructured.NestedString(pod.Object, "spec", "nodeName")
-	return node
+	if status != nil {
+		if _, err := c.client.Patch(ctx, o.name, types.MergePatchType, status, metav1.PatchOptions{FieldManager: FieldManager}, "status"); ignoreNotFound(err) != nil {
+			return fmt.Errorf("updating the status of the upsynced pod: %w", err)
+		}
+	}
+	return nil
 }
 
 // upsyncedCopy is a downstream object the syncer copies to the hub, such
@@ -249,31 +212,6 @@ func (c upsyncedCopy) deleteHub(ctx context.Context, name string) error {
 	return ignoreNotFound(c.client.Delete(ctx, name, metav1.DeleteOptions{
 		Preconditions: &metav1.Preconditions{UID: ptr.To(c.hub.GetUID())},
 	}))
-}
-
-// upsynced is the hub pod of downstream pod down from o: its spec and
-// status, its labels with the upsynced mark for the target's label, the
-// hub object owner it is a pod of, and nothing else of its metadata,
-// which names downstream objects.
-func (s *Syncer) upsynced(down *unstructured.Unstructured, o origin, owner string) *unstructured.Unstructured {
-	out := &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "v1",
-		"kind":       "Pod",
-		"spec":       down.Object["spec"],
-		"status":     down.Object["status"],
-	}}
-	out = out.DeepCopy()
-	out.SetName(o.name)
-	out.SetNamespace(o.namespace)
-	l := down.GetLabels()
-	delete(l, workloadv1alpha1.TargetKeyLabel)
-	if l == nil {
-		l = map[string]string{}
-	}
-	l[workloadv1alpha1.UpsyncedLabel] = s.key
-	out.SetLabels(l)
-	out.SetAnnotations(map[string]string{workloadv1alpha1.OwnerAnnotation: owner})
-	return out
 }
 
 // hubOwner is the hub object downstream pod down is a pod of, as

@@ -3,22 +3,20 @@ package sync
 import (
 	"maps"
 	"testing"
-	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/sync/spec"
 )
 
 // TestPodsLabelled checks that the pods of a synced workload carry the
-// target's label downstream, which is how the syncer finds them, and that
-// their copy at the hub trades it for the upsynced mark and keeps nothing
-// of the downstream metadata.
+// target's label downstream, which is how the syncer finds them; their
+// copy at the hub trades it for the upsynced mark (upsync.TestPod).
 func TestPodsLabelled(t *testing.T) {
 	const key = "0123456789abcdef"
 	hub := &unstructured.Unstructured{Object: map[string]any{
@@ -29,7 +27,7 @@ func TestPodsLabelled(t *testing.T) {
 			"spec":     map[string]any{"containers": []any{map[string]any{"name": "web", "image": "nginx"}}},
 		}},
 	}}
-	got := downstream(hub, origin{"root:a", "ns1", "web"}, key)
+	got := spec.Downstream(hub, "root:a", "ns1", "web", key)
 	labels, _, _ := unstructured.NestedStringMap(got.Object, "spec", "template", "metadata", "labels")
 	if want := map[string]string{"app": "web", workloadv1alpha1.TargetKeyLabel: key}; !maps.Equal(labels, want) {
 		t.Errorf("downstream pod template labels %v, want %v", labels, want)
@@ -38,30 +36,6 @@ func TestPodsLabelled(t *testing.T) {
 		t.Error("labelling the downstream pod template changed the hub object")
 	}
 
-	pod := &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "v1", "kind": "Pod",
-		"metadata": map[string]any{
-			"name": "web-1", "namespace": workloadv1alpha1.DownstreamNamespace("root:a", "ns1"), "uid": "u", "resourceVersion": "9",
-			"labels":          map[string]any{"app": "web", workloadv1alpha1.TargetKeyLabel: key},
-			"ownerReferences": []any{map[string]any{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web-1", "uid": "r"}},
-		},
-		"spec":   map[string]any{"nodeName": "pc1-a"},
-		"status": map[string]any{"phase": "Running"},
-	}}
-	s := &Syncer{key: key}
-	up := s.upsynced(pod, origin{"root:a", "ns1", "web-1"}, "deployments.apps/web")
-	if up.GetNamespace() != "ns1" || up.GetName() != "web-1" || up.GetUID() != "" || up.GetResourceVersion() != "" || up.GetOwnerReferences() != nil {
-		t.Errorf("upsynced pod metadata %v", up.Object["metadata"])
-	}
-	if want := map[string]string{"app": "web", workloadv1alpha1.UpsyncedLabel: key}; !maps.Equal(up.GetLabels(), want) {
-		t.Errorf("upsynced pod labels %v, want %v", up.GetLabels(), want)
-	}
-	if phase, _, _ := unstructured.NestedString(up.Object, "status", "phase"); phase != "Running" {
-		t.Errorf("upsynced pod phase %q", phase)
-	}
-	if got := up.GetAnnotations()[workloadv1alpha1.OwnerAnnotation]; got != "deployments.apps/web" {
-		t.Errorf("upsynced pod owner %q", got)
-	}
 }
 
 // TestHubOwner checks which hub object the copy of a downstream pod names
@@ -105,34 +79,6 @@ func TestHubOwner(t *testing.T) {
 		got, ok := s.hubOwner(c.pod)
 		if got != c.want || ok != (c.want != "") {
 			t.Errorf("%s: owner %q, %v; want %q", c.name, got, ok, c.want)
-		}
-	}
-}
-
-// TestSchedulingWait checks that a new pod no scheduler has looked at
-// waits to be upsynced, for no longer than the grace, and that one bound
-// or reported unschedulable does not.
-func TestSchedulingWait(t *testing.T) {
-	// Creation times are kept in whole seconds.
-	now := time.Now().Truncate(time.Second)
-	pod := func(created time.Time, spec, status map[string]any) *unstructured.Unstructured {
-		p := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Pod", "spec": spec, "status": status}}
-		p.SetCreationTimestamp(metav1.NewTime(created))
-		return p
-	}
-	unschedulable := map[string]any{"conditions": []any{map[string]any{"type": "PodScheduled", "status": "False", "reason": "Unschedulable"}}}
-	for _, c := range []struct {
-		name string
-		pod  *unstructured.Unstructured
-		want time.Duration
-	}{
-		{"new", pod(now.Add(-2*time.Second), map[string]any{}, map[string]any{"phase": "Pending"}), schedulingGrace - 2*time.Second},
-		{"new and bound", pod(now, map[string]any{"nodeName": "pc1-a"}, nil), 0},
-		{"new and unschedulable", pod(now, map[string]any{}, unschedulable), 0},
-		{"unbound past the grace", pod(now.Add(-time.Minute), map[string]any{}, nil), 0},
-	} {
-		if got := schedulingWait(c.pod, now); got != c.want {
-			t.Errorf("%s: waits %s, want %s", c.name, got, c.want)
 		}
 	}
 }

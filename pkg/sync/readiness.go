@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/sync/heartbeat"
 )
 
 // The reasons of the SyncTarget's Ready condition that the syncer
@@ -29,7 +30,7 @@ const (
 	// syncer would not see work assigned now.
 	ReasonHubUnreachable = "HubUnreachable"
 	// ReasonClusterUnreachable: the physical cluster does not answer.
-	ReasonClusterUnreachable = "ClusterUnreachable"
+	ReasonClusterUnreachable = heartbeat.ReasonClusterUnreachable
 )
 
 // hubRetry is how often a list or watch at the hub that found no hub is

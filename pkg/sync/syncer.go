@@ -33,6 +33,8 @@ import (
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/sync/namespace"
+	"github.com/canopy-dev/canopy/pkg/sync/spec"
 )
 
 // FieldManager is the field manager of the syncer's server-side applies
@@ -126,12 +128,11 @@ type Syncer struct {
 	rejectionsMu gosync.Mutex
 	rejections   map[conflictKey]rejection
 
-	// nsQueue deletes the downstream namespaces left empty; emptySince
-	// holds when each was first found so.
-	nsQueue              workqueue.TypedRateLimitingInterface[namespaceKey]
+	// nsQueue holds the downstream namespaces, which emptyNamespaces
+	// deletes once left empty.
+	nsQueue              workqueue.TypedRateLimitingInterface[namespace.Key]
+	emptyNamespaces      *namespace.Controller
 	namespaceGracePeriod time.Duration
-	emptyMu              gosync.Mutex
-	emptySince           map[string]time.Time
 
 	// downObserved and upObserved hold when the changes waiting in
 	// downQueue and upQueue were observed, for their sync latency.
@@ -149,6 +150,20 @@ type resource struct {
 	hub cache.SharedIndexInformer
 	// down holds the target's objects in the physical cluster.
 	down cache.GenericLister
+}
+
+// origin is where a synced object lives at the hub.
+type origin struct {
+	cluster, namespace, name string
+}
+
+func (o origin) String() string { return o.cluster + "/" + o.namespace + "/" + o.name }
+
+// originOf is where downstream object obj comes from, if the syncer made
+// it.
+func originOf(obj *unstructured.Unstructured) (origin, bool) {
+	cluster, namespace, name, ok := spec.Origin(obj)
+	return origin{cluster, namespace, name}, ok
 }
 
 // objectKey is a hub object of resources[resource] in a work queue.
@@ -218,9 +233,8 @@ func New(ctx context.Context, c Config) (*Syncer, error) {
 		refused:              map[conflictKey]types.UID{},
 		rejections:           map[conflictKey]rejection{},
 		hubResync:            c.HubResync,
-		nsQueue:              workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[namespaceKey](), workqueue.TypedRateLimitingQueueConfig[namespaceKey]{Name: queueNamespaces}),
+		nsQueue:              workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter[namespace.Key](), workqueue.TypedRateLimitingQueueConfig[namespace.Key]{Name: queueNamespaces}),
 		namespaceGracePeriod: c.NamespaceGracePeriod,
-		emptySince:           map[string]time.Time{},
 		tracer:               tracer,
 		ready:                newReadiness(),
 	}
@@ -310,7 +324,9 @@ func (s *Syncer) setUpResources(accepted []workloadv1alpha1.GroupResource) error
 	kubeFactory := informers.NewSharedInformerFactoryWithOptions(s.downKube, 0, informers.WithTweakListOptions(ours), informers.WithTransform(stripManagedFields))
 	nsInformer := kubeFactory.Core().V1().Namespaces()
 	s.namespaces = nsInformer.Lister()
-	if _, err := nsInformer.Informer().AddEventHandler(s.namespaceHandler()); err != nil {
+	s.emptyNamespaces = namespace.New(s.downKube, s.namespaces, s.occupied, s.nsQueue.AddAfter,
+		func(err error) { countWrite(namespacesResource, "delete", err) }, s.namespaceGracePeriod)
+	if _, err := nsInformer.Informer().AddEventHandler(namespace.Handler(s.nsQueue.Add)); err != nil {
 		return err
 	}
 	s.synced = append(s.synced, namedSync{"namespaces in the physical cluster", nsInformer.Informer().HasSynced})
@@ -434,7 +450,7 @@ func (s *Syncer) Run(ctx context.Context, workers int) error {
 	}
 	klog.InfoS("Syncer starting", "target", string(s.targetCluster)+":"+s.targetName, "key", s.key, "resources", len(s.resources))
 	// The heartbeat says Starting until the work starts.
-	go s.heartbeat(ctx)
+	go s.heartbeat().Run(ctx)
 	// The handlers queue every object both informers list, and the work
 	// starts only once all have listed in full: that is the sweep after a
 	// restart, which finds a downstream object whose hub object went while
@@ -459,7 +475,7 @@ func (s *Syncer) Run(ctx context.Context, workers int) error {
 		go work(ctx, queuePods, s.podQueue, s.syncPod)
 		go work(ctx, queueEvents, s.eventQueue, s.syncEvent)
 		go work(ctx, queueNodes, s.nodeQueue, s.syncNode)
-		go work(ctx, queueNamespaces, s.nsQueue, s.syncNamespace)
+		go work(ctx, queueNamespaces, s.nsQueue, s.emptyNamespaces.Sync)
 	}
 	s.ready.start()
 	klog.InfoS("Syncer ready")
@@ -563,7 +579,7 @@ func (s *Syncer) originHandler(queue func(origin)) cache.ResourceEventHandler {
 			obj = d.Obj
 		}
 		if u, ok := obj.(*unstructured.Unstructured); ok {
-			s.nsQueue.Add(namespaceKey(u.GetNamespace()))
+			s.nsQueue.Add(namespace.Key(u.GetNamespace()))
 			if o, ok := originOf(u); ok {
 				queue(o)
 			}

@@ -86,3 +86,15 @@ func TestRetryDelayBounded(t *testing.T) {
 		t.Errorf("the first retry after a success comes %s after the failure", d)
 	}
 }
+
+func TestParseTarget(t *testing.T) {
+	cluster, name, err := ParseTarget("root:platform:pc1")
+	if err != nil || cluster != "root:platform" || name != "pc1" {
+		t.Errorf("ParseTarget = %q, %q, %v", cluster, name, err)
+	}
+	for _, bad := range []string{"pc1", "root:", ":pc1", "Root:pc1"} {
+		if _, _, err := ParseTarget(bad); err == nil {
+			t.Errorf("ParseTarget(%q) succeeded", bad)
+		}
+	}
+}

@@ -6,13 +6,12 @@ import (
 	"fmt"
 
 	"go.opentelemetry.io/otel/trace"
-	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/sync/status"
 )
 
 // syncUp writes the status of k's downstream object to its hub object,
@@ -30,62 +29,31 @@ func (s *Syncer) syncUp(ctx context.Context, k objectKey) error {
 	if o, ours := originOf(down); !ours || o != k.origin {
 		return nil
 	}
-	status, ok := hubStatus(down)
+	st, ok := status.FromDownstream(down)
 	if !ok {
 		return nil
 	}
-	status = s.withRejection(k, h, status)
-	shared := len(workloadv1alpha1.Targets(h.GetLabels())) > 1
-	report, err := json.Marshal(status)
-	if err != nil {
-		return err
-	}
-	reported, hasReport := h.GetAnnotations()[workloadv1alpha1.StatusAnnotation(s.key)]
-	switch {
-	case shared && reported != string(report):
-		// Other targets share the status: the hub aggregates what each
-		// reports (pkg/controller/statusaggregation).
-		return s.writeReport(ctx, k, h, down, report)
-	case shared:
-		return nil
-	case hasReport:
-		// Assigned to this target alone again: the status is its own, and
-		// its report of it from when it was shared goes.
-		if err := s.writeReport(ctx, k, h, down, nil); err != nil {
-			return err
-		}
-	}
-	current, _, _ := unstructured.NestedMap(h.Object, "status")
-	if equality.Semantic.DeepEqual(current, status) {
-		return nil
-	}
-	updated := h.Unstructured.DeepCopy()
-	if err := unstructured.SetNestedMap(updated.Object, status, "status"); err != nil {
+	w, err := status.Decide(h.Unstructured, s.withRejection(k, h, st), s.key, down.GetAnnotations()[workloadv1alpha1.AppliedRevisionAnnotation])
+	if err != nil || w.None() {
 		return err
 	}
 	r := s.resources[k.resource]
-	updated.SetGroupVersionKind(r.gvk)
 	// Only a write is traced: most syncs find nothing to write, with no
 	// request.
 	ctx, span := s.tracer.Start(ctx, spanUp, trace.WithAttributes(append(append(s.objectAttributes(k), hubIdentity(h.Unstructured)...), downstreamIdentity(down)...)...))
-	err = s.updateHubStatus(ctx, r.gvr, k.cluster, updated)
-	endSpan(span, err)
-	if err != nil {
-		return fmt.Errorf("updating the hub object's status: %w", ignoreNotFound(err))
+	if w.SetReport {
+		// Where other targets share the status, the hub aggregates what
+		// each reports (pkg/controller/statusaggregation).
+		err = s.patchReport(ctx, r.gvr, k.origin, w.Report)
 	}
-	observeLatency(ctx, queueUp, r.gvr)
-	return nil
-}
-
-// writeReport sets the annotation reporting the status of hub object h at
-// the target to report, or removes it for nil.
-func (s *Syncer) writeReport(ctx context.Context, k objectKey, h *hubObject, down *unstructured.Unstructured, report []byte) error {
-	r := s.resources[k.resource]
-	ctx, span := s.tracer.Start(ctx, spanUp, trace.WithAttributes(append(append(s.objectAttributes(k), hubIdentity(h.Unstructured)...), downstreamIdentity(down)...)...))
-	err := s.patchReport(ctx, r.gvr, k.origin, report)
+	if err == nil && w.Status != nil {
+		if _, err = s.patchHubStatus(ctx, r.gvr, k.origin, w.Status); ignoreNotFound(err) != nil {
+			err = fmt.Errorf("updating the hub object's status: %w", err)
+		}
+	}
 	endSpan(span, err)
 	if err != nil {
-		return err
+		return ignoreNotFound(err)
 	}
 	observeLatency(ctx, queueUp, r.gvr)
 	return nil

@@ -56,10 +56,18 @@
 //     PodResizeValidator (no kubelets), PodGroupProtection (no
 //     PodGroups), and the webhooks (no webhook configurations are
 //     served).
-//   - Not yet run anywhere: ResourceQuota (the hub keeps quotas' status,
-//     pkg/controller/resourcequota, but refuses nothing over them), and
-//     DefaultIngressClass (IngressClasses are served, but an Ingress
-//     without a class is not given the default one).
+//   - ResourceQuota: pkg/admission/resourcequota, one for every logical
+//     cluster (its Evaluator runs workers, which per logical cluster
+//     would cost a quiet one goroutines).
+//   - Not yet run anywhere: DefaultIngressClass (IngressClasses are
+//     served, but an Ingress without a class is not given the default
+//     one).
+//
+// LimitRanger runs twice: as kube runs it, on pods, and, a Canopy
+// extension, on the pod templates of workloads (templates.go), whose pods
+// the hub does not make: a template gets the defaults, and meets the
+// bounds, that a pod of it would, so that quota can count replicas ×
+// template and the pods made downstream are as kube would make them.
 //
 // Upsynced pods, copies of pods a physical cluster's kube-apiserver
 // admitted with its own LimitRanges, ServiceAccounts and PriorityClasses,

@@ -234,12 +234,26 @@ func (p *Plugin) newChain(cluster logicalcluster.Name) (admission.Interface, err
 		return nil, err
 	}
 	init := initializer.New(client, nil, factory, nil, utilfeature.DefaultFeatureGate, p.config.Version, nil, nil)
-	plugins := make([]admission.Interface, len(ordered))
-	for i, name := range ordered {
+	plugins := make([]admission.Interface, 0, len(ordered)+1)
+	for _, name := range ordered {
 		// Made by name, with its default configuration, as
 		// kube-apiserver makes it, and initialized.
-		if plugins[i], err = registered.InitPlugin(name, nil, init); err != nil {
+		plugin, err := registered.InitPlugin(name, nil, init)
+		if err != nil {
 			return nil, err
+		}
+		plugins = append(plugins, plugin)
+		if name == limitranger.PluginName {
+			// Right after it, LimitRanger on workloads' pod templates.
+			templates, err := newTemplateLimitRanger(factory.Core().V1().LimitRanges().Lister())
+			if err != nil {
+				return nil, err
+			}
+			init.Initialize(templates)
+			if err := admission.ValidateInitialization(templates); err != nil {
+				return nil, err
+			}
+			plugins = append(plugins, templates)
 		}
 	}
 	return admission.NewChainHandler(plugins...), nil

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
@@ -220,5 +221,58 @@ func TestJobKeepsSharedLabels(t *testing.T) {
 	job.Spec.Template.Labels["job-name"] = "web"
 	if got := job.Labels["job-name"]; got != "web" {
 		t.Errorf("after admission, the Job's labels are %v, no longer its template's labels %v", job.Labels, job.Spec.Template.Labels)
+	}
+}
+
+// TestTemplateLimitRanges shows that a workload's pod template is given
+// its logical cluster's LimitRange defaults, and refused past its bounds,
+// as a pod of it would be, and that a namespace without LimitRanges
+// costs no lookup (the plugin's loopback answers nothing).
+func TestTemplateLimitRanges(t *testing.T) {
+	s := openStores(t)
+	a, b := logicalcluster.Name("root:a"), logicalcluster.Name("root:b")
+	for _, cluster := range []logicalcluster.Name{a, b} {
+		create(t, s.namespaces, cluster, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "shop"}})
+	}
+	create(t, s.limitRanges, a, &corev1.LimitRange{ObjectMeta: metav1.ObjectMeta{Name: "defaults", Namespace: "shop"}, Spec: corev1.LimitRangeSpec{
+		Limits: []corev1.LimitRangeItem{{Type: corev1.LimitTypeContainer, DefaultRequest: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m")},
+			Max: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1")}}},
+	}})
+	p := newPlugin(t, s)
+	admit := func(cluster logicalcluster.Name, d *appsv1.Deployment) error {
+		ctx := logicalcluster.WithCluster(context.Background(), cluster)
+		attrs := admission.NewAttributesRecord(d, nil, appsv1.SchemeGroupVersion.WithKind("Deployment"), d.Namespace, d.Name,
+			appsv1.SchemeGroupVersion.WithResource("deployments"), "", admission.Create, &metav1.CreateOptions{}, false, &user.DefaultInfo{Name: "alice"})
+		if err := p.Admit(ctx, attrs, nil); err != nil {
+			return err
+		}
+		return p.Validate(ctx, attrs, nil)
+	}
+	deployment := func(limits corev1.ResourceList) *appsv1.Deployment {
+		return &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "shop"}, Spec: appsv1.DeploymentSpec{
+			Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx",
+				Resources: corev1.ResourceRequirements{Limits: limits}}}}},
+		}}
+	}
+	inA := deployment(nil)
+	if err := admit(a, inA); err != nil {
+		t.Fatal(err)
+	}
+	if got := inA.Spec.Template.Spec.Containers[0].Resources.Requests.Cpu().String(); got != "100m" {
+		t.Errorf("the template's cpu request is %s, want the LimitRange's 100m", got)
+	}
+	if got := inA.Spec.Template.Annotations["kubernetes.io/limit-ranger"]; got != "LimitRanger plugin set: cpu request for container web; cpu limit for container web" {
+		t.Errorf("the template's limit-ranger annotation is %q, want the request set and the limit, its max, as defaults", got)
+	}
+	want := `deployments.apps "web" is forbidden: maximum cpu usage per Container is 1, but limit is 2`
+	if err := admit(a, deployment(corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")})); err == nil || err.Error() != want {
+		t.Errorf("a template past the LimitRange's max: %v, want %q", err, want)
+	}
+	inB := deployment(nil)
+	if err := admit(b, inB); err != nil {
+		t.Fatal(err)
+	}
+	if got := inB.Spec.Template.Spec.Containers[0].Resources.Requests; len(got) != 0 {
+		t.Errorf("in logical cluster b, without LimitRanges, the template requests %v", got)
 	}
 }

@@ -26,7 +26,7 @@ func keysOf(labels, annotations map[string]string, finalizers []string) sets.Set
 		}
 	}
 	for a, v := range annotations {
-		for _, prefix := range []string{workloadv1alpha1.StatusAnnotationPrefix, workloadv1alpha1.ReplicasAnnotationPrefix} {
+		for _, prefix := range []string{workloadv1alpha1.StatusAnnotationPrefix, workloadv1alpha1.ReplicasAnnotationPrefix, workloadv1alpha1.OverridesAnnotationPrefix} {
 			if key, ok := strings.CutPrefix(a, prefix); ok {
 				keys.Insert(key)
 			}
@@ -68,6 +68,7 @@ func release(m metadata, lost sets.Set[string]) (metadata, bool) {
 		delete(out.labels, workloadv1alpha1.StateLabel(key))
 		delete(out.annotations, workloadv1alpha1.StatusAnnotation(key))
 		delete(out.annotations, workloadv1alpha1.ReplicasAnnotation(key))
+		delete(out.annotations, workloadv1alpha1.OverridesAnnotation(key))
 	}
 	for _, a := range []string{workloadv1alpha1.PlacedAnnotation, workloadv1alpha1.LeavingAnnotation} {
 		v, ok := out.annotations[a]

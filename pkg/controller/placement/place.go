@@ -79,7 +79,17 @@ func (c *Controller) place(ctx context.Context, ref objectRef) error {
 	out := assign(from, o.Replicas, selected, func(key string, replicas int32) bool {
 		return availableAt(m, res.Status != nil, key, replicas)
 	})
+	if err := withOverrides(&out, from, policy, s.Targets); err != nil {
+		return err
+	}
+	progress, err := withRollout(&out, from, obj, policy, s.Targets, now)
+	if err != nil {
+		return err
+	}
 	if written, err := c.carryOut(ctx, ref, obj, out); !written || err != nil {
+		return err
+	}
+	if err := c.rolledOut(ctx, ref, obj, progress, now); err != nil {
 		return err
 	}
 	if out.changed {

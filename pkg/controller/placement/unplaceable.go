@@ -117,6 +117,12 @@ func ignoreStale(err error) error {
 // stands for what the message says, so that hub replicas, or one that
 // restarted, record it once.
 func (c *Controller) recordWarning(ctx context.Context, ref objectRef, obj runtime.Object, reason, message, signature string) error {
+	return c.recordEvent(ctx, ref, obj, corev1.EventTypeWarning, reason, message, signature)
+}
+
+// recordEvent records an Event of eventType about obj, of ref, once per
+// signature, as recordWarning does.
+func (c *Controller) recordEvent(ctx context.Context, ref objectRef, obj runtime.Object, eventType, reason, message, signature string) error {
 	gvks, _, err := c.cfg.Resources[ref.resource].Store.CreateStrategy.ObjectKinds(obj)
 	if err != nil {
 		return err
@@ -141,7 +147,7 @@ func (c *Controller) recordWarning(ctx context.Context, ref objectRef, obj runti
 			Namespace: ref.namespace, Name: ref.name, UID: m.GetUID(), ResourceVersion: m.GetResourceVersion(),
 		},
 		Reason:         reason,
-		Type:           corev1.EventTypeWarning,
+		Type:           eventType,
 		Message:        message,
 		Source:         corev1.EventSource{Component: eventComponent},
 		FirstTimestamp: now,

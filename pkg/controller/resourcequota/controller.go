@@ -13,9 +13,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
 	quota "k8s.io/apiserver/pkg/quota/v1"
 	"k8s.io/apiserver/pkg/quota/v1/generic"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
@@ -26,6 +28,11 @@ import (
 )
 
 const (
+	// resyncPeriod is how often every quota is recounted, as kube's
+	// controller does (--resource-quota-sync-period): to take back what
+	// admission charged for a create that then failed, which no change
+	// tells of.
+	resyncPeriod = 5 * time.Minute
 	// workers is how many namespaces' quotas are computed at once.
 	workers = 4
 	// delay gathers the changes to a namespace that come together, as a
@@ -91,25 +98,78 @@ func New(c Config) *Controller {
 		Ownership: c.Ownership,
 		Process:   ctl.process,
 	}
-	ctl.loop.Watch(ctl.quotas, namespaceOf)
+	ctl.loop.Watch(ctl.quotas, stale)
 	for _, s := range c.Counted {
 		gr := s.DefaultQualifiedResource
-		// Pods and services are counted by what they hold; every other
-		// resource by its objects alone, which their metadata tells.
+		// Pods, services and workloads are counted by what they hold;
+		// every other resource by its objects alone, which their
+		// metadata tells.
 		var i *informer.Informer
-		if gr == pods || gr == services {
+		if gr == pods || gr == services || workloads[gr] {
 			i = c.Informers.For(s)
 		} else {
 			i = c.Informers.Metadata(s)
 		}
 		ctl.counted = append(ctl.counted, counted{gr, i})
-		ctl.loop.Watch(i, ctl.quotaed)
+		if _, err := i.AddEventHandler(cache.ResourceEventHandlerFuncs{
+			UpdateFunc: func(_, obj any) { ctl.changed(obj) },
+			DeleteFunc: ctl.changed,
+		}); err != nil {
+			klog.ErrorS(err, "Watching an informer", "controller", "resourcequota", "resource", gr)
+		}
+	}
+	if c.Ownership != nil {
+		c.Ownership.OnGain(func(s int) { ctl.recount(ctl.quotas.InShard(s)) })
 	}
 	return ctl
 }
 
-// Run works until ctx ends.
-func (c *Controller) Run(ctx context.Context) { c.loop.Run(ctx) }
+// Run works until ctx ends, once the informers have listed, and recounts
+// every quota now and every resyncPeriod.
+func (c *Controller) Run(ctx context.Context) {
+	synced := []cache.InformerSynced{c.quotas.HasSynced}
+	for _, r := range c.counted {
+		synced = append(synced, r.informer.HasSynced)
+	}
+	if !cache.WaitForCacheSync(ctx.Done(), synced...) {
+		return
+	}
+	go wait.Until(func() { c.recount(c.quotas.All()) }, resyncPeriod, ctx.Done())
+	c.loop.Run(ctx)
+}
+
+// recount queues the namespaces of quotas.
+func (c *Controller) recount(quotas []runtime.Object) {
+	for _, q := range quotas {
+		for _, k := range namespaceOf(q, false) {
+			c.loop.Add(k)
+		}
+	}
+}
+
+// stale is the key of quota obj's namespace if its status does not say
+// its spec's hard limits yet: it is new or its limits changed. A change
+// of its usage alone, admission's charge or this controller's own write,
+// calls for no recount.
+func stale(obj runtime.Object, deleted bool) []key {
+	q, ok := obj.(*corev1.ResourceQuota)
+	if !ok || deleted || (q.Status.Used != nil && quota.Equals(q.Spec.Hard, q.Status.Hard)) {
+		return nil
+	}
+	return namespaceOf(obj, deleted)
+}
+
+// changed queues the namespace of obj, changed or deleted, if a quota
+// there may count it.
+func (c *Controller) changed(o any) {
+	obj, _, ok := informer.Object(o)
+	if !ok {
+		return
+	}
+	for _, k := range c.quotaed(obj, false) {
+		c.loop.AddAfter(k, delay)
+	}
+}
 
 // namespaceOf is the key of obj's namespace.
 func namespaceOf(obj runtime.Object, _ bool) []key {
@@ -136,26 +196,34 @@ func (c *Controller) quotaed(obj runtime.Object, deleted bool) []key {
 }
 
 // registry is quota's evaluators of the resources counted, over the
-// objects of cluster.
+// objects of cluster that are its own: not the upsynced copies of what
+// its workloads run downstream, which count as those workloads.
 func (c *Controller) registry(cluster logicalcluster.Name) quota.Registry {
-	evaluators := make([]quota.Evaluator, 0, len(c.counted))
+	informers := make(map[schema.GroupResource]*informer.Informer, len(c.counted))
+	resources := make([]schema.GroupResource, 0, len(c.counted))
 	for _, r := range c.counted {
-		list := func(ns string) ([]runtime.Object, error) { return r.informer.InNamespace(cluster, ns), nil }
-		switch r.resource {
-		case pods:
-			evaluators = append(evaluators, &podEvaluator{list: list, now: time.Now})
-		case services:
-			evaluators = append(evaluators, &serviceEvaluator{list: list})
-		default:
-			evaluators = append(evaluators, generic.NewObjectCountEvaluator(r.resource, list, aliases[r.resource]))
+		informers[r.resource] = r.informer
+		resources = append(resources, r.resource)
+	}
+	return NewRegistry(resources, func(gr schema.GroupResource) generic.ListFuncByNamespace {
+		i := informers[gr]
+		return func(ns string) ([]runtime.Object, error) { return own(i.InNamespace(cluster, ns)), nil }
+	})
+}
+
+// own is objs without the upsynced ones.
+func own(objs []runtime.Object) []runtime.Object {
+	out := objs[:0:0]
+	for _, obj := range objs {
+		if !Upsynced(obj) {
+			out = append(out, obj)
 		}
 	}
-	return generic.NewRegistry(evaluators)
+	return out
 }
 
 // process brings the status of every quota of namespace k up to date,
-// from the informers, which the event that queued k is already in. A
-// status written from an older quota conflicts and is retried.
+// from the informers, which the event that queued k is already in.
 func (c *Controller) process(ctx context.Context, k key) error {
 	quotas := c.quotas.InNamespace(k.cluster, k.namespace)
 	if len(quotas) == 0 {
@@ -179,7 +247,11 @@ func (c *Controller) process(ctx context.Context, k key) error {
 		updated := q.DeepCopy()
 		updated.TypeMeta = metav1.TypeMeta{APIVersion: corev1.SchemeGroupVersion.String(), Kind: "ResourceQuota"}
 		updated.Status = status
-		if err := c.client.Update(ctx, quotasResource, k.namespace, updated, "status"); err != nil && !apierrors.IsNotFound(err) {
+		// A conflict is a write since the quota was read: admission's
+		// charge, which is newer than a recount racing it, or a change
+		// of its limits, which queues it again. Either way this recount
+		// is stale, and is not retried.
+		if err := c.client.Update(ctx, quotasResource, k.namespace, updated, "status"); err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {
 			errs = append(errs, fmt.Errorf("updating the status of ResourceQuota %s/%s in logical cluster %s: %w", k.namespace, q.Name, k.cluster, err))
 		}
 	}

@@ -72,6 +72,8 @@ func Aggregate(targets []Target, reported map[string]map[string]any) map[string]
 			switch n, isInt := integer(v); {
 			case field == "observedGeneration":
 			case field == "conditions":
+			case field == workloadv1alpha1.ReportRevisionField:
+				// The hub's bookkeeping of a rollout, not the object's.
 			case isInt:
 				sum, _ := integer(out[field])
 				out[field] = sum + n

@@ -44,6 +44,8 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 	return map[string]common.OpenAPIDefinition{
 		v1alpha1.DivideStrategy{}.OpenAPIModelName():                                 schema_pkg_apis_placement_v1alpha1_DivideStrategy(ref),
 		v1alpha1.Failover{}.OpenAPIModelName():                                       schema_pkg_apis_placement_v1alpha1_Failover(ref),
+		v1alpha1.HealthCheck{}.OpenAPIModelName():                                    schema_pkg_apis_placement_v1alpha1_HealthCheck(ref),
+		v1alpha1.Override{}.OpenAPIModelName():                                       schema_pkg_apis_placement_v1alpha1_Override(ref),
 		v1alpha1.Placement{}.OpenAPIModelName():                                      schema_pkg_apis_placement_v1alpha1_Placement(ref),
 		v1alpha1.PlacementConstraint{}.OpenAPIModelName():                            schema_pkg_apis_placement_v1alpha1_PlacementConstraint(ref),
 		v1alpha1.PlacementConstraintList{}.OpenAPIModelName():                        schema_pkg_apis_placement_v1alpha1_PlacementConstraintList(ref),
@@ -52,6 +54,8 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1alpha1.PlacementSpec{}.OpenAPIModelName():                                  schema_pkg_apis_placement_v1alpha1_PlacementSpec(ref),
 		v1alpha1.PlacementStatus{}.OpenAPIModelName():                                schema_pkg_apis_placement_v1alpha1_PlacementStatus(ref),
 		v1alpha1.PreferenceGroup{}.OpenAPIModelName():                                schema_pkg_apis_placement_v1alpha1_PreferenceGroup(ref),
+		v1alpha1.RolloutStrategy{}.OpenAPIModelName():                                schema_pkg_apis_placement_v1alpha1_RolloutStrategy(ref),
+		v1alpha1.RolloutWave{}.OpenAPIModelName():                                    schema_pkg_apis_placement_v1alpha1_RolloutWave(ref),
 		v1alpha1.SpreadStrategy{}.OpenAPIModelName():                                 schema_pkg_apis_placement_v1alpha1_SpreadStrategy(ref),
 		v1alpha1.Strategy{}.OpenAPIModelName():                                       schema_pkg_apis_placement_v1alpha1_Strategy(ref),
 		v1alpha1.TargetSelection{}.OpenAPIModelName():                                schema_pkg_apis_placement_v1alpha1_TargetSelection(ref),
@@ -67,7 +71,11 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		tenancyv1alpha1.LogicalClusterList{}.OpenAPIModelName():                      schema_pkg_apis_tenancy_v1alpha1_LogicalClusterList(ref),
 		tenancyv1alpha1.LogicalClusterSpec{}.OpenAPIModelName():                      schema_pkg_apis_tenancy_v1alpha1_LogicalClusterSpec(ref),
 		tenancyv1alpha1.LogicalClusterStatus{}.OpenAPIModelName():                    schema_pkg_apis_tenancy_v1alpha1_LogicalClusterStatus(ref),
+		workloadv1alpha1.ContainerResourcesOverride{}.OpenAPIModelName():             schema_pkg_apis_workload_v1alpha1_ContainerResourcesOverride(ref),
 		workloadv1alpha1.GroupResource{}.OpenAPIModelName():                          schema_pkg_apis_workload_v1alpha1_GroupResource(ref),
+		workloadv1alpha1.ImageOverride{}.OpenAPIModelName():                          schema_pkg_apis_workload_v1alpha1_ImageOverride(ref),
+		workloadv1alpha1.JSONPatchOperation{}.OpenAPIModelName():                     schema_pkg_apis_workload_v1alpha1_JSONPatchOperation(ref),
+		workloadv1alpha1.ObjectOverride{}.OpenAPIModelName():                         schema_pkg_apis_workload_v1alpha1_ObjectOverride(ref),
 		workloadv1alpha1.SyncTarget{}.OpenAPIModelName():                             schema_pkg_apis_workload_v1alpha1_SyncTarget(ref),
 		workloadv1alpha1.SyncTargetList{}.OpenAPIModelName():                         schema_pkg_apis_workload_v1alpha1_SyncTargetList(ref),
 		workloadv1alpha1.SyncTargetSpec{}.OpenAPIModelName():                         schema_pkg_apis_workload_v1alpha1_SyncTargetSpec(ref),
@@ -815,6 +823,144 @@ func schema_pkg_apis_placement_v1alpha1_Failover(ref common.ReferenceCallback) c
 	}
 }
 
+func schema_pkg_apis_placement_v1alpha1_HealthCheck(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "HealthCheck is a CEL expression over one target's report of an object: the variable status is the object's status there, as its syncer reports it, and generation the hub object's generation; as status.readyReplicas >= 2 or status.conditions.exists(c, c.type == 'Available' && c.status == 'True').",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Default: "",
+							Type:    []string{"string"},
+							Format:  "",
+						},
+					},
+					"expression": {
+						SchemaProps: spec.SchemaProps{
+							Default: "",
+							Type:    []string{"string"},
+							Format:  "",
+						},
+					},
+				},
+				Required: []string{"name", "expression"},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_placement_v1alpha1_Override(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "Override is a rule changing the object the targets it selects receive.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name names the rule in explanations and errors.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"targets": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Targets selects the targets the rule applies to; unset selects every target the object goes to.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.TargetSelector{}.OpenAPIModelName()),
+						},
+					},
+					"image": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Image rewrites the image of every container and init container of the object's pod template.",
+							Ref:         ref(workloadv1alpha1.ImageOverride{}.OpenAPIModelName()),
+						},
+					},
+					"replicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Replicas sets spec.replicas, after placement's share of them.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"resources": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Resources set the requests and limits they name, for the containers they name, leaving the others as they are.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(workloadv1alpha1.ContainerResourcesOverride{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"labels": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Labels are set on the object; an empty value removes the label.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"annotations": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Annotations are set on the object; an empty value removes the annotation.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"jsonPatch": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "JSONPatch is an RFC 6902 JSON patch applied last, as kubectl patch --type json applies one; every operation must apply, or the target receives nothing new and its syncer says why.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(workloadv1alpha1.JSONPatchOperation{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"name"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.TargetSelector{}.OpenAPIModelName(), workloadv1alpha1.ContainerResourcesOverride{}.OpenAPIModelName(), workloadv1alpha1.ImageOverride{}.OpenAPIModelName(), workloadv1alpha1.JSONPatchOperation{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_placement_v1alpha1_Placement(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -1106,11 +1252,38 @@ func schema_pkg_apis_placement_v1alpha1_PlacementSpec(ref common.ReferenceCallba
 							Format:      "",
 						},
 					},
+					"overrides": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"name",
+								},
+								"x-kubernetes-list-type": "map",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Overrides change the object that the targets each rule selects receive, and not the hub object: a registry per region, fewer replicas on a canary, a label for one cloud's load balancer. The rules that select a target apply in their order, each to the result of those before.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(v1alpha1.Override{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"rollout": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Rollout, when set, updates the targets of each placed object in waves when its spec changes, each wave only once the one before is healthy: targets not yet reached keep running the previous spec. Unset updates every target at once.",
+							Ref:         ref(v1alpha1.RolloutStrategy{}.OpenAPIModelName()),
+						},
+					},
 				},
 			},
 		},
 		Dependencies: []string{
-			v1alpha1.Failover{}.OpenAPIModelName(), v1alpha1.Strategy{}.OpenAPIModelName(), v1alpha1.TargetSelection{}.OpenAPIModelName(), workloadv1alpha1.GroupResource{}.OpenAPIModelName(), corev1.Toleration{}.OpenAPIModelName(), metav1.LabelSelector{}.OpenAPIModelName()},
+			v1alpha1.Failover{}.OpenAPIModelName(), v1alpha1.Override{}.OpenAPIModelName(), v1alpha1.RolloutStrategy{}.OpenAPIModelName(), v1alpha1.Strategy{}.OpenAPIModelName(), v1alpha1.TargetSelection{}.OpenAPIModelName(), workloadv1alpha1.GroupResource{}.OpenAPIModelName(), corev1.Toleration{}.OpenAPIModelName(), metav1.LabelSelector{}.OpenAPIModelName()},
 	}
 }
 
@@ -1212,6 +1385,120 @@ func schema_pkg_apis_placement_v1alpha1_PreferenceGroup(ref common.ReferenceCall
 		},
 		Dependencies: []string{
 			metav1.LabelSelector{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_placement_v1alpha1_RolloutStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "RolloutStrategy is how a change of a placed object's spec reaches its targets.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"waves": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"name",
+								},
+								"x-kubernetes-list-type": "map",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Waves are the steps, in order: each updates the targets of the object that its selector picks and no wave before it did. Targets no wave picks form a last wave. A wave of more than maxTargets targets is cut into steps of maxTargets, by target name.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(v1alpha1.RolloutWave{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"soakTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "SoakTime is how long every target of a wave must stay healthy before the next wave starts; default 0.",
+							Ref:         ref(metav1.Duration{}.OpenAPIModelName()),
+						},
+					},
+					"progressDeadline": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ProgressDeadline is how long a wave may take to turn healthy before it fails; default 10m.",
+							Ref:         ref(metav1.Duration{}.OpenAPIModelName()),
+						},
+					},
+					"healthChecks": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"name",
+								},
+								"x-kubernetes-list-type": "map",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "HealthChecks are CEL expressions over a target's report of the object, each of which must be true, besides the new spec observed, updated and available, for the target to be healthy. One that is false, or fails, while the wave soaks fails the wave.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(v1alpha1.HealthCheck{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"onFailure": {
+						SchemaProps: spec.SchemaProps{
+							Description: "OnFailure is Pause (the default), which leaves every target where it is, or Rollback, which returns the targets updated to the previous spec.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"waves"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.HealthCheck{}.OpenAPIModelName(), v1alpha1.RolloutWave{}.OpenAPIModelName(), metav1.Duration{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_placement_v1alpha1_RolloutWave(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "RolloutWave is one step of a rollout.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name names the wave in status and Events.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"targets": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Targets selects the wave's targets; unset selects every one left.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.TargetSelector{}.OpenAPIModelName()),
+						},
+					},
+					"maxTargets": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MaxTargets, a number or a percentage of the object's targets (rounded up), is the most targets updated at once in the wave; unset is all its targets.",
+							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"name"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.TargetSelector{}.OpenAPIModelName(), intstr.IntOrString{}.OpenAPIModelName()},
 	}
 }
 
@@ -1886,6 +2173,56 @@ func schema_pkg_apis_tenancy_v1alpha1_LogicalClusterStatus(ref common.ReferenceC
 	}
 }
 
+func schema_pkg_apis_workload_v1alpha1_ContainerResourcesOverride(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ContainerResourcesOverride sets resources of one container, or of all.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"container": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Container names the container or init container; empty means every one.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"requests": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Requests set these requests.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(resource.Quantity{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"limits": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Limits set these limits.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(resource.Quantity{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_workload_v1alpha1_GroupResource(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -1911,6 +2248,172 @@ func schema_pkg_apis_workload_v1alpha1_GroupResource(ref common.ReferenceCallbac
 				Required: []string{"resource"},
 			},
 		},
+	}
+}
+
+func schema_pkg_apis_workload_v1alpha1_ImageOverride(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ImageOverride rewrites container images, as registry.example.com/team/app:1.2 is made of its registry (registry.example.com), repository (team/app) and tag (1.2).",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"registry": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Registry replaces the registry, or adds one to an image that names none (Docker Hub's).",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"tag": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Tag replaces the tag, or adds one; an image pinned by digest keeps its digest, which the runtime pulls by.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_workload_v1alpha1_JSONPatchOperation(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "JSONPatchOperation is one operation of an RFC 6902 JSON patch.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"op": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Op is add, remove, replace, move, copy or test.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"path": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Path is the JSON pointer the operation applies to, as /spec/template/spec/priorityClassName.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"from": {
+						SchemaProps: spec.SchemaProps{
+							Description: "From is the source pointer of move and copy.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"value": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Value is the value of add, replace and test.",
+							Ref:         ref(apiextensionsv1.JSON{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"op", "path"},
+			},
+		},
+		Dependencies: []string{
+			apiextensionsv1.JSON{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_workload_v1alpha1_ObjectOverride(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ObjectOverride is what an override changes in the object a target receives. The parts set apply in the order of the fields: image, replicas, resources, labels, annotations, then the JSON patch.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"image": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Image rewrites the image of every container and init container of the object's pod template.",
+							Ref:         ref(workloadv1alpha1.ImageOverride{}.OpenAPIModelName()),
+						},
+					},
+					"replicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Replicas sets spec.replicas, after placement's share of them.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"resources": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Resources set the requests and limits they name, for the containers they name, leaving the others as they are.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(workloadv1alpha1.ContainerResourcesOverride{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"labels": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Labels are set on the object; an empty value removes the label.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"annotations": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Annotations are set on the object; an empty value removes the annotation.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"jsonPatch": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "JSONPatch is an RFC 6902 JSON patch applied last, as kubectl patch --type json applies one; every operation must apply, or the target receives nothing new and its syncer says why.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(workloadv1alpha1.JSONPatchOperation{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			workloadv1alpha1.ContainerResourcesOverride{}.OpenAPIModelName(), workloadv1alpha1.ImageOverride{}.OpenAPIModelName(), workloadv1alpha1.JSONPatchOperation{}.OpenAPIModelName()},
 	}
 }
 

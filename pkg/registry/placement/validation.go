@@ -6,11 +6,13 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	placementv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/placement/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/override"
 	"github.com/canopy-dev/canopy/pkg/placement"
 	"github.com/canopy-dev/canopy/pkg/registry/workload"
 )
@@ -20,8 +22,9 @@ var (
 		placementv1alpha1.StrategySticky, placementv1alpha1.StrategyDuplicate,
 		placementv1alpha1.StrategySpread, placementv1alpha1.StrategyDivide,
 	}
-	divisionBases = []placementv1alpha1.DivisionBasis{placementv1alpha1.DivideByWeights, placementv1alpha1.DivideByCapacity}
-	inheritances  = []placementv1alpha1.Inheritance{placementv1alpha1.InheritanceNone, placementv1alpha1.InheritanceDescendants}
+	divisionBases          = []placementv1alpha1.DivisionBasis{placementv1alpha1.DivideByWeights, placementv1alpha1.DivideByCapacity}
+	rolloutFailurePolicies = []placementv1alpha1.RolloutFailurePolicy{placementv1alpha1.RolloutPause, placementv1alpha1.RolloutRollback}
+	inheritances           = []placementv1alpha1.Inheritance{placementv1alpha1.InheritanceNone, placementv1alpha1.InheritanceDescendants}
 	// tolerationEffects are those a toleration may name: every effect
 	// when empty, or one a SyncTarget's taint may have.
 	tolerationEffects  = []corev1.TaintEffect{"", corev1.TaintEffectNoSchedule, corev1.TaintEffectNoExecute}
@@ -39,7 +42,76 @@ func validatePlacement(p *placementv1alpha1.Placement) field.ErrorList {
 	if g := p.Spec.Failover.GracePeriod; g != nil && g.Duration < 0 {
 		errs = append(errs, field.Invalid(spec.Child("failover", "gracePeriod"), g.Duration.String(), "must not be negative"))
 	}
+	errs = append(errs, validateOverrides(p.Spec.Overrides, spec.Child("overrides"))...)
+	if r := p.Spec.Rollout; r != nil {
+		errs = append(errs, validateRollout(r, spec.Child("rollout"))...)
+	}
 	return append(errs, oneOf(spec.Child("inheritance"), p.Spec.Inheritance, inheritances)...)
+}
+
+// validateOverrides checks override rules: named uniquely, with valid
+// selectors, and changing nothing an override may not (override.Check).
+func validateOverrides(rules []placementv1alpha1.Override, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	names := sets.New[string]()
+	for i, r := range rules {
+		p := path.Index(i)
+		errs = append(errs, validateName(r.Name, names, p.Child("name"), "name the rule, for explanations to say which")...)
+		errs = append(errs, validateTargetSelector(r.Targets, p.Child("targets"))...)
+		for _, msg := range override.Check(r.ObjectOverride) {
+			errs = append(errs, field.Invalid(p, r.Name, msg))
+		}
+	}
+	return errs
+}
+
+// validateRollout checks a defaulted rollout strategy.
+func validateRollout(r *placementv1alpha1.RolloutStrategy, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	names := sets.New[string]()
+	for i, w := range r.Waves {
+		p := path.Child("waves").Index(i)
+		errs = append(errs, validateName(w.Name, names, p.Child("name"), "name the wave, for status and Events to say which")...)
+		errs = append(errs, validateTargetSelector(w.Targets, p.Child("targets"))...)
+		if m := w.MaxTargets; m != nil {
+			n, err := intstr.GetScaledValueFromIntOrPercent(m, 100, true)
+			if err != nil || n < 1 || m.Type == intstr.String && n > 100 {
+				errs = append(errs, field.Invalid(p.Child("maxTargets"), m.String(), "must be a number of targets of at least 1, or a percentage from 1% to 100%"))
+			}
+		}
+	}
+	for what, d := range map[string]*metav1.Duration{"soakTime": r.SoakTime, "progressDeadline": r.ProgressDeadline} {
+		if d != nil && d.Duration < 0 {
+			errs = append(errs, field.Invalid(path.Child(what), d.Duration.String(), "must not be negative"))
+		}
+	}
+	checks := sets.New[string]()
+	for i, c := range r.HealthChecks {
+		p := path.Child("healthChecks").Index(i)
+		errs = append(errs, validateName(c.Name, checks, p.Child("name"), "name the check, for status to say which failed")...)
+		if err := placement.CheckHealthExpression(c.Expression); err != nil {
+			errs = append(errs, field.Invalid(p.Child("expression"), c.Expression, err.Error()))
+		}
+	}
+	return append(errs, oneOf(path.Child("onFailure"), r.OnFailure, rolloutFailurePolicies)...)
+}
+
+// validateName checks name, required, unique among names, which it is
+// added to, and a DNS label.
+func validateName(name string, names sets.Set[string], path *field.Path, required string) field.ErrorList {
+	var errs field.ErrorList
+	switch {
+	case name == "":
+		errs = append(errs, field.Required(path, required))
+	case names.Has(name):
+		errs = append(errs, field.Duplicate(path, name))
+	default:
+		for _, msg := range validation.IsDNS1123Label(name) {
+			errs = append(errs, field.Invalid(path, name, msg))
+		}
+	}
+	names.Insert(name)
+	return errs
 }
 
 // validateConstraint checks a PlacementConstraint, which must constrain.
@@ -57,17 +129,7 @@ func validateTargetSelection(s placementv1alpha1.TargetSelection, path *field.Pa
 	names := sets.New[string]()
 	for i, g := range s.PreferenceGroups {
 		p := path.Child("preferenceGroups").Index(i)
-		switch {
-		case g.Name == "":
-			errs = append(errs, field.Required(p.Child("name"), "name the group, for explanations to say which"))
-		case names.Has(g.Name):
-			errs = append(errs, field.Duplicate(p.Child("name"), g.Name))
-		default:
-			for _, msg := range validation.IsDNS1123Label(g.Name) {
-				errs = append(errs, field.Invalid(p.Child("name"), g.Name, msg))
-			}
-		}
-		names.Insert(g.Name)
+		errs = append(errs, validateName(g.Name, names, p.Child("name"), "name the group, for explanations to say which")...)
 		errs = append(errs, validateTargetSelector(g.TargetSelector, p)...)
 	}
 	return errs

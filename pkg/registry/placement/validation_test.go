@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/canopy-dev/canopy/internal/fieldtest"
 	placementv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/placement/v1alpha1"
@@ -102,6 +103,17 @@ func TestValidatePlacement(t *testing.T) {
 		{"resource by weights", func(p *placementv1alpha1.Placement) { p.Spec.Strategy.Divide.Resource = corev1.ResourceCPU }, "spec.strategy.divide.resource"},
 		{"negative grace period", func(p *placementv1alpha1.Placement) { p.Spec.Failover.GracePeriod.Duration = -time.Second }, "spec.failover.gracePeriod"},
 		{"inheritance", func(p *placementv1alpha1.Placement) { p.Spec.Inheritance = "Children" }, "spec.inheritance"},
+		{"override", overrides(placementv1alpha1.Override{Name: "us", ObjectOverride: workloadv1alpha1.ObjectOverride{Labels: map[string]string{"tier": "x"}}}), ""},
+		{"override without a name", overrides(placementv1alpha1.Override{}), "spec.overrides[0].name"},
+		{"override of a hub label", overrides(placementv1alpha1.Override{Name: "a", ObjectOverride: workloadv1alpha1.ObjectOverride{
+			Labels: map[string]string{"state.workload.canopy.dev/k": "Sync"}}}), "spec.overrides[0]"},
+		{"override selector", overrides(placementv1alpha1.Override{Name: "a", Targets: placementv1alpha1.TargetSelector{Expression: "labels["}}), "spec.overrides[0].targets.expression"},
+		{"rollout", rollout(func(*placementv1alpha1.RolloutStrategy) {}), ""},
+		{"wave named twice", rollout(func(r *placementv1alpha1.RolloutStrategy) { r.Waves[1].Name = "canary" }), "spec.rollout.waves[1].name"},
+		{"wave of no targets", rollout(func(r *placementv1alpha1.RolloutStrategy) { r.Waves[1].MaxTargets = ptr(intstr.FromString("0%")) }), "spec.rollout.waves[1].maxTargets"},
+		{"negative soak", rollout(func(r *placementv1alpha1.RolloutStrategy) { r.SoakTime.Duration = -time.Second }), "spec.rollout.soakTime"},
+		{"health check not a bool", rollout(func(r *placementv1alpha1.RolloutStrategy) { r.HealthChecks[0].Expression = "status" }), "spec.rollout.healthChecks[0].expression"},
+		{"failure policy", rollout(func(r *placementv1alpha1.RolloutStrategy) { r.OnFailure = "Retry" }), "spec.rollout.onFailure"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fieldtest.OnlyField(t, validatePlacement(fieldtest.With(valid(), tc.change)), tc.want)
@@ -154,3 +166,23 @@ func TestSetDefaults(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// overrides sets a placement's override rules.
+func overrides(rules ...placementv1alpha1.Override) func(*placementv1alpha1.Placement) {
+	return func(p *placementv1alpha1.Placement) { p.Spec.Overrides = rules }
+}
+
+// rollout sets a valid, defaulted rollout strategy changed by change.
+func rollout(change func(*placementv1alpha1.RolloutStrategy)) func(*placementv1alpha1.Placement) {
+	return func(p *placementv1alpha1.Placement) {
+		p.Spec.Rollout = &placementv1alpha1.RolloutStrategy{
+			Waves: []placementv1alpha1.RolloutWave{
+				{Name: "canary", Targets: placementv1alpha1.TargetSelector{Expression: "name == 'pc1'"}},
+				{Name: "rest", MaxTargets: ptr(intstr.FromString("50%"))},
+			},
+			HealthChecks: []placementv1alpha1.HealthCheck{{Name: "ready", Expression: "status.readyReplicas >= 1"}},
+		}
+		placementv1alpha1.SetDefaults(&p.Spec)
+		change(p.Spec.Rollout)
+	}
+}

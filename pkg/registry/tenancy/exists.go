@@ -27,7 +27,10 @@ import (
 // this hub's watch caches have caught up with that create. A
 // LogicalCluster the cache holds as being deleted is confirmed the same
 // way: on a hub whose watches run behind the database, it may be one
-// already gone and made again under its name.
+// already gone and made again under its name. Past ConfirmationRate
+// confirmations a second, as under a flood of requests to names that do
+// not exist, the cache's refusal stands unconfirmed: a refusal, never a
+// wrong admission, until this hub's watch catches up.
 func (s *Storage) Served(ctx context.Context, n logicalcluster.Name) error {
 	_, err := s.served(ctx, n)
 	return err
@@ -61,9 +64,10 @@ func (s *Storage) served(ctx context.Context, n logicalcluster.Name) (types.UID,
 func (s *Storage) get(ctx context.Context, parent logicalcluster.Name, name string) (*tenancyv1alpha1.LogicalCluster, error) {
 	ctx = logicalcluster.WithCluster(genericapirequest.WithNamespace(ctx, ""), parent)
 	obj, err := s.LogicalClusters.Get(ctx, name, &metav1.GetOptions{ResourceVersion: "0"})
-	// Only refusals are confirmed, at one read of the database each: a
-	// served logical cluster is answered from the cache alone.
-	if apierrors.IsNotFound(err) || (err == nil && obj.(*tenancyv1alpha1.LogicalCluster).DeletionTimestamp != nil) {
+	// Only refusals are confirmed, at one read of the database each, and
+	// at most ConfirmationRate a second (confirmations): a served logical
+	// cluster is answered from the cache alone.
+	if (apierrors.IsNotFound(err) || (err == nil && obj.(*tenancyv1alpha1.LogicalCluster).DeletionTimestamp != nil)) && s.confirmations.Allow() {
 		obj, err = s.caughtUp(ctx, name)
 	}
 	if err != nil {
@@ -106,3 +110,15 @@ func notServed(n logicalcluster.Name, message string) error {
 		Message: message,
 	}}
 }
+
+// A replica confirms at most ConfirmationRate refusals a second with the
+// database, after a burst of ConfirmationBurst: a cache miss is almost
+// always a name that does not exist, and a flood of them, from one client
+// or many, must not become a flood of reads. A legitimate confirmation,
+// of a logical cluster just made through another replica, is needed only
+// for the poll interval it takes this replica's watch to see it, so the
+// budget is far above what clients making logical clusters use.
+const (
+	ConfirmationRate  = 20
+	ConfirmationBurst = 20
+)

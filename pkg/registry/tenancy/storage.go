@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"golang.org/x/time/rate"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -30,6 +31,9 @@ type Storage struct {
 
 	guard     *dataGuard
 	followers followers
+	// confirmations bounds the database reads that confirm a refusal
+	// (Served).
+	confirmations *rate.Limiter
 }
 
 // NewStorage completes LogicalClusters' stores over f's backend.
@@ -73,6 +77,7 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (*Storage, error
 	return &Storage{
 		LogicalClusters: store, Status: &StatusREST{store: &statusStore}, guard: guard,
 		ClusterQuotas: quotas.Stores[0], quotas: quotas.Storage,
+		confirmations: rate.NewLimiter(ConfirmationRate, ConfirmationBurst),
 	}, nil
 }
 

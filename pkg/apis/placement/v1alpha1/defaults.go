@@ -16,6 +16,9 @@ const (
 	// DefaultCapacityResource is the resource a Divide by Capacity
 	// weighs targets by unless set.
 	DefaultCapacityResource = corev1.ResourceCPU
+	// DefaultProgressDeadline is how long a rollout's wave may take to
+	// turn healthy unless its strategy says otherwise.
+	DefaultProgressDeadline = 10 * time.Minute
 )
 
 // SetDefaults fills the optional fields of spec that have defaults, so
@@ -40,6 +43,17 @@ func SetDefaults(spec *PlacementSpec) {
 	}
 	if spec.Failover.GracePeriod == nil {
 		spec.Failover.GracePeriod = &metav1.Duration{Duration: DefaultGracePeriod}
+	}
+	if r := spec.Rollout; r != nil {
+		if r.SoakTime == nil {
+			r.SoakTime = &metav1.Duration{}
+		}
+		if r.ProgressDeadline == nil {
+			r.ProgressDeadline = &metav1.Duration{Duration: DefaultProgressDeadline}
+		}
+		if r.OnFailure == "" {
+			r.OnFailure = RolloutPause
+		}
 	}
 	if spec.Inheritance == "" {
 		spec.Inheritance = InheritanceNone

@@ -3,6 +3,7 @@ package v1alpha1
 import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 )
@@ -60,6 +61,101 @@ type PlacementSpec struct {
 	// with such a placement: a platform's default placement.
 	// +optional
 	Inheritance Inheritance `json:"inheritance,omitempty"`
+	// Overrides change the object that the targets each rule selects
+	// receive, and not the hub object: a registry per region, fewer
+	// replicas on a canary, a label for one cloud's load balancer. The
+	// rules that select a target apply in their order, each to the
+	// result of those before.
+	// +optional
+	// +listType=map
+	// +listMapKey=name
+	Overrides []Override `json:"overrides,omitempty"`
+	// Rollout, when set, updates the targets of each placed object in
+	// waves when its spec changes, each wave only once the one before is
+	// healthy: targets not yet reached keep running the previous spec.
+	// Unset updates every target at once.
+	// +optional
+	Rollout *RolloutStrategy `json:"rollout,omitempty"`
+}
+
+// RolloutStrategy is how a change of a placed object's spec reaches its
+// targets.
+type RolloutStrategy struct {
+	// Waves are the steps, in order: each updates the targets of the
+	// object that its selector picks and no wave before it did. Targets
+	// no wave picks form a last wave. A wave of more than maxTargets
+	// targets is cut into steps of maxTargets, by target name.
+	// +listType=map
+	// +listMapKey=name
+	Waves []RolloutWave `json:"waves"`
+	// SoakTime is how long every target of a wave must stay healthy
+	// before the next wave starts; default 0.
+	// +optional
+	SoakTime *metav1.Duration `json:"soakTime,omitempty"`
+	// ProgressDeadline is how long a wave may take to turn healthy before
+	// it fails; default 10m.
+	// +optional
+	ProgressDeadline *metav1.Duration `json:"progressDeadline,omitempty"`
+	// HealthChecks are CEL expressions over a target's report of the
+	// object, each of which must be true, besides the new spec observed,
+	// updated and available, for the target to be healthy. One that is
+	// false, or fails, while the wave soaks fails the wave.
+	// +optional
+	// +listType=map
+	// +listMapKey=name
+	HealthChecks []HealthCheck `json:"healthChecks,omitempty"`
+	// OnFailure is Pause (the default), which leaves every target where
+	// it is, or Rollback, which returns the targets updated to the
+	// previous spec.
+	// +optional
+	OnFailure RolloutFailurePolicy `json:"onFailure,omitempty"`
+}
+
+// RolloutWave is one step of a rollout.
+type RolloutWave struct {
+	// Name names the wave in status and Events.
+	Name string `json:"name"`
+	// Targets selects the wave's targets; unset selects every one left.
+	// +optional
+	Targets TargetSelector `json:"targets,omitempty"`
+	// MaxTargets, a number or a percentage of the object's targets
+	// (rounded up), is the most targets updated at once in the wave;
+	// unset is all its targets.
+	// +optional
+	MaxTargets *intstr.IntOrString `json:"maxTargets,omitempty"`
+}
+
+// HealthCheck is a CEL expression over one target's report of an
+// object: the variable status is the object's status there, as its
+// syncer reports it, and generation the hub object's generation; as
+// status.readyReplicas >= 2 or
+// status.conditions.exists(c, c.type == 'Available' && c.status == 'True').
+type HealthCheck struct {
+	Name       string `json:"name"`
+	Expression string `json:"expression"`
+}
+
+// RolloutFailurePolicy is what a failed wave does.
+type RolloutFailurePolicy string
+
+const (
+	// RolloutPause leaves every target where it is, for a person to
+	// resume or undo.
+	RolloutPause RolloutFailurePolicy = "Pause"
+	// RolloutRollback returns the updated targets to the previous spec.
+	RolloutRollback RolloutFailurePolicy = "Rollback"
+)
+
+// Override is a rule changing the object the targets it selects receive.
+type Override struct {
+	// Name names the rule in explanations and errors.
+	Name string `json:"name"`
+	// Targets selects the targets the rule applies to; unset selects
+	// every target the object goes to.
+	// +optional
+	Targets TargetSelector `json:"targets,omitempty"`
+	// ObjectOverride is what the rule changes.
+	workloadv1alpha1.ObjectOverride `json:",inline"`
 }
 
 // Inheritance says which logical clusters a placement applies to.

@@ -16,6 +16,16 @@ func (in Failover) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in HealthCheck) OpenAPIModelName() string {
+	return "dev.canopy.placement.v1alpha1.HealthCheck"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in Override) OpenAPIModelName() string {
+	return "dev.canopy.placement.v1alpha1.Override"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in Placement) OpenAPIModelName() string {
 	return "dev.canopy.placement.v1alpha1.Placement"
 }
@@ -53,6 +63,16 @@ func (in PlacementStatus) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in PreferenceGroup) OpenAPIModelName() string {
 	return "dev.canopy.placement.v1alpha1.PreferenceGroup"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in RolloutStrategy) OpenAPIModelName() string {
+	return "dev.canopy.placement.v1alpha1.RolloutStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in RolloutWave) OpenAPIModelName() string {
+	return "dev.canopy.placement.v1alpha1.RolloutWave"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.

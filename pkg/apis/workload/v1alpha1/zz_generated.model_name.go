@@ -6,8 +6,28 @@
 package v1alpha1
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ContainerResourcesOverride) OpenAPIModelName() string {
+	return "dev.canopy.workload.v1alpha1.ContainerResourcesOverride"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in GroupResource) OpenAPIModelName() string {
 	return "dev.canopy.workload.v1alpha1.GroupResource"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ImageOverride) OpenAPIModelName() string {
+	return "dev.canopy.workload.v1alpha1.ImageOverride"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in JSONPatchOperation) OpenAPIModelName() string {
+	return "dev.canopy.workload.v1alpha1.JSONPatchOperation"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ObjectOverride) OpenAPIModelName() string {
+	return "dev.canopy.workload.v1alpha1.ObjectOverride"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.

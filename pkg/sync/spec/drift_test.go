@@ -1,4 +1,4 @@
-package sync
+package spec
 
 import (
 	"testing"
@@ -33,7 +33,7 @@ spec:
     spec:
       containers: [{name: web, image: nginx, resources: {}}]
 `)
-	if err := stamp(desired); err != nil {
+	if err := Stamp(desired); err != nil {
 		t.Fatal(err)
 	}
 	hash := desired.GetAnnotations()[AppliedAnnotation]
@@ -68,7 +68,7 @@ status: {replicas: 3}
 		"image changed downstream":    {current(3, "web", "httpd", hash), false},
 		"applied from another object": {current(3, "web", "nginx", "0123"), false},
 	} {
-		if got := upToDate(desired, tc.current); got != tc.want {
+		if got := UpToDate(desired, tc.current); got != tc.want {
 			t.Errorf("%s: upToDate %v, want %v", name, got, tc.want)
 		}
 	}

@@ -1,9 +1,10 @@
-package sync
+package spec
 
 import (
 	"strings"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
@@ -21,15 +22,14 @@ func TestDownstream(t *testing.T) {
 			"managedFields":   []any{map[string]any{"manager": "kubectl"}},
 			"labels":          map[string]any{"app": "web", workloadv1alpha1.StateLabel(key): "Sync"},
 			"annotations": map[string]any{
-				"canopy.dev/cluster": "root:a", lastApplied: "{}", "keep": "me", workloadv1alpha1.PlacedAnnotation: key,
+				"canopy.dev/cluster": "root:a", corev1.LastAppliedConfigAnnotation: "{}", "keep": "me", workloadv1alpha1.PlacedAnnotation: key,
 				workloadv1alpha1.LeavingAnnotation: key, deploymentRevision: "2",
 			},
 		},
 		"spec":   map[string]any{"clusterIP": "10.0.0.1", "clusterIPs": []any{"10.0.0.1"}, "ports": []any{map[string]any{"port": int64(80)}}},
 		"status": map[string]any{"loadBalancer": map[string]any{}},
 	}}
-	o := origin{"root:a", "ns1", "web"}
-	got := downstream(hub, o, key)
+	got := Downstream(hub, "root:a", "ns1", "web", key)
 
 	if got.GetNamespace() != workloadv1alpha1.DownstreamNamespace("root:a", "ns1") || got.GetName() != "web" {
 		t.Errorf("downstream at %s/%s", got.GetNamespace(), got.GetName())
@@ -65,7 +65,7 @@ func TestDownstream(t *testing.T) {
 	if _, ok := a["canopy.dev/cluster"]; ok {
 		t.Error("downstream keeps the hub's cluster annotation")
 	}
-	if _, ok := a[lastApplied]; ok {
+	if _, ok := a[corev1.LastAppliedConfigAnnotation]; ok {
 		t.Error("downstream keeps kubectl's last-applied annotation")
 	}
 	if _, ok := a[workloadv1alpha1.PlacedAnnotation]; ok {
@@ -77,10 +77,10 @@ func TestDownstream(t *testing.T) {
 	if _, ok := a[workloadv1alpha1.LeavingAnnotation]; ok {
 		t.Error("downstream keeps placement's record of a move")
 	}
-	if back, ok := originOf(got); !ok || back != o {
-		t.Errorf("origin of the downstream object %v, %v; want %v", back, ok, o)
+	if c, ns, n, ok := Origin(got); !ok || c != "root:a" || ns != "ns1" || n != "web" {
+		t.Errorf("origin of the downstream object %s/%s/%s, %v; want root:a/ns1/web", c, ns, n, ok)
 	}
-	if _, ok := hub.GetAnnotations()[lastApplied]; !ok {
+	if _, ok := hub.GetAnnotations()[corev1.LastAppliedConfigAnnotation]; !ok {
 		t.Error("downstream changed the hub object")
 	}
 }
@@ -103,7 +103,7 @@ func TestDownstreamShare(t *testing.T) {
 		},
 		"spec": map[string]any{"replicas": int64(6)},
 	}}
-	got := downstream(hub, origin{"root:a", "ns1", "web"}, key)
+	got := Downstream(hub, "root:a", "ns1", "web", key)
 	if replicas, _, _ := unstructured.NestedInt64(got.Object, "spec", "replicas"); replicas != 2 {
 		t.Errorf("downstream replicas %d, want this target's share 2", replicas)
 	}
@@ -119,49 +119,5 @@ func TestDownstreamShare(t *testing.T) {
 	}
 	if replicas, _, _ := unstructured.NestedInt64(hub.Object, "spec", "replicas"); replicas != 6 {
 		t.Errorf("downstream changed the hub object's replicas to %d", replicas)
-	}
-}
-
-func TestHubStatus(t *testing.T) {
-	down := func(generation, observed int64, hubGeneration string) *unstructured.Unstructured {
-		u := &unstructured.Unstructured{Object: map[string]any{
-			"metadata": map[string]any{"generation": generation, "annotations": map[string]any{workloadv1alpha1.HubGenerationAnnotation: hubGeneration}},
-			"status":   map[string]any{"observedGeneration": observed, "replicas": int64(3)},
-		}}
-		return u
-	}
-	for _, tc := range []struct {
-		name string
-		down *unstructured.Unstructured
-		want any
-	}{
-		{"observed", down(2, 2, "5"), int64(5)},
-		{"not yet observed", down(2, 1, "5"), int64(4)},
-		{"no hub generation", down(2, 2, ""), nil},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			status, ok := hubStatus(tc.down)
-			if !ok || status["replicas"] != int64(3) {
-				t.Fatalf("status %v, %v", status, ok)
-			}
-			if status["observedGeneration"] != tc.want {
-				t.Errorf("observedGeneration %v, want %v", status["observedGeneration"], tc.want)
-			}
-		})
-	}
-	if _, ok := hubStatus(&unstructured.Unstructured{Object: map[string]any{"data": map[string]any{}}}); ok {
-		t.Error("an object without status has a status for the hub")
-	}
-}
-
-func TestParseTarget(t *testing.T) {
-	cluster, name, err := ParseTarget("root:platform:pc1")
-	if err != nil || cluster != "root:platform" || name != "pc1" {
-		t.Errorf("ParseTarget = %q, %q, %v", cluster, name, err)
-	}
-	for _, bad := range []string{"pc1", "root:", ":pc1", "Root:pc1"} {
-		if _, _, err := ParseTarget(bad); err == nil {
-			t.Errorf("ParseTarget(%q) succeeded", bad)
-		}
 	}
 }

@@ -1,0 +1,223 @@
+package e2e
+
+import (
+	"bufio"
+	"fmt"
+	"math"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/canopy-dev/canopy/pkg/fairness"
+	"github.com/canopy-dev/canopy/pkg/registry/tenancy"
+)
+
+// A flood of requests to logical clusters that do not exist, to one name
+// and to ever new ones, by a member (system:masters, who is told the
+// cluster does not exist) and by a user with no role (who is answered as
+// in a logical cluster where they have none), costs the database at most
+// the refusals a replica confirms (tenancy.ConfirmationBurst, then
+// tenancy.ConfirmationRate a second), counted by the store's statement
+// metric: without the bound, each request would read the database once.
+func TestMissingClusterFlood(t *testing.T) {
+	t.Parallel()
+	h, _, pki := startHubWith(t)
+	server := "https://127.0.0.1:" + strconv.Itoa(h.port)
+	admin, err := adminClient(pki)
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin.Transport.(*http.Transport).MaxIdleConnsPerHost = floodClients
+	alice := userKubeconfig(t, pki, "alice")
+	alice.addContextAs(h, pki, "alice", "missing", "root:missing")
+	aliceHTTP := alice.httpClient("missing")
+
+	// Each kind of request once, to see the answers are what they were
+	// before the bound: 404 naming the missing cluster for a member, 403
+	// as in an empty logical cluster for alice.
+	if a := do(t, admin, server, request{method: http.MethodGet, path: "/clusters/root:missing/api/v1/namespaces/default/configmaps"}); a.code != http.StatusNotFound ||
+		!strings.Contains(string(a.body), `logical cluster \"root:missing\" does not exist`) {
+		t.Fatalf("admin in root:missing: %d %s, want 404 saying it does not exist", a.code, a.body)
+	}
+	if a := do(t, aliceHTTP, server, request{method: http.MethodGet, path: "/clusters/root:missing/api/v1/namespaces/default/configmaps"}); a.code != http.StatusForbidden ||
+		strings.Contains(string(a.body), "does not exist") {
+		t.Fatalf("alice in root:missing: %d %s, want 403 as for a user with no role", a.code, a.body)
+	}
+
+	before := logicalClusterReads(t, admin, server)
+	start := time.Now()
+	var next, wrong atomic.Int64
+	var firstWrong atomic.Value
+	var wg sync.WaitGroup
+	for c := range floodClients {
+		client := admin
+		want := http.StatusNotFound
+		if c%4 == 3 {
+			client, want = aliceHTTP, http.StatusForbidden
+		}
+		wg.Go(func() {
+			for {
+				i := next.Add(1)
+				if i > floodRequests {
+					return
+				}
+				// Half the requests go to one name, half to names never
+				// asked before.
+				name := "missing"
+				if i%2 == 0 {
+					name = fmt.Sprintf("missing-%d", i)
+				}
+				resp, err := client.Get(server + "/clusters/root:" + name + "/api/v1/namespaces/default/configmaps")
+				if err != nil {
+					wrong.Add(1)
+					firstWrong.CompareAndSwap(nil, err.Error())
+					continue
+				}
+				resp.Body.Close()
+				if resp.StatusCode != want {
+					wrong.Add(1)
+					firstWrong.CompareAndSwap(nil, fmt.Sprintf("root:%s: %s, want %d", name, resp.Status, want))
+				}
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	reads := logicalClusterReads(t, admin, server) - before
+	if n := wrong.Load(); n > 0 {
+		t.Fatalf("%d of %d requests were not answered as before the flood, first: %v", n, floodRequests, firstWrong.Load())
+	}
+	bound := tenancy.ConfirmationBurst + int(math.Ceil(elapsed.Seconds()*tenancy.ConfirmationRate))
+	t.Logf("%d requests to missing logical clusters in %v (%.0f/s) from %d clients: %d LogicalCluster reads of the database, bound %d",
+		floodRequests, elapsed.Round(time.Millisecond), floodRequests/elapsed.Seconds(), floodClients, reads, bound)
+	if reads > bound {
+		t.Fatalf("%d requests to missing logical clusters read LogicalClusters from the database %d times in %v, more than the bound %d",
+			floodRequests, reads, elapsed, bound)
+	}
+}
+
+const (
+	floodRequests = 10000
+	floodClients  = 64
+)
+
+// logicalClusterReads is how many get statements the hub's stores ran on
+// LogicalClusters for requests, from its /metrics.
+func logicalClusterReads(t *testing.T, client *http.Client, server string) int {
+	t.Helper()
+	resp, err := client.Get(server + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	const series = `canopy_sqlstorage_statements_total{operation="get",resource="logicalclusters.tenancy.canopy.dev"} `
+	s := bufio.NewScanner(resp.Body)
+	s.Buffer(make([]byte, 1<<20), 1<<20)
+	for s.Scan() {
+		if v, ok := strings.CutPrefix(s.Text(), series); ok {
+			n, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatalf("%s%s: %v", series, v, err)
+			}
+			return int(n)
+		}
+	}
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
+	}
+	t.Fatalf("/metrics has no series %s", series)
+	return 0
+}
+
+// Each request is classified by the hub's own FlowSchemas, whatever
+// FlowSchemas its logical cluster holds: system:masters is exempt, any other user's request falls in the workload level, whose
+// flows are logical clusters. The response headers name the FlowSchema
+// and priority level by UID.
+func TestFlowControlClassification(t *testing.T) {
+	t.Parallel()
+	h, admin, pki := startHubWith(t, "team")
+	server := "https://127.0.0.1:" + strconv.Itoa(h.port)
+	adminHTTP, err := adminClient(pki)
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin.addContextAs(h, pki, "admin", "team", "root:team")
+	// A tenant's FlowSchema exempting everyone is data only.
+	admin.apply("team", `{"apiVersion":"flowcontrol.apiserver.k8s.io/v1","kind":"FlowSchema","metadata":{"name":"everyone-exempt"},"spec":{`+
+		`"matchingPrecedence":2,"priorityLevelConfiguration":{"name":"exempt"},"rules":[{"subjects":[{"kind":"Group","group":{"name":"system:authenticated"}}],`+
+		`"resourceRules":[{"verbs":["*"],"apiGroups":["*"],"resources":["*"],"namespaces":["*"],"clusterScope":true}]}]}}`)
+	if out, err := admin.run("--context", "team", "create", "rolebinding", "alice-view", "--clusterrole=view", "--user=alice", "-n", "default"); err != nil {
+		t.Fatalf("granting alice view: %v\n%s", err, out)
+	}
+	alice := userKubeconfig(t, pki, "alice")
+	alice.addContextAs(h, pki, "alice", "team", "root:team")
+
+	for _, c := range []struct {
+		who        string
+		client     *http.Client
+		path       string
+		flowSchema string
+	}{
+		{"system:masters", adminHTTP, "/clusters/root:team/api/v1/namespaces/default/configmaps", "exempt"},
+		{"alice", alice.httpClient("team"), "/clusters/root:team/api/v1/namespaces/default/configmaps", fairness.LevelWorkload},
+	} {
+		a := do(t, c.client, server, request{method: http.MethodGet, path: c.path})
+		if a.code != http.StatusOK {
+			t.Fatalf("%s GET %s: %d %s", c.who, c.path, a.code, a.body)
+		}
+		if got, want := a.header.Get("X-Kubernetes-PF-FlowSchema-UID"), string(fairness.UID(c.flowSchema)); got != want {
+			t.Errorf("%s GET %s: FlowSchema UID %q, want %q (%s)", c.who, c.path, got, want, c.flowSchema)
+		}
+	}
+}
+
+// The platform admin's limits on volume: a tenant admin may make
+// --max-logical-clusters-per-parent children and no more (403), and may not
+// store a built-in object larger than --max-object-bytes (413), each
+// refusal naming its flag; system:masters is not limited.
+func TestHubLimits(t *testing.T) {
+	t.Parallel()
+	h := &hub{bin: buildHub(t), dataDir: t.TempDir(), port: freePort(t), flags: []string{"--max-logical-clusters-per-parent=2", "--max-object-bytes=20000"}}
+	h.start(t)
+	admin := h.admin(t)
+	pki := filepath.Join(h.dataDir, "pki")
+	admin.addContexts(h, pki, "admin")
+	admin.createLogicalClusterFor("root", "a", "alice")
+	alice := userKubeconfig(t, pki, "alice")
+	alice.addContexts(h, pki, "alice")
+
+	alice.createLogicalCluster("a", "one")
+	alice.createLogicalCluster("a", "two")
+	third := writeManifest(t, "apiVersion: tenancy.canopy.dev/v1alpha1\nkind: LogicalCluster\nmetadata:\n  name: three\n")
+	if out, err := alice.run("--context", "a", "create", "-f", third); err == nil ||
+		!strings.Contains(err.Error(), "Forbidden") || !strings.Contains(err.Error(), "--max-logical-clusters-per-parent") {
+		t.Fatalf("a third LogicalCluster in root:a: %v\n%s\nwant 403 naming --max-logical-clusters-per-parent", err, out)
+	}
+	admin.createLogicalCluster("a", "three")
+
+	big := writeManifest(t, fmt.Sprintf(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"big"},"data":{"k":%q}}`, strings.Repeat("x", 30000)))
+	if out, err := alice.run("--context", "a", "create", "-f", big); err == nil ||
+		!strings.Contains(err.Error(), "RequestEntityTooLarge") || !strings.Contains(err.Error(), "--max-object-bytes") {
+		t.Fatalf("alice creating a 30 kB ConfigMap: %v\n%s\nwant 413 naming --max-object-bytes", err, out)
+	}
+	if out, err := admin.run("--context", "a", "create", "-f", big); err != nil {
+		t.Fatalf("system:masters creating a 30 kB ConfigMap: %v\n%s", err, out)
+	}
+}
+
+// writeManifest writes manifest to a file of the test's and returns its
+// path.
+func writeManifest(t *testing.T, manifest string) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "manifest.yaml")
+	if err := os.WriteFile(file, []byte(manifest), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}

@@ -1,0 +1,100 @@
+package resourcequota
+
+import (
+	"context"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apiserver/pkg/admission"
+	upstream "k8s.io/apiserver/pkg/admission/plugin/resourcequota"
+	quota "k8s.io/apiserver/pkg/quota/v1"
+	"k8s.io/apiserver/pkg/quota/v1/generic"
+	"k8s.io/apiserver/pkg/registry/rest"
+
+	quotacontroller "github.com/canopy-dev/canopy/pkg/controller/resourcequota"
+	"github.com/canopy-dev/canopy/pkg/informer"
+	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+)
+
+// workers is how many namespaces' requests are checked at once:
+// kube-apiserver's number (upstream's Register).
+const workers = 5
+
+// Config is what the plugin reads and writes.
+type Config struct {
+	// Quotas is the shared informer of ResourceQuotas.
+	Quotas *informer.Informer
+	// Counted are the resources quota counts: the hub's namespaced
+	// built-in resources, as the quota controller counts them.
+	Counted []schema.GroupResource
+	// Status is the quotas' status storage, which their charges are
+	// written to.
+	Status rest.Updater
+	// Stop ends the Evaluator's workers: the server's drained signal, as
+	// kube-apiserver's.
+	Stop <-chan struct{}
+}
+
+// Plugin enforces the ResourceQuotas of every logical cluster.
+type Plugin struct {
+	*admission.Handler
+	quotas    *informer.Informer
+	registry  quota.Registry
+	evaluator upstream.Evaluator
+}
+
+var _ admission.ValidationInterface = &Plugin{}
+
+// New returns the plugin of c.
+func New(c Config) *Plugin {
+	registry := quotacontroller.NewRegistry(c.Counted, nilList)
+	return &Plugin{
+		Handler:   admission.NewHandler(admission.Create, admission.Update),
+		quotas:    c.Quotas,
+		registry:  registry,
+		evaluator: upstream.NewQuotaEvaluator(newAccessor(c.Quotas, c.Status), nil, registry, nil, nil, workers, c.Stop),
+	}
+}
+
+// nilList lists nothing: admission measures a request's object alone.
+func nilList(schema.GroupResource) generic.ListFuncByNamespace { return nil }
+
+// Validate checks a against the quotas of its namespace, as
+// kube-apiserver's plugin does (upstream's QuotaAdmission.Validate), and
+// charges it to them.
+func (p *Plugin) Validate(ctx context.Context, a admission.Attributes, _ admission.ObjectInterfaces) error {
+	if a.GetNamespace() == "" || (a.GetOperation() == admission.Create && a.GetKind().GroupKind() == namespaceKind) {
+		return nil
+	}
+	cluster, ok := logicalcluster.ClusterFrom(ctx)
+	if !ok || p.registry.Get(a.GetResource().GroupResource()) == nil || quotacontroller.Upsynced(a.GetObject()) {
+		return nil
+	}
+	if len(p.quotas.InNamespace(cluster, a.GetNamespace())) == 0 {
+		return nil
+	}
+	return p.evaluator.Evaluate(&keyed{Attributes: a, key: namespaceKey(cluster, a.GetNamespace())})
+}
+
+var namespaceKind = corev1.SchemeGroupVersion.WithKind("Namespace").GroupKind()
+
+// keyed is a request as the Evaluator sees it: its namespace qualified
+// by its logical cluster, by which the Evaluator queues, batches and
+// looks up quotas.
+type keyed struct {
+	admission.Attributes
+	key string
+}
+
+func (k *keyed) GetNamespace() string { return k.key }
+
+// namespaceKey qualifies namespace ns by cluster. Neither a logical
+// cluster's name nor a namespace's holds a slash.
+func namespaceKey(cluster logicalcluster.Name, ns string) string { return string(cluster) + "/" + ns }
+
+// parseKey is the logical cluster and namespace of key.
+func parseKey(key string) (logicalcluster.Name, string) {
+	cluster, ns, _ := strings.Cut(key, "/")
+	return logicalcluster.Name(cluster), ns
+}

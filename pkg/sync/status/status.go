@@ -1,0 +1,92 @@
+package status
+
+import (
+	"encoding/json"
+	"maps"
+	"strconv"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/sync/patch"
+)
+
+// FromDownstream is the status to write to the hub object of downstream
+// object down, and false when down has none. Its observedGeneration is
+// the hub generation down was applied from once the downstream
+// controller has observed down's spec, and one less before, so that
+// whoever waits at the hub for the hub generation to be observed waits
+// for the rollout.
+func FromDownstream(down *unstructured.Unstructured) (map[string]any, bool) {
+	status, ok, _ := unstructured.NestedMap(down.Object, "status")
+	if !ok {
+		return nil, false
+	}
+	observed, ok, _ := unstructured.NestedInt64(status, "observedGeneration")
+	if !ok {
+		return status, true
+	}
+	hubGeneration, err := strconv.ParseInt(down.GetAnnotations()[workloadv1alpha1.HubGenerationAnnotation], 10, 64)
+	if err != nil {
+		// Without the hub generation there is no telling what was observed.
+		delete(status, "observedGeneration")
+		return status, true
+	}
+	if observed < down.GetGeneration() {
+		hubGeneration--
+	}
+	status["observedGeneration"] = hubGeneration
+	return status, true
+}
+
+// Writes are the writes at the hub that carry a status up. The zero
+// value writes nothing.
+type Writes struct {
+	// Report, when SetReport, is the target's report of the status to
+	// set on the hub object, as workloadv1alpha1.StatusAnnotation of the
+	// target's key; nil removes it.
+	SetReport bool
+	Report    []byte
+	// Status is the merge patch, for the status subresource, of the hub
+	// object's own status; nil writes none.
+	Status []byte
+}
+
+// None tells whether w writes nothing.
+func (w Writes) None() bool { return !w.SetReport && w.Status == nil }
+
+// Decide is what the syncer of the target of key writes at hub object
+// hub so that it carries status: the target's report of it, where the
+// object is assigned to other targets too, or else the object's own
+// status, removing a report left from when it was shared. revision is
+// the rollout revision the target runs, if a rollout gave it one: a
+// shared report names it, for the hub to tell a report of the revision it
+// rolls out from one of the revision before.
+func Decide(hub *unstructured.Unstructured, status map[string]any, key, revision string) (Writes, error) {
+	var w Writes
+	shared := len(workloadv1alpha1.Targets(hub.GetLabels())) > 1
+	reported := status
+	if shared && revision != "" {
+		reported = maps.Clone(status)
+		if reported == nil {
+			reported = map[string]any{}
+		}
+		reported[workloadv1alpha1.ReportRevisionField] = revision
+	}
+	report, err := json.Marshal(reported)
+	if err != nil {
+		return w, err
+	}
+	last, hasReport := hub.GetAnnotations()[workloadv1alpha1.StatusAnnotation(key)]
+	switch {
+	case shared && last != string(report):
+		return Writes{SetReport: true, Report: report}, nil
+	case shared:
+		return w, nil
+	case hasReport:
+		w.SetReport = true
+	}
+	current, _, _ := unstructured.NestedMap(hub.Object, "status")
+	w.Status, err = patch.Status(current, status)
+	return w, err
+}

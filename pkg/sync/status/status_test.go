@@ -1,0 +1,109 @@
+package status
+
+import (
+	"encoding/json"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+)
+
+func TestFromDownstream(t *testing.T) {
+	down := func(generation, observed int64, hubGeneration string) *unstructured.Unstructured {
+		u := &unstructured.Unstructured{Object: map[string]any{
+			"metadata": map[string]any{"generation": generation, "annotations": map[string]any{workloadv1alpha1.HubGenerationAnnotation: hubGeneration}},
+			"status":   map[string]any{"observedGeneration": observed, "replicas": int64(3)},
+		}}
+		return u
+	}
+	for _, tc := range []struct {
+		name string
+		down *unstructured.Unstructured
+		want any
+	}{
+		{"observed", down(2, 2, "5"), int64(5)},
+		{"not yet observed", down(2, 1, "5"), int64(4)},
+		{"no hub generation", down(2, 2, ""), nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, ok := FromDownstream(tc.down)
+			if !ok || status["replicas"] != int64(3) {
+				t.Fatalf("status %v, %v", status, ok)
+			}
+			if status["observedGeneration"] != tc.want {
+				t.Errorf("observedGeneration %v, want %v", status["observedGeneration"], tc.want)
+			}
+		})
+	}
+	if _, ok := FromDownstream(&unstructured.Unstructured{Object: map[string]any{"data": map[string]any{}}}); ok {
+		t.Error("an object without status has a status for the hub")
+	}
+}
+
+// TestDecide checks where a status goes: the object's own status when
+// it is assigned to the target alone, the target's report where it is
+// shared, and nothing where the hub has it already.
+func TestDecide(t *testing.T) {
+	const key, other = "k1", "k2"
+	status := map[string]any{"replicas": int64(2), "readyReplicas": int64(2)}
+	report, _ := json.Marshal(status)
+	hub := func(targets []string, own map[string]any, reported string) *unstructured.Unstructured {
+		labels := map[string]any{}
+		for _, k := range targets {
+			labels[workloadv1alpha1.StateLabel(k)] = workloadv1alpha1.StateSync
+		}
+		annotations := map[string]any{}
+		if reported != "" {
+			annotations[workloadv1alpha1.StatusAnnotation(key)] = reported
+		}
+		u := &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "apps/v1", "kind": "Deployment",
+			"metadata": map[string]any{"namespace": "ns1", "name": "web", "labels": labels, "annotations": annotations},
+		}}
+		if own != nil {
+			u.Object["status"] = own
+		}
+		return u
+	}
+	for _, tc := range []struct {
+		name       string
+		hub        *unstructured.Unstructured
+		wantReport bool
+		revision   string
+		report     []byte
+		wantStatus string
+	}{
+		{name: "alone, first status", hub: hub([]string{key}, nil, ""),
+			wantStatus: `{"status":{"readyReplicas":2,"replicas":2}}`},
+		{name: "alone, status changed", hub: hub([]string{key}, map[string]any{"replicas": int64(2), "updatedReplicas": int64(1)}, ""),
+			wantStatus: `{"status":{"readyReplicas":2,"updatedReplicas":null}}`},
+		{name: "alone, up to date", hub: hub([]string{key}, status, "")},
+		{name: "shared, not reported", hub: hub([]string{key, other}, nil, ""), wantReport: true, report: report},
+		{name: "shared, report changed", hub: hub([]string{key, other}, nil, `{"replicas":1}`), wantReport: true, report: report},
+		{name: "shared, reported", hub: hub([]string{key, other}, map[string]any{"replicas": int64(4)}, string(report))},
+		{name: "shared, a rollout's revision", hub: hub([]string{key, other}, nil, string(report)), revision: "r1", wantReport: true,
+			report: []byte(`{"` + workloadv1alpha1.ReportRevisionField + `":"r1","readyReplicas":2,"replicas":2}`)},
+		{name: "alone, a rollout's revision", hub: hub([]string{key}, nil, ""), revision: "r1",
+			wantStatus: `{"status":{"readyReplicas":2,"replicas":2}}`},
+		{name: "alone again, report left", hub: hub([]string{key}, status, string(report)), wantReport: true},
+		{name: "alone again, report left, status behind", hub: hub([]string{key}, nil, string(report)), wantReport: true,
+			wantStatus: `{"status":{"readyReplicas":2,"replicas":2}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w, err := Decide(tc.hub, status, key, tc.revision)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w.SetReport != tc.wantReport || string(w.Report) != string(tc.report) {
+				t.Errorf("report: set %v to %s, want set %v to %s", w.SetReport, w.Report, tc.wantReport, tc.report)
+			}
+			if string(w.Status) != tc.wantStatus {
+				t.Errorf("status patch %s, want %s", w.Status, tc.wantStatus)
+			}
+			if w.None() != (!tc.wantReport && tc.wantStatus == "") {
+				t.Errorf("None() = %v", w.None())
+			}
+		})
+	}
+}
