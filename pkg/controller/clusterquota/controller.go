@@ -2,6 +2,7 @@ package clusterquota
 
 import (
 	"context"
+	"errors"
 	"math"
 	"sync"
 	"time"
@@ -193,7 +194,7 @@ func (c *Controller) process(ctx context.Context, holder logicalcluster.Name) er
 		q.Status = c.recounted(q, n)
 		return q, nil
 	}), false, nil)
-	if err == errLimitsChanged {
+	if errors.Is(err, errLimitsChanged) {
 		return nil
 	}
 	if err == nil {
