@@ -306,9 +306,12 @@ rules:
 			if err := write(bob, args...); err != nil {
 				t.Errorf("bob: %s of the %s for shared: %v", w.name, f.name, err)
 			}
-			// Each write starts from web without the field.
+			// Each write starts from web without the field. kubectl
+			// replaces what it reads, so a controller's write in between
+			// (placement's, the revision annotation's) is a conflict to
+			// retry, as any client does.
 			requests++
-			admin.must("--context", "a", "-n", "ns1", "replace", "-f", manifest(t, webDeployment("web")))
+			admin.eventually("--context", "a", "-n", "ns1", "replace", "-f", manifest(t, webDeployment("web")))
 		}
 	}
 	// The gates that keep new objects off a target keep bob's labels off

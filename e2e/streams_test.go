@@ -13,6 +13,7 @@ import (
 
 	auditv1 "k8s.io/apiserver/pkg/apis/audit/v1"
 
+	"github.com/canopy-dev/canopy/e2e/pcluster"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 )
 
@@ -25,11 +26,11 @@ import (
 // who may only read pods, and one who may get but not create pods/exec
 // are refused (checkStreamsIsolation); TestIsolation's matrix, which
 // follows discovery, covers the three subresources for every verb too.
-// kubectl top says the Metrics API is not available, as against pc1.
+// kubectl top says pc1 serves no metrics API.
 func TestPodStreams(t *testing.T) {
 	auditLog := filepath.Join(t.TempDir(), "audit.log")
 	t.Setenv(hubFlagsEnv, "--audit-log-path "+auditLog)
-	h, admin, pc1, key, _ := setUpSyncerHub(t, false)
+	h, admin, pc1, key, _ := setUpSyncerHub(t, pcluster.Options{})
 	admin.apply("a", workloadManifest(key, "nginx:1.27"))
 	pod := runningCopy(t, admin, "a")
 	direct := kubectl{t: t, kubeconfig: pc1.Kubeconfig, home: t.TempDir()}
@@ -110,14 +111,18 @@ func TestPodStreams(t *testing.T) {
 
 	t.Run("isolation", func(t *testing.T) { checkStreamsIsolation(t, h, admin, pod) })
 
-	// Neither the hub nor pc1 serves metrics.k8s.io: kubectl says so alike.
+	// pc1 serves no metrics.k8s.io, which kubectl says against it; the
+	// hub serves the group, and says which physical cluster lacks it
+	// (TestPodTop has one that serves it).
 	t.Run("top", func(t *testing.T) {
-		const want = "Metrics API not available"
-		if out, err := admin.run("--context", "a", "-n", "ns1", "top", "pod"); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("kubectl top pod at the hub: %v\n%s; want %q", err, out, want)
+		const want = "the physical cluster of SyncTarget root:pc1 serves no metrics API"
+		for _, args := range [][]string{{"top", "pod"}, {"top", "pod", pod}} {
+			if out, err := admin.run(append([]string{"--context", "a", "-n", "ns1"}, args...)...); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("kubectl %s at the hub: %v\n%s; want %q", strings.Join(args, " "), err, out, want)
+			}
 		}
-		if out, err := direct.run("-n", downstream, "top", "pod"); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("kubectl top pod against pc1: %v\n%s; want %q", err, out, want)
+		if out, err := direct.run("-n", downstream, "top", "pod"); err == nil || !strings.Contains(err.Error(), "Metrics API not available") {
+			t.Errorf("kubectl top pod against pc1: %v\n%s; want Metrics API not available", err, out)
 		}
 	})
 
@@ -250,24 +255,13 @@ func checkStreamsIsolation(t *testing.T, h *hub, admin kubectl, pod string) {
 		users[name].addContexts(h, pki, name)
 	}
 	admin.grantEverything("b", "bob")
+	admin.apply("a", carolReadsPods)
 	admin.apply("a", `apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata: {name: pod-reader}
-rules:
-- {apiGroups: [""], resources: [pods], verbs: [get, list, watch]}
----
-apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
 metadata: {name: pod-exec-getter}
 rules:
 - {apiGroups: [""], resources: [pods], verbs: [get, list, watch]}
 - {apiGroups: [""], resources: [pods/exec, pods/attach, pods/portforward], verbs: [get]}
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata: {name: carol-reads-pods}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: pod-reader}
-subjects: [{kind: User, name: carol}]
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRoleBinding
@@ -314,6 +308,20 @@ subjects: [{kind: User, name: dave}]
 		t.Errorf("dave's GET of pods/exec: %v\n%s; want Forbidden, needing create pods/exec", err, out)
 	}
 }
+
+// carolReadsPods lets user carol read pods, and nothing of them more.
+const carolReadsPods = `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: pod-reader}
+rules:
+- {apiGroups: [""], resources: [pods], verbs: [get, list, watch]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: carol-reads-pods}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: pod-reader}
+subjects: [{kind: User, name: carol}]
+`
 
 // refusedPortForward checks that k's port-forward to pod fails: kubectl
 // listens first, and fails once a connection to its port is forwarded.

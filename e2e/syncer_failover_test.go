@@ -27,7 +27,7 @@ import (
 // object is written again, downstream or at the hub, and no informer
 // lists the hub again; a change made afterwards reaches pc1, and pc1's
 // SyncTarget reports Ready through another replica. The admin works
-// through the second replica throughout, so the syncer sees, before the
+// through the third replica throughout, so the syncer sees, before the
 // kill, writes made through another replica than its own.
 func TestSyncerFailover(t *testing.T) {
 	t.Parallel()
@@ -50,22 +50,28 @@ func TestSyncerFailover(t *testing.T) {
 	}, {
 		name:    "balancer",
 		hubURLs: func(r *replicas) []string { return []string{"https://" + r.lb.Addr()} },
+		// Its requests' connection and its tunnel's were the first two
+		// the balancer took: a third is the syncer connecting again.
 		moved: func(r *replicas, _ *syncerProcess) bool {
-			return len(r.lb.Backends()) > 1
+			n := 0
+			for _, c := range r.lb.Backends() {
+				n += c
+			}
+			return n > 2
 		},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			r := startReplicas(t, 3, pgtest.Shared(t).NewDatabase(t))
-			admin := r.hubs[1].admin(t)
-			admin.addContexts(r.hubs[1], filepath.Join(r.hubs[1].dataDir, "pki"), "admin")
+			admin := r.hubs[2].admin(t)
+			admin.addContexts(r.hubs[2], filepath.Join(r.hubs[2].dataDir, "pki"), "admin")
 			admin.createLogicalCluster("root", "a")
 			pc1 := pcluster.Start(t, "pc1", pcluster.Options{Nodes: []pcluster.Node{{Name: "pc1-a"}}})
 			var create []string
 			for _, u := range tc.hubURLs(r) {
 				create = append(create, "--hub-url", u)
 			}
-			key, syncer := registerSyncer(t, r.hubs[1], buildSyncer(t), pc1, "pc1", create...)
+			key, syncer := registerSyncer(t, r.hubs[2], buildSyncer(t), pc1, "pc1", create...)
 			syncerFailover(t, r, admin, pc1, key, syncer, tc.moved)
 		})
 	}
@@ -94,21 +100,37 @@ func syncerFailover(t *testing.T, r *replicas, admin kubectl, pc1 *pcluster.Clus
 		}
 		return ""
 	})
-	// The syncer keeps one connection to the hub, through the balancer
-	// too: to the first replica, which is the first URL and the
-	// balancer's first backend.
-	victim := r.hubs[0].addr()
+	// The syncer keeps one connection to the hub for its requests: to
+	// the first replica, the first URL, when given every replica's. Its
+	// tunnel, an upgrade, which is HTTP/1.1, is a connection of its own;
+	// through the balancer the two go to the backends it gives them in
+	// turn, in the order the syncer dials them, and the tunnel's Lease
+	// tells which is the tunnel's.
+	victim := 0
 	if got := syncerMetric(t, syncer, "canopy_syncer_hub_replica_switches_total"); got != 0 {
 		t.Fatalf("the syncer switched replicas %v times before any died:\n%s", got, syncer.log.String())
 	}
-	if backends := r.lb.Backends(); len(backends) > 0 && !slices.Equal(slices.Collect(maps.Keys(backends)), []string{victim}) {
-		t.Fatalf("the syncer's connections through the balancer went to %v, want only %s", backends, victim)
+	if backends := r.lb.Backends(); len(backends) > 0 {
+		requests := maps.Clone(backends)
+		requests[tunnelReplica(t, admin, key)]--
+		victim = -1
+		for addr, n := range requests {
+			if n == 1 {
+				victim = slices.IndexFunc(r.hubs, func(h *hub) bool { return h.addr() == addr })
+			} else if n != 0 {
+				victim = -1
+				break
+			}
+		}
+		if victim < 0 {
+			t.Fatalf("the syncer's connections through the balancer went to %v, want one for its requests and one for its tunnel", backends)
+		}
 	}
 	relists := syncerMetric(t, syncer, "canopy_syncer_hub_relists_total")
 
-	r.kill(0)
+	r.kill(victim)
 	killed := time.Now()
-	t.Logf("killed the first replica, which the syncer was connected to, at %s", killed.UTC().Format(time.StampMicro))
+	t.Logf("killed replica %d, which the syncer's requests went to, at %s", victim, killed.UTC().Format(time.StampMicro))
 	// Polled often, to measure how soon the syncer moves.
 	for !moved(r, syncer) {
 		if time.Since(killed) > time.Minute {
@@ -170,4 +192,21 @@ func syncerMetric(t *testing.T, syncer *syncerProcess, name string) float64 {
 		t.Fatalf("the syncer serves no %s", name)
 	}
 	return v
+}
+
+// tunnelReplica is the address of the hub replica holding the tunnel of
+// the syncer of target key, as the tunnel's Lease names it once it is open.
+func tunnelReplica(t *testing.T, admin kubectl, key string) string {
+	t.Helper()
+	var address string
+	waitUntil(t, time.Minute, "the syncer's tunnel open", func() string {
+		out, err := admin.run("--context", "root", "get", "lease", "-n", "kube-system", "canopy-tunnel-"+key,
+			"-o", `jsonpath={.metadata.annotations.tunnel\.canopy\.dev/address}`)
+		address = strings.TrimPrefix(out, "https://")
+		if err != nil || address == "" {
+			return fmt.Sprintf("%q %v", out, err)
+		}
+		return ""
+	})
+	return address
 }

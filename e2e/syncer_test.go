@@ -311,18 +311,20 @@ func setUpSyncer(t *testing.T) (kubectl, *pcluster.Cluster, string, *syncerProce
 // flags added to the syncer's.
 func setUpSyncerWith(t *testing.T, audit bool, flags ...string) (kubectl, *pcluster.Cluster, string, *syncerProcess) {
 	t.Helper()
-	_, admin, pc1, key, p := setUpSyncerHub(t, audit, flags...)
+	_, admin, pc1, key, p := setUpSyncerHub(t, pcluster.Options{Audit: audit}, flags...)
 	return admin, pc1, key, p
 }
 
-// setUpSyncerHub is setUpSyncerWith, and the hub too.
-func setUpSyncerHub(t *testing.T, audit bool, flags ...string) (*hub, kubectl, *pcluster.Cluster, string, *syncerProcess) {
+// setUpSyncerHub is setUpSyncerWith, and the hub too, with pc1 shaped by
+// opts but for its nodes.
+func setUpSyncerHub(t *testing.T, opts pcluster.Options, flags ...string) (*hub, kubectl, *pcluster.Cluster, string, *syncerProcess) {
 	t.Helper()
 	h, admin, syncerBin := startSyncersHub(t)
-	pc1 := pcluster.Start(t, "pc1", pcluster.Options{Nodes: []pcluster.Node{
+	opts.Nodes = []pcluster.Node{
 		{Name: "pc1-a", Labels: map[string]string{"region": "eu", "zone": "eu-a"}},
 		{Name: "pc1-b", Labels: map[string]string{"region": "eu", "zone": "eu-b"}},
-	}, Audit: audit})
+	}
+	pc1 := pcluster.Start(t, "pc1", opts)
 
 	admin.apply("root", `apiVersion: workload.canopy.dev/v1alpha1
 kind: SyncTarget

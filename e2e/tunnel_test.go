@@ -431,6 +431,12 @@ func testTunnelScope(t *testing.T, e *tunnelEnv) {
 		{"a Secret", "/clusters/root:a/api/v1/namespaces/ns1/secrets/web-secret", nil, http.StatusForbidden},
 		{"the downstream API", "/api/v1/namespaces/" + downNS + "/pods/intruder/log", nil, http.StatusForbidden},
 		{"a path escaping its pod", tunnel.PodPath("root:a", "ns1", e.podsA["pc1"], "log") + "/../../../secrets", nil, http.StatusForbidden},
+		// The metrics route, under the same scope: pc1 serves no
+		// metrics API, which its own pods' answer says.
+		{"metrics of its own pod", tunnel.PodPath("root:a", "ns1", e.podsA["pc1"], agent.Metrics), nil, http.StatusServiceUnavailable},
+		{"metrics of pc2's pod", tunnel.PodPath("root:a", "ns1", e.podsA["pc2"], agent.Metrics), nil, http.StatusForbidden},
+		{"metrics of root:b's pod named in root:a", tunnel.PodPath("root:a", "ns1", e.podB, agent.Metrics), nil, http.StatusForbidden},
+		{"metrics of a pod it did not upsync", tunnel.PodPath("root:a", "ns1", "intruder", agent.Metrics), nil, http.StatusForbidden},
 	} {
 		req := httptest.NewRequest(http.MethodGet, "http://syncer"+c.path, nil)
 		for k, v := range c.headers {

@@ -41,6 +41,7 @@ upstream_apis=(
 	k8s.io/api/authorization/v1
 	k8s.io/api/authentication/v1
 	k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1
+	k8s.io/metrics/pkg/apis/metrics/v1beta1
 	k8s.io/apimachinery/pkg/apis/meta/v1
 	k8s.io/apimachinery/pkg/runtime
 	k8s.io/apimachinery/pkg/util/intstr

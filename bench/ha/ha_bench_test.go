@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -213,37 +212,16 @@ func (c *replicas) dynamic(b *testing.B, hub int, path string) *dynamic.DynamicC
 	return d
 }
 
-// pool runs f(0..count-1) on workers goroutines and returns how long it
-// took and how many calls failed.
-func pool(workers, count int, f func(i int) error) (time.Duration, int64) {
-	var next, failed atomic.Int64
-	start := time.Now()
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < count; i = int(next.Add(1) - 1) {
-				if err := f(i); err != nil {
-					if failed.Add(1) <= 3 {
-						logf("%v", err)
-					}
-				}
-			}
-		})
-	}
-	wg.Wait()
-	return time.Since(start), failed.Load()
-}
-
 // measureCreates creates count ConfigMaps in root through the balancer
 // with clients at once, and returns the successful creates per second.
 func measureCreates(b *testing.B, c *replicas, clients, count int) (float64, int64) {
 	ctx := context.Background()
 	cms := c.kube(b, -1, "root").CoreV1().ConfigMaps(metav1.NamespaceDefault)
 	data := map[string]string{"data": strings.Repeat("x", 256)}
-	took, failed := pool(clients, count, func(i int) error {
+	took, failed := proc.Pool(clients, count, func(i int) error {
 		_, err := cms.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("create-%d", i)}, Data: data}, metav1.CreateOptions{})
 		return err
-	})
+	}, logf)
 	return float64(int64(count)-failed) / took.Seconds(), failed
 }
 
@@ -416,10 +394,10 @@ func measureLogicalClusters(b *testing.B, c *replicas, clients, count, parents i
 	profiled := startProfile()
 	defer profiled()
 	start := time.Now()
-	if _, failed := pool(clients, count, func(i int) error {
+	if _, failed := proc.Pool(clients, count, func(i int) error {
 		p, _ := paths[i].Parent()
 		return c.createLC(ctx, b, p, paths[i].Base())
-	}); failed > 0 {
+	}, logf); failed > 0 {
 		b.Fatalf("%d LogicalCluster creates failed", failed)
 	}
 	last := r.wait(b, paths)

@@ -32,21 +32,12 @@ func EnsureBinaries() (Binaries, error) {
 }
 
 func build() (Binaries, error) {
-	root, err := repoRoot()
+	paths, err := buildTools("etcd", "kube", "kwok")
 	if err != nil {
 		return Binaries{}, err
 	}
-	var stdout bytes.Buffer
-	cmd := exec.Command(filepath.Join(root, "hack", "tools", "build.sh"), "etcd", "kube", "kwok")
-	cmd.Dir = root
-	cmd.Stdout = &stdout
-	// A cold build takes minutes; its progress shows as it goes.
-	cmd.Stderr = os.Stderr
-	if err := cmd.Run(); err != nil {
-		return Binaries{}, fmt.Errorf("building the physical-cluster binaries with hack/tools/build.sh failed (%v); its output is above", err)
-	}
 	byName := map[string]string{}
-	for _, path := range strings.Fields(stdout.String()) {
+	for _, path := range paths {
 		byName[filepath.Base(path)] = path
 	}
 	b := Binaries{
@@ -62,10 +53,59 @@ func build() (Binaries, error) {
 		"kube-scheduler": b.KubeScheduler, "kwok": b.Kwok, "kwokctl": b.Kwokctl,
 	} {
 		if path == "" {
-			return Binaries{}, fmt.Errorf("hack/tools/build.sh did not print the path of %s; it printed:\n%s", name, stdout.Bytes())
+			return Binaries{}, fmt.Errorf("hack/tools/build.sh did not print the path of %s; it printed %q", name, paths)
 		}
 	}
 	return b, nil
+}
+
+// MetricsServer is metrics-server's cached binary and its manifests
+// directory, the kustomization kwokctl applies to register it.
+type MetricsServer struct {
+	Binary, Manifests string
+}
+
+var (
+	metricsServerOnce sync.Once
+	metricsServer     MetricsServer
+	metricsServerErr  error
+)
+
+// EnsureMetricsServer returns metrics-server, building it first if it is
+// missing. Only clusters that serve metrics.k8s.io need it, so tests that
+// don't never pay for its build.
+func EnsureMetricsServer() (MetricsServer, error) {
+	metricsServerOnce.Do(func() {
+		var paths []string
+		if paths, metricsServerErr = buildTools("metrics-server"); metricsServerErr != nil {
+			return
+		}
+		if len(paths) != 2 {
+			metricsServerErr = fmt.Errorf("hack/tools/build.sh metrics-server printed %q, want the binary's and the manifests' paths", paths)
+			return
+		}
+		metricsServer = MetricsServer{Binary: paths[0], Manifests: paths[1]}
+	})
+	return metricsServer, metricsServerErr
+}
+
+// buildTools runs hack/tools/build.sh for components and returns the paths
+// it prints.
+func buildTools(components ...string) ([]string, error) {
+	root, err := repoRoot()
+	if err != nil {
+		return nil, err
+	}
+	var stdout bytes.Buffer
+	cmd := exec.Command(filepath.Join(root, "hack", "tools", "build.sh"), components...)
+	cmd.Dir = root
+	cmd.Stdout = &stdout
+	// A cold build takes minutes; its progress shows as it goes.
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("building %s with hack/tools/build.sh failed (%v); its output is above", strings.Join(components, ", "), err)
+	}
+	return strings.Fields(stdout.String()), nil
 }
 
 // repoRoot finds the repository from the working directory, which is a

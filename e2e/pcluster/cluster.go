@@ -41,6 +41,19 @@ type Options struct {
 	// Audit has the kube-apiserver log every request, at level Metadata,
 	// to Cluster.AuditLog: the record of what a client asked.
 	Audit bool
+	// MetricsServer runs metrics-server next to the cluster, registered
+	// as the metrics.k8s.io APIService, scraping what kwok simulates:
+	// each container uses the CPU and memory its pod's annotations
+	// kwok.x-k8s.io/usage-cpu and kwok.x-k8s.io/usage-memory say (see
+	// UsageAnnotations), so `kubectl top` reads constant values.
+	MetricsServer bool
+}
+
+// UsageAnnotations are the annotations that make kwok report a pod's
+// containers each using cpu and memory (quantities, e.g. "250m", "64Mi")
+// to metrics-server.
+func UsageAnnotations(cpu, memory string) map[string]string {
+	return map[string]string{"kwok.x-k8s.io/usage-cpu": cpu, "kwok.x-k8s.io/usage-memory": memory}
 }
 
 // Cluster is a running physical cluster.
@@ -62,6 +75,49 @@ type Cluster struct {
 	AuditLog string
 
 	workdir string
+}
+
+// PullFailingImage is an image whose pull fails in every cluster: a pod
+// with a container of it stays Pending, the container waiting in
+// ImagePullBackOff and the pod never Ready, as with an image that does
+// not exist. No other image behaves differently from kwok's defaults.
+const PullFailingImage = "pull-fails.invalid/canopy/bad:1"
+
+// pullFailingStage is the kwok Stage of PullFailingImage. Its weight
+// makes kwok pick it over its default pod-ready stage (weight 0), which
+// matches the same Pending pods. The status has no timestamps, so
+// applying it again writes nothing and ends the stage's loop.
+var pullFailingStage = map[string]any{
+	"apiVersion": "kwok.x-k8s.io/v1alpha1",
+	"kind":       "Stage",
+	"metadata":   map[string]any{"name": "pod-image-pull-fails"},
+	"spec": map[string]any{
+		"resourceRef": map[string]any{"apiGroup": "v1", "kind": "Pod"},
+		"selector": map[string]any{"matchExpressions": []map[string]any{
+			{"key": ".metadata.deletionTimestamp", "operator": "DoesNotExist"},
+			{"key": ".status.phase", "operator": "In", "values": []string{"Pending"}},
+			{"key": ".spec.containers.[].image", "operator": "In", "values": []string{PullFailingImage}},
+		}},
+		"weight": 1,
+		"next": map[string]any{"statusTemplate": `conditions:
+- {type: Initialized, status: "True"}
+- {type: Ready, status: "False", reason: ContainersNotReady}
+- {type: ContainersReady, status: "False", reason: ContainersNotReady}
+containerStatuses:
+{{ range .spec.containers }}
+- image: {{ .image | Quote }}
+  name: {{ .name | Quote }}
+  ready: false
+  started: false
+  restartCount: 0
+  state:
+    waiting:
+      reason: ImagePullBackOff
+      message: {{ printf "Back-off pulling image %q" .image | Quote }}
+{{ end }}
+phase: Pending
+`},
+	},
 }
 
 // startTimeout bounds creating a cluster up to Ready nodes; several
@@ -128,7 +184,26 @@ func (c *Cluster) create(ctx context.Context, bins Binaries, opts Options) error
 		}
 		c.AuditLog = filepath.Join(dir, "logs", "audit.log")
 	}
-	config, err := kwokctlConfig(bins, c.PodLogs, auditPolicy)
+	// kwokctl writes kwok's default stages into the configuration it
+	// gives the kwok-controller, and none if its own configuration has
+	// any; a second configuration file adds to them.
+	stages := filepath.Join(c.workdir, c.Name+".stages.yaml")
+	data, err := json.Marshal(pullFailingStage)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(stages, data, 0o644); err != nil {
+		return err
+	}
+	var metrics *MetricsServer
+	if opts.MetricsServer {
+		ms, err := EnsureMetricsServer()
+		if err != nil {
+			return err
+		}
+		metrics = &ms
+	}
+	config, err := kwokctlConfig(bins, c.PodLogs, auditPolicy, stages, metrics)
 	if err != nil {
 		return err
 	}
@@ -150,7 +225,7 @@ func (c *Cluster) create(ctx context.Context, bins Binaries, opts Options) error
 	if c.Client, err = kubernetes.NewForConfig(c.Config); err != nil {
 		return err
 	}
-	if err := c.createNodes(ctx, opts.Nodes); err != nil {
+	if err := c.createNodes(ctx, opts.Nodes, opts.MetricsServer); err != nil {
 		return err
 	}
 	// Pods are refused until the service account controller has made the
@@ -168,8 +243,8 @@ func (c *Cluster) create(ctx context.Context, bins Binaries, opts Options) error
 // is a local file, so kwokctl never downloads, and every port is chosen
 // here, because kwokctl processes started side by side would each pick
 // the same first free port.
-func kwokctlConfig(bins Binaries, podLogs, auditPolicy string) ([]byte, error) {
-	ports, err := freePorts(6)
+func kwokctlConfig(bins Binaries, podLogs, auditPolicy, stages string, metrics *MetricsServer) ([]byte, error) {
+	ports, err := freePorts(7)
 	if err != nil {
 		return nil, err
 	}
@@ -194,6 +269,16 @@ func kwokctlConfig(bins Binaries, podLogs, auditPolicy string) ([]byte, error) {
 		// the kube-apiserver log to logs/audit.log there.
 		options["kubeAuditPolicy"] = auditPolicy
 	}
+	if metrics != nil {
+		// kwokctl runs the binary on loopback, applies the manifests'
+		// APIService with a Service pointing at it, and has kwok serve
+		// each node's /metrics/resource from simulated usage, by default
+		// the pods' usage annotations.
+		options["enableMetricsServer"] = true
+		options["metricsServerBinary"] = metrics.Binary
+		options["metricsServerManifests"] = []string{metrics.Manifests}
+		options["metricsServerPort"] = ports[6]
+	}
 	// kwokctl only runs kubectl for `kwokctl kubectl`; naming the local one
 	// keeps even that from downloading.
 	if kubectl, err := exec.LookPath("kubectl"); err == nil {
@@ -207,8 +292,11 @@ func kwokctlConfig(bins Binaries, podLogs, auditPolicy string) ([]byte, error) {
 		// included, on the node IP; on loopback the kube-apiserver can
 		// reach it.
 		"componentsPatches": []map[string]any{{
-			"name":      "kwok-controller",
-			"extraArgs": []map[string]any{{"key": "node-ip", "value": "127.0.0.1", "override": true}},
+			"name": "kwok-controller",
+			"extraArgs": []map[string]any{
+				{"key": "node-ip", "value": "127.0.0.1", "override": true},
+				{"key": "config", "value": stages},
+			},
 		}},
 	}, {
 		"apiVersion": "kwok.x-k8s.io/v1alpha1",
@@ -281,7 +369,7 @@ func freePorts(n int) ([]int, error) {
 	return ports, nil
 }
 
-func (c *Cluster) createNodes(ctx context.Context, nodes []Node) error {
+func (c *Cluster) createNodes(ctx context.Context, nodes []Node, metrics bool) error {
 	for _, n := range nodes {
 		labels := map[string]string{
 			"type":                   "kwok",
@@ -290,6 +378,14 @@ func (c *Cluster) createNodes(ctx context.Context, nodes []Node) error {
 		}
 		maps.Copy(labels, n.Labels)
 		node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: n.Name, Labels: labels}}
+		if metrics {
+			// kwok serves every node's kubelet API on one port, so
+			// metrics-server must ask for the node's own path there, as
+			// kwokctl's nodes do.
+			node.Annotations = map[string]string{
+				"metrics.k8s.io/resource-metrics-path": "/metrics/nodes/" + n.Name + "/metrics/resource",
+			}
+		}
 		if _, err := c.Client.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{}); err != nil {
 			return fmt.Errorf("creating node %s: %w", n.Name, err)
 		}

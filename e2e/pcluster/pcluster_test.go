@@ -77,6 +77,15 @@ func checkCluster(t *testing.T, c *Cluster, region string) {
 		t.Errorf("kube-apiserver reports version %q, want the v1.37 release it was built from", info.GitVersion)
 	}
 
+	// Made first, it is still not Ready once the Deployment's pods are.
+	pullFails := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: "pull-fails"},
+		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: PullFailingImage}}},
+	}
+	if _, err := c.Client.CoreV1().Pods("default").Create(ctx, pullFails, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+
 	deployments := c.Client.AppsV1().Deployments("default")
 	labels := map[string]string{"app": "web"}
 	_, err = deployments.Create(ctx, &appsv1.Deployment{
@@ -119,6 +128,7 @@ func checkCluster(t *testing.T, c *Cluster, region string) {
 
 	checkPodLogs(t, ctx, c, pods.Items[0].Name)
 	checkPodExec(t, c, pods.Items[0].Name)
+	checkPullFails(t, ctx, c, pullFails.Name)
 
 	if err := deployments.Delete(ctx, "web", metav1.DeleteOptions{PropagationPolicy: ptr.To(metav1.DeletePropagationForeground)}); err != nil {
 		t.Fatal(err)
@@ -129,6 +139,29 @@ func checkCluster(t *testing.T, c *Cluster, region string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// checkPullFails checks that pod, of PullFailingImage, is Pending with
+// its container waiting in ImagePullBackOff, and not Ready.
+func checkPullFails(t *testing.T, ctx context.Context, c *Cluster, pod string) {
+	var p *corev1.Pod
+	err := poll(ctx, "pod "+pod+" in ImagePullBackOff", func() (bool, error) {
+		var err error
+		p, err = c.Client.CoreV1().Pods("default").Get(ctx, pod, metav1.GetOptions{})
+		return err == nil && len(p.Status.ContainerStatuses) == 1 && p.Status.ContainerStatuses[0].State.Waiting != nil &&
+			p.Status.ContainerStatuses[0].State.Waiting.Reason == "ImagePullBackOff", err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Status.Phase != corev1.PodPending {
+		t.Errorf("pod %s of %s is %s, want Pending", pod, PullFailingImage, p.Status.Phase)
+	}
+	for _, cond := range p.Status.Conditions {
+		if cond.Type == corev1.PodReady && cond.Status == corev1.ConditionTrue {
+			t.Errorf("pod %s of %s is Ready", pod, PullFailingImage)
+		}
 	}
 }
 
@@ -156,4 +189,55 @@ func checkPodLogs(t *testing.T, ctx context.Context, c *Cluster, pod string) {
 	if !strings.Contains(string(logs), line) {
 		t.Errorf("logs of pod %s are %q, want the line %q", pod, logs, line)
 	}
+}
+
+// TestMetricsServer runs a cluster with metrics-server and checks that
+// `kubectl top pod` reads the usage kwok simulates from the pod's
+// annotations, the harness the hub's metrics are compared with.
+func TestMetricsServer(t *testing.T) {
+	t.Parallel()
+	c := Start(t, "metrics", Options{Nodes: []Node{{Name: "metrics-a"}}, MetricsServer: true})
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: "busy", Annotations: UsageAnnotations("250m", "64Mi")},
+		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c1", Image: "busy:1"}, {Name: "c2", Image: "busy:1"}}},
+	}
+	if _, err := c.Client.CoreV1().Pods("default").Create(ctx, pod, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// metrics-server answers once it has scraped the pod twice, which
+	// takes up to two resolutions (15s each).
+	var out []byte
+	err := poll(ctx, "kubectl top pod to report the pod", func() (bool, error) {
+		var err error
+		out, err = exec.CommandContext(ctx, "kubectl", "--kubeconfig", c.Kubeconfig, "top", "pod", "busy", "-n", "default", "--containers", "--no-headers").CombinedOutput()
+		return err == nil, nil
+	})
+	if err != nil {
+		t.Fatalf("%v; kubectl top pod last said %q", err, out)
+	}
+	// Memory is the annotation's; CPU is a rate metrics-server computes
+	// from kwok's counter between two scrapes, so within a few percent.
+	for _, container := range []string{"c1", "c2"} {
+		if !hasUsage(string(out), container, 250, "64Mi") {
+			t.Errorf("kubectl top pod --containers said %q, want container %s at about 250m and 64Mi", out, container)
+		}
+	}
+}
+
+// hasUsage reports whether kubectl top pod --containers printed a line of
+// container using millicores (within 5%) and memory.
+func hasUsage(out, container string, millicores int, memory string) bool {
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) != 4 || f[1] != container || f[3] != memory {
+			continue
+		}
+		var cpu int
+		if _, err := fmt.Sscanf(f[2], "%dm", &cpu); err == nil && cpu*20 >= millicores*19 && cpu*20 <= millicores*21 {
+			return true
+		}
+	}
+	return false
 }

@@ -10,12 +10,16 @@
 #   hack/tools/build.sh helm4       # helm-v4.3.1/helm
 #   hack/tools/build.sh kustomize-controller
 #                                   # kustomize-controller-v1.9.6/{kustomize-controller,crds}
+#   hack/tools/build.sh metrics-server
+#                                   # metrics-server-v0.8.0/{metrics-server,manifests}
 #   hack/tools/build.sh             # all of the above
 #
 # crds is a directory of the CustomResourceDefinitions kustomize-controller
 # needs, as a Flux installation has them: its Kustomizations, and
 # source-controller's kinds (ExternalArtifacts, GitRepositories...), taken
-# from their Go modules.
+# from their Go modules. manifests is metrics-server's kustomization (its
+# APIService, Service and RBAC), which kwokctl applies when it runs
+# metrics-server next to a cluster.
 #
 # Each binary's absolute path is printed on stdout, one a line, in the order
 # above; all other output goes to stderr. A component whose binaries are all
@@ -32,6 +36,7 @@ set -euo pipefail
 KWOK_VERSION=v0.8.0
 HELM_VERSION=v3.22.0
 HELM4_VERSION=v4.3.1
+METRICS_SERVER_VERSION=v0.8.0
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cache="${CANOPY_CACHE:-$HOME/.cache/canopy}"
@@ -149,8 +154,21 @@ build_kustomize_controller() {
 	cp "$dir"/config/crd/bases/source.toolkit.fluxcd.io_*.yaml "$1/crds/"
 }
 
+# metrics-server is only run by the tests that ask for a cluster serving
+# metrics.k8s.io. Its version is stamped in client-go's version package, as
+# upstream's Makefile does: kwokctl reads it from --version.
+build_metrics_server() {
+	local module=sigs.k8s.io/metrics-server dir
+	GOBIN="$1" GOWORK=off CGO_ENABLED=0 go install -trimpath \
+		-ldflags "-s -w -X k8s.io/client-go/pkg/version.gitVersion=$METRICS_SERVER_VERSION" \
+		"$module/cmd/metrics-server@$METRICS_SERVER_VERSION"
+	dir="$(cd "$1" && GOWORK=off go mod download -json "$module@$METRICS_SERVER_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+	cp -r "$dir/manifests/base" "$1/manifests"
+	chmod -R u+w "$1/manifests"
+}
+
 components=("$@")
-[[ ${#components[@]} -gt 0 ]] || components=(etcd kube kwok helm helm4 kustomize-controller)
+[[ ${#components[@]} -gt 0 ]] || components=(etcd kube kwok helm helm4 kustomize-controller metrics-server)
 for component in "${components[@]}"; do
 	case "$component" in
 	etcd)
@@ -174,8 +192,11 @@ for component in "${components[@]}"; do
 			"$cache/kustomize-controller-$(module_version "$here/kustomize-controller" github.com/fluxcd/kustomize-controller)" \
 			build_kustomize_controller kustomize-controller crds
 		;;
+	metrics-server)
+		build metrics-server "$cache/metrics-server-$METRICS_SERVER_VERSION" build_metrics_server metrics-server manifests
+		;;
 	*)
-		echo "hack/tools/build.sh: unknown component $component (want etcd, kube, kwok, helm, helm4 or kustomize-controller)" >&2
+		echo "hack/tools/build.sh: unknown component $component (want etcd, kube, kwok, helm, helm4, kustomize-controller or metrics-server)" >&2
 		exit 2
 		;;
 	esac

@@ -11,10 +11,13 @@ import (
 
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/apiserver/pkg/authorization/authorizer"
+	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/client-go/util/keyutil"
+	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/podproxy"
+	"github.com/canopy-dev/canopy/pkg/registry"
 	"github.com/canopy-dev/canopy/pkg/shard"
 	"github.com/canopy-dev/canopy/pkg/tunnel"
 )
@@ -75,4 +78,7 @@ func (s *apiStorage) installTunnel(tunnels *tunnel.Hub, authz authorizer.Authori
 	pods := podproxy.New(s.Pods, s.SyncTargets, tunnels)
 	s.core.Storage["pods/log"] = pods.Log()
 	maps.Copy(s.core.Storage, pods.Streams(authz))
+	// kubectl top reads the pods' metrics in the group metrics-server
+	// serves in a physical cluster.
+	s.groups = append(s.groups, storedGroup{metricsv1beta1.SchemeGroupVersion, registry.Group{Storage: map[string]rest.Storage{"pods": pods.Metrics()}}})
 }

@@ -13,7 +13,10 @@
 // namespace and checks it is one of its pods (pkg/tunnel/agent). Log
 // streams the log through the tunnel; exec, attach and portforward
 // (Streams) carry the client's upgrade through it unchanged, whichever
-// protocol kubectl speaks, to the physical cluster's API server.
+// protocol kubectl speaks, to the physical cluster's API server. Metrics
+// serves metrics.k8s.io's pods, for kubectl top: the pods a request
+// selects at the hub, each pod's PodMetrics asked of its syncer, a few at
+// a time, and named as the hub names the pod.
 //
 // Errors are Statuses: 404 if the hub has no such pod, 400 if it runs in
 // no physical cluster, 503 naming the SyncTarget if its syncer is not

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/conversion"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apiserver/pkg/registry/rest"
+	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
@@ -20,8 +21,12 @@ import (
 )
 
 // AddToScheme registers how the query of each pod subresource request
-// decodes into its options, as kube-apiserver's scheme does.
+// decodes into its options, as kube-apiserver's scheme does, and the
+// metrics.k8s.io types Metrics serves.
 func AddToScheme(s *runtime.Scheme) error {
+	if err := metricsv1beta1.AddToScheme(s); err != nil {
+		return err
+	}
 	for _, c := range []struct {
 		options runtime.Object
 		convert func(*url.Values, runtime.Object, conversion.Scope) error

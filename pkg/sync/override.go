@@ -38,7 +38,9 @@ func withRevision(hub *unstructured.Unstructured, rev string) (*unstructured.Uns
 // backoff; a change of the object or of its placement's rules ends it.
 // Where a rollout names the revision the target runs, its spec is that
 // revision's, and the downstream object records the revision, which the
-// syncer reports with the target's status.
+// syncer reports with the target's status, instead of the hub generation:
+// a target pinned to a revision receives exactly the object it had while
+// the hub's spec moves on without it (status.FromDownstream).
 func targetObject(hub *unstructured.Unstructured, o origin, key string) (*unstructured.Unstructured, error) {
 	rev := hub.GetAnnotations()[workloadv1alpha1.RevisionAnnotation(key)]
 	if rev != "" {
@@ -52,6 +54,7 @@ func targetObject(hub *unstructured.Unstructured, o origin, key string) (*unstru
 	if rev != "" {
 		annotations := out.GetAnnotations()
 		annotations[workloadv1alpha1.AppliedRevisionAnnotation] = rev
+		delete(annotations, workloadv1alpha1.HubGenerationAnnotation)
 		out.SetAnnotations(annotations)
 	}
 	raw := hub.GetAnnotations()[workloadv1alpha1.OverridesAnnotation(key)]

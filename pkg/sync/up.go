@@ -29,7 +29,7 @@ func (s *Syncer) syncUp(ctx context.Context, k objectKey) error {
 	if o, ours := originOf(down); !ours || o != k.origin {
 		return nil
 	}
-	st, ok := status.FromDownstream(down)
+	st, ok := status.FromDownstream(h.Unstructured, down, s.key)
 	if !ok {
 		return nil
 	}

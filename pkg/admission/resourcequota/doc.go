@@ -16,7 +16,7 @@
 // quota at once conflict, the loser reading the quota again and checking
 // again, as upstream does. What counts is measured by the same
 // evaluators the hub's quota controller recounts with
-// (pkg/controller/resourcequota.NewRegistry), kube's for pods and
+// (pkg/quota.NewRegistry), kube's for pods and
 // services, the hub's for workloads (replicas × pod template: the hub
 // runs no pods of its own) and an object count for every other built-in
 // resource, so the usage one writes is the usage the other computes.

@@ -12,9 +12,9 @@ import (
 	"k8s.io/apiserver/pkg/quota/v1/generic"
 	"k8s.io/apiserver/pkg/registry/rest"
 
-	quotacontroller "github.com/canopy-dev/canopy/pkg/controller/resourcequota"
 	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	hubquota "github.com/canopy-dev/canopy/pkg/quota"
 )
 
 // workers is how many namespaces' requests are checked at once:
@@ -48,7 +48,7 @@ var _ admission.ValidationInterface = &Plugin{}
 
 // New returns the plugin of c.
 func New(c Config) *Plugin {
-	registry := quotacontroller.NewRegistry(c.Counted, nilList)
+	registry := hubquota.NewRegistry(c.Counted, nilList)
 	return &Plugin{
 		Handler:   admission.NewHandler(admission.Create, admission.Update),
 		quotas:    c.Quotas,
@@ -68,7 +68,7 @@ func (p *Plugin) Validate(ctx context.Context, a admission.Attributes, _ admissi
 		return nil
 	}
 	cluster, ok := logicalcluster.ClusterFrom(ctx)
-	if !ok || p.registry.Get(a.GetResource().GroupResource()) == nil || quotacontroller.Upsynced(a.GetObject()) {
+	if !ok || p.registry.Get(a.GetResource().GroupResource()) == nil || hubquota.Upsynced(a.GetObject()) {
 		return nil
 	}
 	if len(p.quotas.InNamespace(cluster, a.GetNamespace())) == 0 {

@@ -22,4 +22,9 @@
 // scheduler, kube-proxy and kube-dns, and a monitoring group for metrics
 // that are the hub's, not a logical cluster's. Excluded lists them, each
 // with the reason, and the data file leaves them out.
+//
+// One role is added: MetricsReader, which metrics-server's manifest adds
+// to a cluster, since every logical cluster serves pod metrics as a
+// cluster with metrics-server does. TestBootstrapPolicy gives the
+// physical cluster it compares with the same role.
 package bootstrappolicy

@@ -39,13 +39,14 @@ var policy = func() Policy {
 	return p
 }()
 
-// ClusterRoles returns copies of the default ClusterRoles.
+// ClusterRoles returns copies of the default ClusterRoles: kube's, and
+// MetricsReader.
 func ClusterRoles() []*rbacv1.ClusterRole {
-	out := make([]*rbacv1.ClusterRole, len(policy.ClusterRoles))
+	out := make([]*rbacv1.ClusterRole, len(policy.ClusterRoles), len(policy.ClusterRoles)+1)
 	for i := range policy.ClusterRoles {
 		out[i] = policy.ClusterRoles[i].DeepCopy()
 	}
-	return out
+	return append(out, MetricsReader())
 }
 
 // ClusterRoleBindings returns copies of the default ClusterRoleBindings.
@@ -57,7 +58,7 @@ func ClusterRoleBindings() []*rbacv1.ClusterRoleBinding {
 	return out
 }
 
-// ClusterRole returns a copy of the default ClusterRole name, or nil.
+// ClusterRole returns a copy of kube's default ClusterRole name, or nil.
 func ClusterRole(name string) *rbacv1.ClusterRole {
 	for i := range policy.ClusterRoles {
 		if policy.ClusterRoles[i].Name == name {

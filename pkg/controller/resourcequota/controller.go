@@ -24,6 +24,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/loopback"
+	hubquota "github.com/canopy-dev/canopy/pkg/quota"
 	"github.com/canopy-dev/canopy/pkg/shard"
 )
 
@@ -39,15 +40,6 @@ const (
 	// Deployment's pods do, into one computation.
 	delay = 200 * time.Millisecond
 )
-
-// aliases are the names quota also counts these resources' objects by,
-// as kube's evaluators do for backward compatibility.
-var aliases = map[schema.GroupResource]corev1.ResourceName{
-	corev1.Resource("configmaps"):             corev1.ResourceConfigMaps,
-	corev1.Resource("resourcequotas"):         corev1.ResourceQuotas,
-	corev1.Resource("replicationcontrollers"): corev1.ResourceReplicationControllers,
-	corev1.Resource("secrets"):                corev1.ResourceSecrets,
-}
 
 var quotasResource = corev1.SchemeGroupVersion.WithResource("resourcequotas")
 
@@ -105,7 +97,7 @@ func New(c Config) *Controller {
 		// every other resource by its objects alone, which their
 		// metadata tells.
 		var i *informer.Informer
-		if gr == pods || gr == services || workloads[gr] {
+		if gr == hubquota.Pods || gr == hubquota.Services || hubquota.Workloads[gr] {
 			i = c.Informers.For(s)
 		} else {
 			i = c.Informers.Metadata(s)
@@ -205,7 +197,7 @@ func (c *Controller) registry(cluster logicalcluster.Name) quota.Registry {
 		informers[r.resource] = r.informer
 		resources = append(resources, r.resource)
 	}
-	return NewRegistry(resources, func(gr schema.GroupResource) generic.ListFuncByNamespace {
+	return hubquota.NewRegistry(resources, func(gr schema.GroupResource) generic.ListFuncByNamespace {
 		i := informers[gr]
 		return func(ns string) ([]runtime.Object, error) { return own(i.InNamespace(cluster, ns)), nil }
 	})
@@ -215,7 +207,7 @@ func (c *Controller) registry(cluster logicalcluster.Name) quota.Registry {
 func own(objs []runtime.Object) []runtime.Object {
 	out := objs[:0:0]
 	for _, obj := range objs {
-		if !Upsynced(obj) {
+		if !hubquota.Upsynced(obj) {
 			out = append(out, obj)
 		}
 	}
@@ -291,15 +283,15 @@ func (c *Controller) recountAfterGrace(k key) {
 	now := time.Now()
 	var next time.Duration
 	for _, r := range c.counted {
-		if r.resource != pods {
+		if r.resource != hubquota.Pods {
 			continue
 		}
 		for _, obj := range r.informer.InNamespace(k.cluster, k.namespace) {
 			pod, ok := obj.(*corev1.Pod)
-			if !ok || !countsCompute(pod, now) {
+			if !ok || !hubquota.CountsCompute(pod, now) {
 				continue
 			}
-			if end, ok := graceEnds(pod); ok {
+			if end, ok := hubquota.GraceEnds(pod); ok {
 				if wait := end.Sub(now) + time.Second; next == 0 || wait < next {
 					next = wait
 				}

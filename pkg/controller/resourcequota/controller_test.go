@@ -11,6 +11,8 @@ import (
 	quota "k8s.io/apiserver/pkg/quota/v1"
 	"k8s.io/apiserver/pkg/quota/v1/generic"
 	"k8s.io/utils/ptr"
+
+	hubquota "github.com/canopy-dev/canopy/pkg/quota"
 )
 
 func pod(name string, phase corev1.PodPhase, requests, limits corev1.ResourceList) *corev1.Pod {
@@ -34,17 +36,17 @@ func TestSyncStatus(t *testing.T) {
 	gone.DeletionTimestamp = &metav1.Time{Time: now.Add(-time.Minute)}
 	gone.DeletionGracePeriodSeconds = ptr.To[int64](30)
 	registry := generic.NewRegistry([]quota.Evaluator{
-		&podEvaluator{now: func() time.Time { return now }, list: list(
+		hubquota.NewPodEvaluator(list(
 			pod("a", corev1.PodRunning, cpu("100m"), cpu("200m")),
 			pod("b", corev1.PodPending, cpu("250m"), nil),
 			pod("done", corev1.PodSucceeded, cpu("1"), nil),
 			gone,
-		)},
-		&serviceEvaluator{list: list(
+		), func() time.Time { return now }),
+		hubquota.NewServiceEvaluator(list(
 			&corev1.Service{Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeNodePort, Ports: []corev1.ServicePort{{Port: 80}, {Port: 81}}}},
 			&corev1.Service{Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeLoadBalancer, AllocateLoadBalancerNodePorts: ptr.To(false),
 				Ports: []corev1.ServicePort{{Port: 80, NodePort: 30080}, {Port: 81}}}},
-		)},
+		)),
 		generic.NewObjectCountEvaluator(corev1.Resource("configmaps"), list(&corev1.ConfigMap{}, &corev1.ConfigMap{}), corev1.ResourceConfigMaps),
 	})
 	hard := corev1.ResourceList{

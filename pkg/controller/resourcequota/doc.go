@@ -5,14 +5,14 @@
 // cluster.
 //
 // What counts is kube's: the evaluators of pods and services are taken
-// from k8s.io/kubernetes (evaluators.go, with their provenance), and
+// from k8s.io/kubernetes (pkg/quota, with their provenance), and
 // every other namespaced resource the hub serves is counted by object
 // as count/<resource>[.<group>] by k8s.io/apiserver's generic evaluator,
 // with the legacy names configmaps, secrets and resourcequotas. The
 // status is computed by k8s.io/apiserver's quota.CalculateUsage, as kube's
 // controller does.
 //
-// And, beyond kube, what workloads will run (workloads.go): the hub runs
+// And, beyond kube, what workloads will run (pkg/quota): the hub runs
 // no pods of its own, its workloads' pods run in physical clusters, so a
 // Deployment, ReplicaSet, StatefulSet, ReplicationController or Job
 // counts, besides itself, replicas × what kube's pod evaluator gives a

@@ -11,7 +11,11 @@
 // What goes up (FromDownstream) is the downstream status with its
 // observedGeneration mapped to the hub's generation only once the
 // downstream controller has observed the spec applied from it, so that
-// `kubectl rollout status` at the hub waits for the rollout.
+// `kubectl rollout status` at the hub waits for the rollout. A target a
+// progressive rollout pins to a revision carries that revision instead of
+// the hub generation, so a hub spec it is not given yet leaves its object
+// alone; it has observed the hub's generation once it runs the pinned
+// revision.
 //
 // Where it goes (Decide): an object assigned to this target alone gets
 // the status as its own, written as a merge patch without a

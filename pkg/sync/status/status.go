@@ -11,13 +11,19 @@ import (
 	"github.com/canopy-dev/canopy/pkg/sync/patch"
 )
 
-// FromDownstream is the status to write to the hub object of downstream
-// object down, and false when down has none. Its observedGeneration is
-// the hub generation down was applied from once the downstream
-// controller has observed down's spec, and one less before, so that
-// whoever waits at the hub for the hub generation to be observed waits
-// for the rollout.
-func FromDownstream(down *unstructured.Unstructured) (map[string]any, bool) {
+// FromDownstream is the status to write to hub object hub of downstream
+// object down, of the target of key, and false when down has none. Its
+// observedGeneration is the hub generation down was applied from once
+// the downstream controller has observed down's spec, and one less
+// before, so that whoever waits at the hub for the hub generation to be
+// observed waits for the rollout.
+//
+// A target a rollout pins to a revision (workloadv1alpha1.RevisionAnnotation)
+// receives that revision's spec without the hub generation, so that a
+// newer hub spec it is not given yet leaves its object untouched: it runs
+// all the hub asks of it, the current generation, once it has applied and
+// observed the revision the hub pins it to, and not before.
+func FromDownstream(hub, down *unstructured.Unstructured, key string) (map[string]any, bool) {
 	status, ok, _ := unstructured.NestedMap(down.Object, "status")
 	if !ok {
 		return nil, false
@@ -27,6 +33,12 @@ func FromDownstream(down *unstructured.Unstructured) (map[string]any, bool) {
 		return status, true
 	}
 	hubGeneration, err := strconv.ParseInt(down.GetAnnotations()[workloadv1alpha1.HubGenerationAnnotation], 10, 64)
+	if applied := down.GetAnnotations()[workloadv1alpha1.AppliedRevisionAnnotation]; err != nil && applied != "" {
+		hubGeneration, err = hub.GetGeneration(), nil
+		if applied != hub.GetAnnotations()[workloadv1alpha1.RevisionAnnotation(key)] {
+			hubGeneration--
+		}
+	}
 	if err != nil {
 		// Without the hub generation there is no telling what was observed.
 		delete(status, "observedGeneration")

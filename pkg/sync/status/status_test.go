@@ -10,24 +10,37 @@ import (
 )
 
 func TestFromDownstream(t *testing.T) {
-	down := func(generation, observed int64, hubGeneration string) *unstructured.Unstructured {
-		u := &unstructured.Unstructured{Object: map[string]any{
-			"metadata": map[string]any{"generation": generation, "annotations": map[string]any{workloadv1alpha1.HubGenerationAnnotation: hubGeneration}},
+	const key = "k1"
+	down := func(generation, observed int64, annotation, value string) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{
+			"metadata": map[string]any{"generation": generation, "annotations": map[string]any{annotation: value}},
 			"status":   map[string]any{"observedGeneration": observed, "replicas": int64(3)},
 		}}
-		return u
 	}
+	stamped := func(generation, observed int64, hubGeneration string) *unstructured.Unstructured {
+		return down(generation, observed, workloadv1alpha1.HubGenerationAnnotation, hubGeneration)
+	}
+	applied := func(generation, observed int64, revision string) *unstructured.Unstructured {
+		return down(generation, observed, workloadv1alpha1.AppliedRevisionAnnotation, revision)
+	}
+	// The hub is at generation 7 and pins the target to revision r1.
+	hub := &unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{
+		"generation": int64(7), "annotations": map[string]any{workloadv1alpha1.RevisionAnnotation(key): "r1"},
+	}}}
 	for _, tc := range []struct {
 		name string
 		down *unstructured.Unstructured
 		want any
 	}{
-		{"observed", down(2, 2, "5"), int64(5)},
-		{"not yet observed", down(2, 1, "5"), int64(4)},
-		{"no hub generation", down(2, 2, ""), nil},
+		{"observed", stamped(2, 2, "5"), int64(5)},
+		{"not yet observed", stamped(2, 1, "5"), int64(4)},
+		{"no hub generation", stamped(2, 2, ""), nil},
+		{"pinned revision observed", applied(2, 2, "r1"), int64(7)},
+		{"pinned revision not yet observed", applied(2, 1, "r1"), int64(6)},
+		{"another revision than the pinned one", applied(2, 2, "r0"), int64(6)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			status, ok := FromDownstream(tc.down)
+			status, ok := FromDownstream(hub, tc.down, key)
 			if !ok || status["replicas"] != int64(3) {
 				t.Fatalf("status %v, %v", status, ok)
 			}
@@ -36,7 +49,7 @@ func TestFromDownstream(t *testing.T) {
 			}
 		})
 	}
-	if _, ok := FromDownstream(&unstructured.Unstructured{Object: map[string]any{"data": map[string]any{}}}); ok {
+	if _, ok := FromDownstream(hub, &unstructured.Unstructured{Object: map[string]any{"data": map[string]any{}}}, key); ok {
 		t.Error("an object without status has a status for the hub")
 	}
 }

@@ -5,7 +5,8 @@
 // The handler the syncer serves there is PodProxy, which enforces the
 // syncer's own scope whoever asks: through the tunnel the hub may ask
 // only for the log, exec, attach and portforward subresources of pods
-// this syncer upsynced, in the downstream namespaces it made for them.
+// this syncer upsynced, in the downstream namespaces it made for them,
+// and for their PodMetrics (the metrics route: kubectl top at the hub).
 // PodProxy checks both sides before each request: the downstream
 // namespace is the one the syncer made for the pod's hub namespace
 // (workloadv1alpha1.DownstreamNamespace, its target-key label and origin
@@ -20,5 +21,8 @@
 // k8s.io/apimachinery/pkg/util/proxy's UpgradeAwareHandler, as
 // kube-apiserver proxies to kubelets, so that exec's and port-forward's
 // upgrades pass as they are. No header of the request saying who asks
-// (Authorization, Impersonate-*) is passed on.
+// (Authorization, Impersonate-*) is passed on. A pod's metrics are read
+// from the physical cluster's metrics.k8s.io API with the same credential;
+// a cluster that serves none answers a 503 saying so, a pod it has no
+// sample of yet a 404, as metrics-server does.
 package agent

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -10,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/util/proxy"
 	"k8s.io/apiserver/pkg/endpoints/handlers/responsewriters"
@@ -24,6 +26,11 @@ import (
 // Subresources are the pod subresources the hub may ask for through the
 // tunnel.
 var Subresources = []string{"log", "exec", "attach", "portforward"}
+
+// Metrics is the route, in a pod's path inside the tunnel, at which the
+// syncer answers the pod's PodMetrics from its physical cluster's
+// metrics.k8s.io API, under the same scope rule as the subresources.
+const Metrics = "metrics"
 
 // PodProxy serves, inside the tunnel, the subresources of the pods the
 // syncer upsynced, from its physical cluster with its own credential
@@ -93,13 +100,17 @@ func NewPodProxy(hub, down *rest.Config, target tunnel.Target) (*PodProxy, error
 
 func (p *PodProxy) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	cluster, namespace, name, sub, ok := tunnel.ParsePodPath(req.URL.Path)
-	if !ok || !slices.Contains(Subresources, sub) {
-		p.refuse(w, fmt.Sprintf("%s %s: through the tunnel the syncer serves only the subresources %s of the pods it upsynced", req.Method, req.URL.Path, strings.Join(Subresources, ", ")))
+	if !ok || !slices.Contains(Subresources, sub) && (sub != Metrics || req.Method != http.MethodGet) {
+		p.refuse(w, fmt.Sprintf("%s %s: through the tunnel the syncer serves only the subresources %s, and GET of the metrics, of the pods it upsynced", req.Method, req.URL.Path, strings.Join(Subresources, ", ")))
 		return
 	}
 	downNamespace, err := p.allowed(req, cluster, namespace, name)
 	if err != nil {
 		writeStatus(w, err)
+		return
+	}
+	if sub == Metrics {
+		p.metrics(w, req, downNamespace, name)
 		return
 	}
 	location := *p.host
@@ -151,6 +162,39 @@ func (p *PodProxy) allowed(req *http.Request, cluster logicalcluster.Name, names
 		return refuse(fmt.Sprintf("%s is not one it upsynced (label %s)", pod, workloadv1alpha1.UpsyncedLabel))
 	}
 	return downNamespace, nil
+}
+
+// metrics answers the PodMetrics of pod name in downNamespace as the
+// physical cluster's metrics.k8s.io API has it. The hub keeps only its
+// usage and time: names and labels are the hub's own.
+func (p *PodProxy) metrics(w http.ResponseWriter, req *http.Request, downNamespace, name string) {
+	body, err := p.down.CoreV1().RESTClient().Get().
+		AbsPath("/apis/metrics.k8s.io/v1beta1/namespaces", downNamespace, "pods", name).DoRaw(req.Context())
+	if err != nil {
+		writeStatus(w, metricsError(p.target, name, err))
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(body)
+}
+
+// metricsError is what the hub is told when the physical cluster did not
+// answer pod name's metrics: a 404 naming the pod when metrics-server has
+// no sample of it (yet, or any more), which names it in its NotFound; a
+// 503 saying so when the cluster serves no metrics API at all, whose 404
+// names nothing; a 503 with the cause otherwise.
+func metricsError(target tunnel.Target, name string, err error) *apierrors.StatusError {
+	var status apierrors.APIStatus
+	switch {
+	case apierrors.IsNotFound(err) && errors.As(err, &status) && status.Status().Details != nil && status.Status().Details.Name != "":
+		return apierrors.NewNotFound(schema.GroupResource{Group: "metrics.k8s.io", Resource: "pods"}, name)
+	case apierrors.IsNotFound(err):
+		return apierrors.NewServiceUnavailable(fmt.Sprintf(
+			"the physical cluster of SyncTarget %s serves no metrics API (metrics.k8s.io/v1beta1): run metrics-server there for the usage of its pods", target))
+	default:
+		return apierrors.NewServiceUnavailable(fmt.Sprintf(
+			"the physical cluster of SyncTarget %s could not answer the metrics of its pods: %v", target, err))
+	}
 }
 
 func (p *PodProxy) refuse(w http.ResponseWriter, why string) {

@@ -1,4 +1,4 @@
-package resourcequota
+package quota
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apiserver/pkg/admission"
-	quota "k8s.io/apiserver/pkg/quota/v1"
+	kubequota "k8s.io/apiserver/pkg/quota/v1"
 	"k8s.io/apiserver/pkg/quota/v1/generic"
 	resourcehelper "k8s.io/component-helpers/resource"
 )
@@ -30,11 +30,12 @@ import (
 // they are copied, not imported; what is left out is said where it is.
 
 var (
-	pods     = corev1.SchemeGroupVersion.WithResource("pods").GroupResource()
-	services = corev1.SchemeGroupVersion.WithResource("services").GroupResource()
+	// Pods and Services are the resources whose evaluators are kube's.
+	Pods     = corev1.SchemeGroupVersion.WithResource("pods").GroupResource()
+	Services = corev1.SchemeGroupVersion.WithResource("services").GroupResource()
 )
 
-var podObjectCountName = generic.ObjectCountQuotaResourceNameFor(pods)
+var podObjectCountName = generic.ObjectCountQuotaResourceNameFor(Pods)
 
 var resourceRequestsDeviceClassPrefix = corev1.DefaultResourceRequestsPrefix + resourcev1.ResourceDeviceClassPrefix
 
@@ -111,7 +112,7 @@ type podEvaluator struct {
 	now  func() time.Time
 }
 
-var _ quota.Evaluator = &podEvaluator{}
+var _ kubequota.Evaluator = &podEvaluator{}
 
 // Constraints asks the containers of a pod to set the cpu and memory
 // requests and limits that a quota limits, unless the pod sets them.
@@ -141,7 +142,7 @@ func (p *podEvaluator) Constraints(required []corev1.ResourceName, item runtime.
 	return fmt.Errorf("must specify %s", strings.Join(messages, "; "))
 }
 
-func (p *podEvaluator) GroupResource() schema.GroupResource { return pods }
+func (p *podEvaluator) GroupResource() schema.GroupResource { return Pods }
 
 // Handles is a pod's create, the update that makes it terminating or no
 // longer, and its resize.
@@ -172,9 +173,9 @@ func (p *podEvaluator) Matches(q *corev1.ResourceQuota, item runtime.Object) (bo
 }
 
 func (p *podEvaluator) MatchingResources(input []corev1.ResourceName) []corev1.ResourceName {
-	result := quota.Intersection(input, podResources)
+	result := kubequota.Intersection(input, podResources)
 	for _, r := range input {
-		if quota.ContainsPrefix(podResourcePrefixes, r) {
+		if kubequota.ContainsPrefix(podResourcePrefixes, r) {
 			result = append(result, r)
 		}
 		if isExtendedResourceNameForQuota(r) {
@@ -221,20 +222,20 @@ func (p *podEvaluator) Usage(item runtime.Object) (corev1.ResourceList, error) {
 		return corev1.ResourceList{}, err
 	}
 	result := corev1.ResourceList{podObjectCountName: *resource.NewQuantity(1, resource.DecimalSI)}
-	if !countsCompute(pod, p.now()) {
+	if !CountsCompute(pod, p.now()) {
 		return result, nil
 	}
 	opts := resourcehelper.PodResourcesOptions{UseStatusResources: true}
-	return quota.Add(result, podComputeUsageHelper(resourcehelper.PodRequests(pod, opts), resourcehelper.PodLimits(pod, opts))), nil
+	return kubequota.Add(result, podComputeUsageHelper(resourcehelper.PodRequests(pod, opts), resourcehelper.PodLimits(pod, opts))), nil
 }
 
-func (p *podEvaluator) UsageStats(options quota.UsageStatsOptions) (quota.UsageStats, error) {
+func (p *podEvaluator) UsageStats(options kubequota.UsageStatsOptions) (kubequota.UsageStats, error) {
 	return generic.CalculateUsageStats(options, p.list, podMatchesScopeFunc, p.Usage)
 }
 
 func enforcePodContainerConstraints(c *corev1.Container, required sets.Set[corev1.ResourceName], missing map[corev1.ResourceName]sets.Set[string]) {
 	usage := podComputeUsageHelper(c.Resources.Requests, c.Resources.Limits)
-	for _, r := range sets.List(required.Difference(sets.New(quota.ResourceNames(usage)...))) {
+	for _, r := range sets.List(required.Difference(sets.New(kubequota.ResourceNames(usage)...))) {
 		if _, ok := missing[r]; !ok {
 			missing[r] = sets.New[string]()
 		}
@@ -267,7 +268,7 @@ func podComputeUsageHelper(requests, limits corev1.ResourceList) corev1.Resource
 		result[corev1.ResourceLimitsEphemeralStorage] = limit
 	}
 	for r, request := range requests {
-		if quota.ContainsPrefix(requestedResourcePrefixes, r) {
+		if kubequota.ContainsPrefix(requestedResourcePrefixes, r) {
 			result[r] = request
 			result[maskResourceWithPrefix(r, corev1.DefaultResourceRequestsPrefix)] = request
 		}
@@ -422,29 +423,29 @@ func usesCrossNamespacePodAffinity(pod *corev1.Pod) bool {
 	return false
 }
 
-// countsCompute is upstream's QuotaV1Pod: whether a pod's compute
+// CountsCompute is upstream's QuotaV1Pod: whether a pod's compute
 // resources count at now. A terminal pod's do not, nor those of a pod
 // past its deletion grace period.
-func countsCompute(pod *corev1.Pod, now time.Time) bool {
+func CountsCompute(pod *corev1.Pod, now time.Time) bool {
 	if pod.Status.Phase == corev1.PodFailed || pod.Status.Phase == corev1.PodSucceeded {
 		return false
 	}
-	if end, ok := graceEnds(pod); ok && now.After(end) {
+	if end, ok := GraceEnds(pod); ok && now.After(end) {
 		return false
 	}
 	return true
 }
 
-// graceEnds is when the deletion grace period of a pod being deleted
+// GraceEnds is when the deletion grace period of a pod being deleted
 // gracefully ends.
-func graceEnds(pod *corev1.Pod) (time.Time, bool) {
+func GraceEnds(pod *corev1.Pod) (time.Time, bool) {
 	if pod.DeletionTimestamp == nil || pod.DeletionGracePeriodSeconds == nil {
 		return time.Time{}, false
 	}
 	return pod.DeletionTimestamp.Add(time.Duration(*pod.DeletionGracePeriodSeconds) * time.Second), true
 }
 
-var serviceObjectCountName = generic.ObjectCountQuotaResourceNameFor(services)
+var serviceObjectCountName = generic.ObjectCountQuotaResourceNameFor(Services)
 
 // serviceResources are the resources a service evaluator tracks.
 var serviceResources = []corev1.ResourceName{
@@ -458,11 +459,11 @@ var serviceResources = []corev1.ResourceName{
 // list.
 type serviceEvaluator struct{ list generic.ListFuncByNamespace }
 
-var _ quota.Evaluator = &serviceEvaluator{}
+var _ kubequota.Evaluator = &serviceEvaluator{}
 
 func (p *serviceEvaluator) Constraints([]corev1.ResourceName, runtime.Object) error { return nil }
 
-func (p *serviceEvaluator) GroupResource() schema.GroupResource { return services }
+func (p *serviceEvaluator) GroupResource() schema.GroupResource { return Services }
 
 // Handles is a service's create, and the update that may change its
 // node ports or load balancer.
@@ -476,7 +477,7 @@ func (p *serviceEvaluator) Matches(q *corev1.ResourceQuota, item runtime.Object)
 }
 
 func (p *serviceEvaluator) MatchingResources(input []corev1.ResourceName) []corev1.ResourceName {
-	return quota.Intersection(input, serviceResources)
+	return kubequota.Intersection(input, serviceResources)
 }
 
 func (p *serviceEvaluator) MatchingScopes(runtime.Object, []corev1.ScopedResourceSelectorRequirement) ([]corev1.ScopedResourceSelectorRequirement, error) {
@@ -516,7 +517,7 @@ func (p *serviceEvaluator) Usage(item runtime.Object) (corev1.ResourceList, erro
 	return result, nil
 }
 
-func (p *serviceEvaluator) UsageStats(options quota.UsageStatsOptions) (quota.UsageStats, error) {
+func (p *serviceEvaluator) UsageStats(options kubequota.UsageStatsOptions) (kubequota.UsageStats, error) {
 	return generic.CalculateUsageStats(options, p.list, generic.MatchesNoScopeFunc, p.Usage)
 }
 

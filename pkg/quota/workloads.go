@@ -1,4 +1,4 @@
-package resourcequota
+package quota
 
 import (
 	"fmt"
@@ -10,20 +10,20 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/admission"
-	quota "k8s.io/apiserver/pkg/quota/v1"
+	kubequota "k8s.io/apiserver/pkg/quota/v1"
 	"k8s.io/apiserver/pkg/quota/v1/generic"
 	resourcehelper "k8s.io/component-helpers/resource"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 )
 
-// workloads are the resources whose objects count, besides themselves,
+// Workloads are the resources whose objects count, besides themselves,
 // the pods they run: replicas × their pod template. A DaemonSet is not
 // among them: how many pods it runs is how many nodes its physical
 // clusters have, which the hub does not know when it admits one, so it
 // counts as an object only; nor is a CronJob, whose Jobs count when
 // they are made.
-var workloads = map[schema.GroupResource]bool{
+var Workloads = map[schema.GroupResource]bool{
 	appsv1.Resource("deployments"):            true,
 	appsv1.Resource("replicasets"):            true,
 	appsv1.Resource("statefulsets"):           true,
@@ -45,7 +45,7 @@ type workloadEvaluator struct {
 	list  generic.ListFuncByNamespace
 }
 
-var _ quota.Evaluator = &workloadEvaluator{}
+var _ kubequota.Evaluator = &workloadEvaluator{}
 
 func newWorkloadEvaluator(r schema.GroupResource, list generic.ListFuncByNamespace) *workloadEvaluator {
 	names := []corev1.ResourceName{generic.ObjectCountQuotaResourceNameFor(r)}
@@ -140,7 +140,7 @@ func (w *workloadEvaluator) Handles(a admission.Attributes) bool {
 	case admission.Update:
 		before, err1 := w.Usage(a.GetOldObject())
 		after, err2 := w.Usage(a.GetObject())
-		return err1 != nil || err2 != nil || !quota.Equals(before, after)
+		return err1 != nil || err2 != nil || !kubequota.Equals(before, after)
 	}
 	return false
 }
@@ -152,7 +152,7 @@ func (w *workloadEvaluator) Matches(q *corev1.ResourceQuota, item runtime.Object
 // MatchingResources is what a workload counts of input: its object
 // count, and what a pod counts but count/pods.
 func (w *workloadEvaluator) MatchingResources(input []corev1.ResourceName) []corev1.ResourceName {
-	result := quota.Intersection(input, w.names)
+	result := kubequota.Intersection(input, w.names)
 	for _, r := range w.pods.MatchingResources(input) {
 		if r != podObjectCountName {
 			result = append(result, r)
@@ -204,6 +204,6 @@ func (w *workloadEvaluator) Usage(item runtime.Object) (corev1.ResourceList, err
 	return result, nil
 }
 
-func (w *workloadEvaluator) UsageStats(options quota.UsageStatsOptions) (quota.UsageStats, error) {
+func (w *workloadEvaluator) UsageStats(options kubequota.UsageStatsOptions) (kubequota.UsageStats, error) {
 	return generic.CalculateUsageStats(options, w.list, w.matchesScope, w.Usage)
 }

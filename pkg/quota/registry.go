@@ -1,12 +1,13 @@
-package resourcequota
+package quota
 
 import (
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	quota "k8s.io/apiserver/pkg/quota/v1"
+	kubequota "k8s.io/apiserver/pkg/quota/v1"
 	"k8s.io/apiserver/pkg/quota/v1/generic"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
@@ -20,16 +21,16 @@ import (
 // and an object count of every other resource. list lists a resource's
 // objects in a namespace; admission, which only measures the object of a
 // request, passes nil lists.
-func NewRegistry(resources []schema.GroupResource, list func(schema.GroupResource) generic.ListFuncByNamespace) quota.Registry {
-	evaluators := make([]quota.Evaluator, 0, len(resources))
+func NewRegistry(resources []schema.GroupResource, list func(schema.GroupResource) generic.ListFuncByNamespace) kubequota.Registry {
+	evaluators := make([]kubequota.Evaluator, 0, len(resources))
 	for _, r := range resources {
 		l := list(r)
 		switch {
-		case r == pods:
+		case r == Pods:
 			evaluators = append(evaluators, &podEvaluator{list: l, now: time.Now})
-		case r == services:
+		case r == Services:
 			evaluators = append(evaluators, &serviceEvaluator{list: l})
-		case workloads[r]:
+		case Workloads[r]:
 			evaluators = append(evaluators, newWorkloadEvaluator(r, l))
 		default:
 			evaluators = append(evaluators, generic.NewObjectCountEvaluator(r, l, aliases[r]))
@@ -51,4 +52,25 @@ func Upsynced(obj runtime.Object) bool {
 	}
 	_, ok := m.GetLabels()[workloadv1alpha1.UpsyncedLabel]
 	return ok
+}
+
+// aliases are the names quota also counts these resources' objects by,
+// as kube's evaluators do for backward compatibility.
+var aliases = map[schema.GroupResource]corev1.ResourceName{
+	corev1.Resource("configmaps"):             corev1.ResourceConfigMaps,
+	corev1.Resource("resourcequotas"):         corev1.ResourceQuotas,
+	corev1.Resource("replicationcontrollers"): corev1.ResourceReplicationControllers,
+	corev1.Resource("secrets"):                corev1.ResourceSecrets,
+}
+
+// NewPodEvaluator is kube's evaluator of pods, listing them with list and
+// telling the time with now, for a registry made by hand.
+func NewPodEvaluator(list generic.ListFuncByNamespace, now func() time.Time) kubequota.Evaluator {
+	return &podEvaluator{list: list, now: now}
+}
+
+// NewServiceEvaluator is kube's evaluator of Services, listing them with
+// list, for a registry made by hand.
+func NewServiceEvaluator(list generic.ListFuncByNamespace) kubequota.Evaluator {
+	return &serviceEvaluator{list: list}
 }
