@@ -1,8 +1,11 @@
 package e2e
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"math"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -404,4 +407,95 @@ func createReady(t *testing.T, lcs dynamic.NamespaceableResourceInterface, name 
 		phase, _, _ := unstructured.NestedString(got.Object, "status", "phase")
 		return phase == "Ready", "phase " + phase
 	})
+}
+
+// TestClusterQuotaLookupCost: the creates of a logical cluster under no
+// lease read no ClusterQuota from the database each. Admission looks for
+// a lease at every level above the logical cluster on every create; where
+// the shared informer holds none, it asks the database once, and that
+// answer stands for 30 seconds (pkg/admission/clusterquota's lookup), so
+// the reads are bounded by the levels and the time taken, not by the
+// creates.
+func TestClusterQuotaLookupCost(t *testing.T) {
+	t.Parallel()
+	const creates, workers, levels = 300, 8, 2
+	h, _, pki := startHubWith(t)
+	server := "https://" + h.addr()
+	metricsClient, err := adminClient(pki)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := func(path logicalcluster.Name) *dynamic.DynamicClient {
+		cfg := h.admin(t).restConfig("root")
+		cfg.Host = server + "/clusters/" + path.String()
+		cfg.QPS, cfg.Burst = -1, 0
+		c, err := dynamic.NewForConfig(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	createReady(t, client(logicalcluster.Root).Resource(logicalClusters), "org")
+	createReady(t, client("root:org").Resource(logicalClusters), "team")
+	cms := client("root:org:team").Resource(schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}).Namespace("default")
+
+	const series = "clusterquotas.tenancy.canopy.dev"
+	before, _ := storeStatements(t, metricsClient, server, "get", series)
+	start := time.Now()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := next.Add(1); i <= creates; i = next.Add(1) {
+				cm := &unstructured.Unstructured{Object: map[string]any{
+					"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": fmt.Sprintf("cm-%d", i)},
+				}}
+				if _, err := cms.Create(context.Background(), cm, metav1.CreateOptions{}); err != nil {
+					t.Errorf("create ConfigMap cm-%d in root:org:team: %v", i, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	after, _ := storeStatements(t, metricsClient, server, "get", series)
+	reads := after - before
+	// Each level's answer may expire once per 30 seconds, the first time
+	// possibly during the creates, since it was asked when the logical
+	// cluster was made.
+	bound := levels * (1 + int(math.Ceil(elapsed.Seconds()/30)))
+	t.Logf("%d creates in root:org:team, under no lease, in %v: %d ClusterQuota reads of the database, bound %d", creates, elapsed.Round(time.Millisecond), reads, bound)
+	if reads > bound {
+		t.Fatalf("%d creates under no lease read ClusterQuotas from the database %d times in %v, more than the bound %d: admission asks the database per create",
+			creates, reads, elapsed, bound)
+	}
+}
+
+// storeStatements is how many statements of operation the hub's stores
+// ran on resource for requests, from its /metrics, and whether it has
+// the series: a store that has run none has not.
+func storeStatements(t *testing.T, client *http.Client, server, operation, resource string) (int, bool) {
+	t.Helper()
+	resp, err := client.Get(server + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	series := fmt.Sprintf(`canopy_sqlstorage_statements_total{operation=%q,resource=%q} `, operation, resource)
+	s := bufio.NewScanner(resp.Body)
+	s.Buffer(make([]byte, 1<<20), 1<<20)
+	for s.Scan() {
+		if v, ok := strings.CutPrefix(s.Text(), series); ok {
+			n, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatalf("%s%s: %v", series, v, err)
+			}
+			return int(n), true
+		}
+	}
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return 0, false
 }

@@ -33,6 +33,8 @@ type Plugin struct {
 	// cached is the shared informer of the leases, which finds those that
 	// exist without a read of the database.
 	cached *informer.Informer
+	// live are the reads of leases the informer did not hold.
+	live *lookups
 	// pending are the creates in flight in the stores tracked, by their
 	// request's context (Track).
 	pending sync.Map
@@ -51,6 +53,7 @@ func New(quotas *genericregistry.Store, cached *informer.Informer) *Plugin {
 		Handler: admission.NewHandler(admission.Create, admission.Update),
 		quotas:  quotas,
 		cached:  cached,
+		live:    newLookups(),
 		queues:  map[logicalcluster.Name][]*queued{},
 	}
 }
@@ -194,10 +197,10 @@ func (p *Plugin) chargeLeases(ctx context.Context, a admission.Attributes, clust
 // resource of amount. A lease the shared informer holds is taken from it:
 // the charge's conditional write reads it afresh anyway, and a lease
 // deleted since fails that write, which has chargeAll look again, fresh.
-// Where the informer holds none, and for every level if fresh, the
-// database is asked: a lease given a moment ago through another hub
-// replica may not have reached this one's informer, and must bind at
-// once. Resources no lease limits are not charged.
+// Where the informer holds none, the database is asked, at most once per
+// liveTTL (lookup.go): a lease given a moment ago through another hub
+// replica may not have reached this one's informer yet. Resources no
+// lease limits are not charged.
 func (p *Plugin) leases(ctx context.Context, cluster logicalcluster.Name, amount corev1.ResourceList, fresh bool) ([]charge, error) {
 	left := amount.DeepCopy()
 	var charges []charge
@@ -228,7 +231,7 @@ func (p *Plugin) leases(ctx context.Context, cluster logicalcluster.Name, amount
 }
 
 // lease is ClusterQuota name of parent, or nil: from the informer when it
-// holds it and not fresh, else from the database.
+// holds it and not fresh, else as the database answered (lookup.go).
 func (p *Plugin) lease(ctx context.Context, parent logicalcluster.Name, name string, fresh bool) (*tenancyv1alpha1.ClusterQuota, error) {
 	if !fresh && p.cached != nil {
 		if obj, ok := p.cached.Get(parent, "", name); ok {
@@ -237,14 +240,7 @@ func (p *Plugin) lease(ctx context.Context, parent logicalcluster.Name, name str
 			}
 		}
 	}
-	obj, err := p.quotas.Get(logicalcluster.WithCluster(ctx, parent), name, &metav1.GetOptions{})
-	switch {
-	case apierrors.IsNotFound(err):
-		return nil, nil
-	case err != nil:
-		return nil, err
-	}
-	return obj.(*tenancyv1alpha1.ClusterQuota), nil
+	return p.live.get(ctx, p, parent, name, fresh)
 }
 
 // apply adds c's amount to its lease, with e, the pending charge that
