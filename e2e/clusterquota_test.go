@@ -409,6 +409,79 @@ func createReady(t *testing.T, lcs dynamic.NamespaceableResourceInterface, name 
 	})
 }
 
+// TestClusterQuotaPlacement: placement holds back a workload whose
+// subtree takes more compute than its lease holds, and says why, on the
+// workload and on the Placement. web asks for 3 CPUs in root:org:a before
+// org leases a 2 (admission had no lease to refuse it with); once a
+// Placement and a Ready SyncTarget are there, web is not placed, with
+// Placed=False LeaseExceeded, and the Placement has LeasesHeld=False
+// saying which lease; a ConfigMap, which runs nothing, is placed. Scaled
+// to the 2 CPUs the lease holds, web is placed and both conditions go.
+func TestClusterQuotaPlacement(t *testing.T) {
+	t.Parallel()
+	h, admin, pki := startHubWith(t, "org")
+	admin.addContextAs(h, pki, "admin", "org", "root:org")
+	admin.addContextAs(h, pki, "admin", "ta", "root:org:a")
+	admin.apply("org", "apiVersion: tenancy.canopy.dev/v1alpha1\nkind: LogicalCluster\nmetadata:\n  name: a\n")
+	admin.must("--context", "org", "wait", "--for=jsonpath={.status.phase}=Ready", "logicalcluster/a", "--timeout=30s")
+	admin.apply("ta", cpuDeployment("web", 3))
+	admin.apply("org", clusterQuota("a", map[string]string{"requests.cpu": "2"}))
+	expectAccount(t, admin, "org", "a", "hard=requests.cpu=2, out=requests.cpu=0, used=requests.cpu=3,")
+
+	admin.apply("ta", `apiVersion: workload.canopy.dev/v1alpha1
+kind: SyncTarget
+metadata: {name: pc1, labels: {region: eu}}
+---
+apiVersion: placement.canopy.dev/v1alpha1
+kind: Placement
+metadata: {name: eu}
+spec:
+  resources: [{group: apps, resource: deployments}, {resource: configmaps}]
+  targets: {labelSelector: {matchLabels: {region: eu}}}
+`)
+	admin.must("--context", "ta", "patch", "synctarget", "pc1", "--subresource", "status", "--type", "merge", "-p", heartbeat(time.Now()))
+	admin.must("--context", "ta", "patch", "synctarget", "pc1", "--subresource", "status", "--type", "merge", "-p", `{"status":{"allocatable":{"cpu":"8"}}}`)
+	admin.must("--context", "ta", "create", "configmap", "settings", "-n", "default", "--from-literal=k=v")
+
+	const why = `the subtree of root:org:a takes more than its lease (ClusterQuota "a" in root:org) holds: requests.cpu 3 of 2`
+	placed := `jsonpath={.metadata.labels} {.status.conditions[?(@.type=="Placed")].status} {.status.conditions[?(@.type=="Placed")].reason} {.status.conditions[?(@.type=="Placed")].message}`
+	waitUntil(t, 30*time.Second, "web not placed, with Placed=False LeaseExceeded", func() string {
+		got := admin.must("--context", "ta", "get", "deploy", "web", "-n", "default", "-o", placed)
+		if strings.Contains(got, "state.workload.canopy.dev/") || !strings.Contains(got, "False LeaseExceeded Not placed: "+why) {
+			return got
+		}
+		return ""
+	})
+	waitUntil(t, 30*time.Second, "the ConfigMap placed on pc1", func() string {
+		if got := admin.must("--context", "ta", "get", "configmap", "settings", "-n", "default", "-o", "jsonpath={.metadata.labels}"); !strings.Contains(got, "state.workload.canopy.dev/") {
+			return got
+		}
+		return ""
+	})
+	held := `jsonpath={.status.conditions[?(@.type=="LeasesHeld")].status} {.status.conditions[?(@.type=="LeasesHeld")].reason} {.status.conditions[?(@.type=="LeasesHeld")].message}`
+	waitUntil(t, 30*time.Second, "Placement eu with LeasesHeld=False saying why", func() string {
+		if got := admin.must("--context", "ta", "get", "placement", "eu", "-o", held); !strings.HasPrefix(got, "False LeaseExceeded "+why) {
+			return got
+		}
+		return ""
+	})
+
+	// Within its lease, web is placed; the conditions go.
+	admin.must("--context", "ta", "patch", "synctarget", "pc1", "--subresource", "status", "--type", "merge", "-p", heartbeat(time.Now()))
+	admin.must("--context", "ta", "patch", "synctarget", "pc1", "--subresource", "status", "--type", "merge", "-p", `{"status":{"allocatable":{"cpu":"8"}}}`)
+	admin.must("--context", "ta", "scale", "deploy/web", "-n", "default", "--replicas=2")
+	waitUntil(t, 30*time.Second, "web placed, its Placed condition gone", func() string {
+		got := admin.must("--context", "ta", "get", "deploy", "web", "-n", "default", "-o", placed)
+		if !strings.Contains(got, "state.workload.canopy.dev/") || strings.Contains(got, "False") {
+			return got
+		}
+		return ""
+	})
+	waitUntil(t, 30*time.Second, "Placement eu without its LeasesHeld condition", func() string {
+		return strings.TrimSpace(admin.must("--context", "ta", "get", "placement", "eu", "-o", held))
+	})
+}
+
 // TestClusterQuotaLookupCost: the creates of a logical cluster under no
 // lease read no ClusterQuota from the database each. Admission looks for
 // a lease at every level above the logical cluster on every create; where

@@ -241,6 +241,7 @@ func (h *hubServer) installPlacementController() error {
 		Client:          h.clients.placement,
 		Informers:       h.informers,
 		Ownership:       h.shards,
+		Leases:          h.apis.clusters.ClusterQuotas,
 	}))
 }
 
