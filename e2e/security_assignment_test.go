@@ -44,6 +44,37 @@ type assignmentField struct {
 	// command is the kubectl command setting it alone, label or
 	// annotate, if there is one.
 	command string
+	// annotation is the name of the field for key, if it is an
+	// annotation.
+	annotation func(key string) string
+}
+
+// annotationField is the field that annotation names for a key, set to
+// value.
+func annotationField(name string, annotation func(key string) string, value string) assignmentField {
+	return assignmentField{
+		name: name,
+		set:  func(d *appsv1.Deployment, key string) { d.Annotations[annotation(key)] = value },
+		patch: func(key string) string {
+			return fmt.Sprintf(`{"metadata":{"annotations":{%q:%q}}}`, annotation(key), value)
+		},
+		jsonPath:   func(key string) string { return "/metadata/annotations/" + escapeJSONPointer(annotation(key)) },
+		value:      value,
+		command:    "annotate",
+		annotation: annotation,
+	}
+}
+
+// recordFields are placement's record of what each target receives,
+// which only placement writes: the overrides it resolved for a target,
+// the revision a target runs and the spec of a revision. Written by
+// hand, they would send a physical cluster a spec the logical cluster's
+// admission never judged.
+var recordFields = []assignmentField{
+	annotationField("overrides", workloadv1alpha1.OverridesAnnotation, `[{"replicas":5}]`),
+	annotationField("revision pin", workloadv1alpha1.RevisionAnnotation, "7f3a"),
+	annotationField("spec of a revision", func(string) string { return workloadv1alpha1.SpecAnnotation("7f3a") },
+		`{"replicas":1,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"hostNetwork":true,"containers":[{"name":"web","image":"evil"}]}}}`),
 }
 
 // escapeJSONPointer escapes a label or annotation name for a JSON patch
@@ -67,18 +98,7 @@ var assignmentFields = []assignmentField{
 		value:   workloadv1alpha1.StateSync,
 		command: "label",
 	},
-	{
-		name: "replicas share",
-		set:  func(d *appsv1.Deployment, key string) { d.Annotations[workloadv1alpha1.ReplicasAnnotation(key)] = "1" },
-		patch: func(key string) string {
-			return fmt.Sprintf(`{"metadata":{"annotations":{%q:"1"}}}`, workloadv1alpha1.ReplicasAnnotation(key))
-		},
-		jsonPath: func(key string) string {
-			return "/metadata/annotations/" + escapeJSONPointer(workloadv1alpha1.ReplicasAnnotation(key))
-		},
-		value:   "1",
-		command: "annotate",
-	},
+	annotationField("replicas share", workloadv1alpha1.ReplicasAnnotation, "1"),
 	{
 		name: "pod template label",
 		set: func(d *appsv1.Deployment, key string) {
@@ -165,8 +185,8 @@ var assignmentWrites = []assignmentWrite{
 			return nil
 		}
 		name := workloadv1alpha1.StateLabel(key)
-		if f.command == "annotate" {
-			name = workloadv1alpha1.ReplicasAnnotation(key)
+		if f.annotation != nil {
+			name = f.annotation(key)
 		}
 		return []string{f.command, "deployment", "web", name + "=" + f.value}
 	}},
@@ -183,7 +203,9 @@ var assignmentWrites = []assignmentWrite{
 // target, a NoExecute taint, a target a PlacementConstraint of root
 // excludes and targets whose spec.logicalClusters leave root:a out. A
 // ServiceAccount of root:a named as one root granted use gets nothing
-// from that grant.
+// from that grant. Placement's record of what each target receives
+// (overrides, revision pins, revisions' specs) is refused to everyone
+// but placement, written any way.
 func TestSecurityAssignment(t *testing.T) {
 	t.Parallel()
 	onEachDatastore(t, testSecurityAssignment)
@@ -291,6 +313,22 @@ rules:
 		`user "alice" may not assign objects to SyncTarget root:shared`)
 	refused("alice: a key no SyncTarget has", write(alice, "label", "deployment", "web", workloadv1alpha1.StateLabel("0123456789abcdef")+"=Sync"),
 		"no SyncTarget has key 0123456789abcdef")
+	// Placement's record of what each target receives is placement's
+	// alone: no write of it passes, not even with use on the target nor
+	// as system:masters.
+	for _, f := range recordFields {
+		for who, k := range map[string]kubectl{"alice": alice, "bob": bob, "system:masters": admin} {
+			for _, w := range assignmentWrites {
+				n++
+				args := w.args(t, f, shared, n)
+				refused(fmt.Sprintf("%s: %s of the %s", who, w.name, f.name), write(k, args...),
+					"annotation "+f.annotation(shared)+" is placement's record of what a target receives")
+			}
+		}
+	}
+	if got := admin.must("--context", "a", "-n", "ns1", "get", "deployment", "web", "-o", "jsonpath={.metadata.annotations}"); strings.Contains(got, "workload.canopy.dev") {
+		t.Errorf("web after the refused writes of placement's record: %s", got)
+	}
 	// A target of her own logical cluster is hers to use.
 	if err := write(alice, "label", "deployment", "web", workloadv1alpha1.StateLabel(own)+"=Sync"); err != nil {
 		t.Errorf("alice assigning to a SyncTarget of her own logical cluster: %v", err)

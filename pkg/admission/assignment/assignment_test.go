@@ -256,3 +256,49 @@ func TestValidate(t *testing.T) {
 		t.Errorf("an assignment by the placement controller: %v", err)
 	}
 }
+
+// TestRecord checks that placement's record of what each target receives
+// is placement's alone: a requester adding any of its annotations, or
+// giving one another value, is refused, whatever its rights; keeping or
+// removing one is not; the placement controller writes them.
+func TestRecord(t *testing.T) {
+	p := newPlugin(grants{}, newIndex())
+	ctx := logicalcluster.WithCluster(context.Background(), "root:a")
+	gvr := appsv1.SchemeGroupVersion.WithResource("deployments")
+	attrs := func(who user.Info, old, obj runtime.Object) admission.Attributes {
+		op := admission.Update
+		if old == nil {
+			op = admission.Create
+		}
+		return admission.NewAttributesRecord(obj, old, appsv1.SchemeGroupVersion.WithKind("Deployment"), "ns", "web", gvr, "", op, nil, false, who)
+	}
+	admin := &user.DefaultInfo{Name: "admin", Groups: []string{user.SystemPrivilegedGroup}}
+	placement := &user.DefaultInfo{Name: loopback.User("placement"), Groups: []string{loopback.Group}}
+	for _, name := range []string{
+		workloadv1alpha1.OverridesAnnotation("k1"),
+		workloadv1alpha1.RevisionAnnotation("k1"),
+		workloadv1alpha1.SpecAnnotation("5d8f"),
+	} {
+		plain := deployment(nil, map[string]string{"owner": "a"}, nil)
+		recorded := deployment(nil, map[string]string{"owner": "a", name: `{"replicas":1}`}, nil)
+		other := deployment(nil, map[string]string{"owner": "a", name: `{"replicas":2}`}, nil)
+		for _, tc := range []struct {
+			what     string
+			old, obj runtime.Object
+		}{{"a create with", nil, recorded}, {"an update adding", plain, recorded}, {"an update changing", recorded, other}} {
+			err := p.Validate(ctx, attrs(admin, tc.old, tc.obj), nil)
+			if !apierrors.IsForbidden(err) || !strings.Contains(err.Error(), "annotation "+name+" is placement's record") {
+				t.Errorf("%s %s by system:masters: %v, want 403 naming it", tc.what, name, err)
+			}
+			if err := p.Validate(ctx, attrs(placement, tc.old, tc.obj), nil); err != nil {
+				t.Errorf("%s %s by the placement controller: %v", tc.what, name, err)
+			}
+		}
+		if err := p.Validate(ctx, attrs(admin, recorded, recorded.DeepCopy()), nil); err != nil {
+			t.Errorf("an update keeping %s: %v", name, err)
+		}
+		if err := p.Validate(ctx, attrs(admin, recorded, plain), nil); err != nil {
+			t.Errorf("an update removing %s: %v", name, err)
+		}
+	}
+}

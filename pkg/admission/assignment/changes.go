@@ -63,6 +63,47 @@ func changes(old, obj runtime.Object) []change {
 	return out
 }
 
+// recordPrefixes are the annotations in which placement records what
+// each target receives: the overrides it resolved for a target, the
+// revision a target runs and the specs of those revisions. A target's
+// syncer applies them as they are, so they would let whoever writes them
+// send a physical cluster a spec that the logical cluster's admission
+// never judged (a rollout's old spec is one it judged when it was the
+// object's).
+var recordPrefixes = []string{
+	workloadv1alpha1.OverridesAnnotationPrefix,
+	workloadv1alpha1.RevisionAnnotationPrefix,
+	workloadv1alpha1.SpecAnnotationPrefix,
+}
+
+// recordChanges are the names of placement's record annotations that
+// obj adds to old's, nil on create, or gives another value, sorted.
+// Removals are not among them: a target without its record receives the
+// object's own spec, which admission judged.
+func recordChanges(old, obj runtime.Object) []string {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return nil
+	}
+	var had map[string]string
+	if old != nil {
+		if o, err := meta.Accessor(old); err == nil {
+			had = o.GetAnnotations()
+		}
+	}
+	var out []string
+	for name, value := range m.GetAnnotations() {
+		if was, ok := had[name]; ok && was == value {
+			continue
+		}
+		if slices.ContainsFunc(recordPrefixes, func(p string) bool { return strings.HasPrefix(name, p) }) {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // labelChanges are the assignment labels of labels that old lacks or has
 // with another value, each named with prefix.
 func labelChanges(old, labels map[string]string, prefix string) []change {

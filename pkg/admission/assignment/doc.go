@@ -40,6 +40,16 @@
 // the right to update the object: releasing a target takes nothing from
 // anyone. A refusal is a 403 that names what is missing.
 //
+// Placement's record of what each target receives is placement's alone:
+// the overrides it resolved for a target, the revision a target runs and
+// the specs of a rollout's revisions (workloadv1alpha1's
+// OverridesAnnotationPrefix, RevisionAnnotationPrefix and
+// SpecAnnotationPrefix). A target's syncer applies them as they are, so
+// whoever wrote them could send a physical cluster a spec the logical
+// cluster's admission never judged. Adding one or changing its value is
+// refused to every requester, system:masters included; removing one is
+// not, since the target then receives the object's own spec.
+//
 // The placement controller (pkg/controller/placement) writes its labels
 // and shares through the API as a hub controller's user (pkg/loopback),
 // so the admission policies of the object's logical cluster, the audit

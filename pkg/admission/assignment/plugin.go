@@ -48,7 +48,9 @@ func newPlugin(authz authorizer.UnconditionalAuthorizer, x *index) *Plugin {
 }
 
 // Validate refuses a create or update, of any resource and subresource,
-// whose assignment changes the requester may not make; a write that
+// that adds to or changes placement's record of what each target
+// receives (recordPrefixes) or whose assignment changes the requester
+// may not make; a write that
 // changes no assignment, or only removes some, costs a look at the
 // object's labels and annotations. It validates, rather than mutates,
 // so that it sees what mutating admission policies added too. The hub's
@@ -59,6 +61,11 @@ func (p *Plugin) Validate(ctx context.Context, a admission.Attributes, _ admissi
 	u := a.GetUserInfo()
 	if loopback.IsController(u) {
 		return nil
+	}
+	if names := recordChanges(a.GetOldObject(), a.GetObject()); len(names) > 0 {
+		return admission.NewForbidden(a, fmt.Errorf("annotation %s is placement's record of what a target receives, which only the hub's "+
+			"placement controller writes: change the object's spec, the overrides of its Placement, or its rollout with hub rollout "+
+			"pause|resume|undo instead, and leave the annotation out of manifests copied from another object", names[0]))
 	}
 	cs := changes(a.GetOldObject(), a.GetObject())
 	if len(cs) == 0 {
