@@ -41,8 +41,16 @@
 // quotaAccessor): the answer, lease or none, is remembered for 30
 // seconds in a bounded LRU, and the creates that ask at once share one
 // read (lookup.go). So a logical cluster under no lease pays one read
-// per level every 30 seconds, not one per create; bench/clusterquota
-// measures it.
+// per level every 30 seconds, not one per create (e2e
+// TestClusterQuotaLookupCost: 300 creates two levels down, no read).
+// bench/clusterquota's BenchmarkClusterQuotaNoLease compares it with
+// main's hub, which has no leases, no lease anywhere, 32 clients, medians
+// of interleaved rounds on a loaded 2-core machine: 0.99 of main's
+// creates/s at load 20 (1091 against 1100), 0.73 at load 21 to 42 (365
+// against 499; single rounds swung from 189 to 834 on both), and 1.05 to
+// 1.07 times main's hub CPU per create (480 against 455 µs, 550 against
+// 515): the lookups in the informer and the recount's handler of each
+// change, unprofiled.
 //
 // The window that remains, as in kube: the informer cannot tell "there is
 // no lease" from "this replica has not seen it yet". A lease given
@@ -72,14 +80,16 @@
 // left, as the store's group commit shares one transaction: without it,
 // concurrent creates under one lease each retried their own write until
 // they won one, one per commit. bench/clusterquota measures the create
-// path: with 32 clients creating under one lease, on a loaded 2-core
-// machine (load 8 to 14), 0.48 to 0.67 of the creates/s without a lease
-// (526 against 1085, 692 against 1028), and 880 to 1000 µs of hub CPU
-// per create against 530 to 560. Before the recount it was 0.83 (488
-// against 590): the pending charges a busy lease carries until the
-// recount sees their writes make each of its writes, and every decode of
-// it, larger, and the recount itself runs every 50ms under load; before
-// combining, 37 creates/s.
+// path under one lease, with 32 clients, on a loaded 2-core machine: in
+// session 9 (load 8 to 14), 0.48 to 0.67 of the creates/s without a
+// lease, and 880 to 1000 µs of hub CPU per create against 530 to 560; in
+// session 10 (load 20 to 42, medians of 5 interleaved rounds), 0.21 to
+// 0.36, and 1420 to 1620 µs against 570, the rate under the lease falling
+// round after round as the logical cluster held more ConfigMaps (206 to
+// 56 creates/s over 1,000 to 10,000). The recount, which counts every
+// object of the subtree every 50ms while creates go on, is the likely
+// cost; it was not profiled. Before the recount the ratio was 0.83;
+// before combining, 37 creates/s.
 //
 // This is the reservation scheme of kube's ResourceQuota admission, with
 // the account in the object's status. It was preferred to counter rows
