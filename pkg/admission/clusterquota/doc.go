@@ -45,12 +45,12 @@
 // TestClusterQuotaLookupCost: 300 creates two levels down, no read).
 // bench/clusterquota's BenchmarkClusterQuotaNoLease compares it with
 // main's hub, which has no leases, no lease anywhere, 32 clients, medians
-// of interleaved rounds on a loaded 2-core machine: 0.99 of main's
-// creates/s at load 20 (1091 against 1100), 0.73 at load 21 to 42 (365
-// against 499; single rounds swung from 189 to 834 on both), and 1.05 to
-// 1.07 times main's hub CPU per create (480 against 455 µs, 550 against
-// 515): the lookups in the informer and the recount's handler of each
-// change, unprofiled.
+// of interleaved rounds on a loaded 2-core machine, three runs: 0.99,
+// 0.73 and 1.07 of main's creates/s (1091 against 1100 at load 20; 365
+// against 499 at load 21 to 42, single rounds swinging from 189 to 834
+// on both; 760 against 708 at load 21 to 34), and 1.05, 1.07 and 1.00
+// times main's hub CPU per create (480 against 455 µs, 550 against 515,
+// 525 against 525).
 //
 // The window that remains, as in kube: the informer cannot tell "there is
 // no lease" from "this replica has not seen it yet". A lease given
@@ -86,9 +86,11 @@
 // session 10 (load 20 to 42, medians of 5 interleaved rounds), 0.21 to
 // 0.36, and 1420 to 1620 µs against 570, the rate under the lease falling
 // round after round as the logical cluster held more ConfigMaps (206 to
-// 56 creates/s over 1,000 to 10,000). The recount, which counts every
-// object of the subtree every 50ms while creates go on, is the likely
-// cost; it was not profiled. Before the recount the ratio was 0.83;
+// 56 creates/s over 1,000 to 10,000; with rounds of 300, the first
+// under the lease ran as fast as without, 439 against 407, and the later
+// ones 0.44 to 0.18). The recount, which counts every object of the
+// subtree every 50ms while creates go on, is the likely cost; it was not
+// profiled. Before the recount the ratio was 0.83;
 // before combining, 37 creates/s.
 //
 // This is the reservation scheme of kube's ResourceQuota admission, with
