@@ -38,9 +38,13 @@
 // failing it, which has the lookup done again from the database). Where
 // the informer holds none, the database is asked, as kube-apiserver's
 // ResourceQuota admission does (k8s.io/apiserver's resourcequota
-// quotaAccessor): the answer, lease or none, is remembered for 30
-// seconds in a bounded LRU, and the creates that ask at once share one
-// read (lookup.go). So a logical cluster under no lease pays one read
+// quotaAccessor, which since v0.37 asks only until its informer has
+// synced, and trusts it alone after): the answer, lease or none, is
+// remembered for 30 seconds in a bounded LRU, and the creates that ask
+// at once share one read (lookup.go). Asking after the sync too costs a
+// read per level every 30 seconds, and binds at once a lease given
+// through another replica to a logical cluster that has not asked in
+// that time, as a script giving a lease and then creating does. So a logical cluster under no lease pays one read
 // per level every 30 seconds, not one per create (e2e
 // TestClusterQuotaLookupCost: 300 creates two levels down, no read).
 // bench/clusterquota's BenchmarkClusterQuotaNoLease compares it with
