@@ -99,7 +99,12 @@ func (c *Controller) count(holder logicalcluster.Name, hard corev1.ResourceList)
 			if !mine.count(gr) {
 				continue
 			}
-			for _, obj := range i.InCluster(cluster) {
+			objs := i.InCluster(cluster)
+			if per, ok := sameUse(gr); ok {
+				c.countAlike(&t, per, objs, mine)
+				continue
+			}
+			for _, obj := range objs {
 				c.countObject(&t, gr, obj, mine)
 			}
 		}
@@ -148,6 +153,36 @@ func (c *Controller) countObject(t *tally, gr schema.GroupResource, obj runtime.
 	for name, q := range amount {
 		if mine[name] {
 			add(account, name, q)
+		}
+	}
+}
+
+// sameUse is what every object of gr uses, if that is the same for all:
+// so for all but workloads and leases, which use what their specs say.
+func sameUse(gr schema.GroupResource) (corev1.ResourceList, bool) {
+	if gr == quotasResource || isWorkload(gr) {
+		return nil, false
+	}
+	return leases.Use(gr, nil), true
+}
+
+// countAlike adds what objs, each of which uses per, hold of mine to t,
+// with one multiplication rather than a sum per object: a busy lease's
+// subtree is counted every delay, and its objects are mostly alike.
+func (c *Controller) countAlike(t *tally, per corev1.ResourceList, objs []runtime.Object, mine limits) {
+	n := int64(0)
+	for _, obj := range objs {
+		if m, err := meta.Accessor(obj); err == nil {
+			t.seen[m.GetUID()] = m.GetGeneration()
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	for name, q := range per {
+		if mine[name] {
+			add(t.used, name, *resource.NewQuantity(q.Value()*n, resource.DecimalSI))
 		}
 	}
 }

@@ -1,12 +1,15 @@
 package clusterquota
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -93,4 +96,35 @@ func TestLimitsCount(t *testing.T) {
 
 func cpuList() corev1.ResourceList {
 	return corev1.ResourceList{corev1.ResourceRequestsCPU: resource.MustParse("1")}
+}
+
+// TestCountAlike checks that counting objects that all use the same, by
+// one multiplication, tallies what adding each one's use does.
+func TestCountAlike(t *testing.T) {
+	c := &Controller{}
+	mine := limits{"count/configmaps": true, tenancyv1alpha1.ResourceNamespaces: true}
+	for _, gr := range []schema.GroupResource{{Resource: "configmaps"}, {Resource: "namespaces"}, {Resource: "secrets"}} {
+		var objs []runtime.Object
+		for i := range 7 {
+			objs = append(objs, &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{UID: types.UID(fmt.Sprint(i)), Generation: int64(i)}})
+		}
+		per, ok := sameUse(gr)
+		if !ok {
+			t.Fatalf("%s: its objects do not all use the same", gr)
+		}
+		alike := tally{used: corev1.ResourceList{}, seen: map[types.UID]int64{}}
+		c.countAlike(&alike, per, objs, mine)
+		each := tally{used: corev1.ResourceList{}, leasedOut: corev1.ResourceList{}, seen: map[types.UID]int64{}}
+		for _, obj := range objs {
+			c.countObject(&each, gr, obj, mine)
+		}
+		if !apiequality.Semantic.DeepEqual(alike.used, each.used) || !apiequality.Semantic.DeepEqual(alike.seen, each.seen) {
+			t.Errorf("%s: counted alike %v %v, one by one %v %v", gr, alike.used, alike.seen, each.used, each.seen)
+		}
+	}
+	for _, gr := range []schema.GroupResource{{Group: "apps", Resource: "deployments"}, quotasResource} {
+		if _, ok := sameUse(gr); ok {
+			t.Errorf("%s: counted alike, but its objects use what their specs say", gr)
+		}
+	}
 }
