@@ -3,8 +3,6 @@
 // with lists and creates from many clients while a client in another
 // logical cluster sends a steady 10 requests a second, and the steady
 // client's p99 under the flood is compared with its p99 on the idle hub.
-// The same run is made with --enable-priority-and-fairness=false as the
-// comparison, on the same seats (--max-requests-inflight).
 //
 // Both tenants are ordinary users (static tokens, each the admin of its
 // logical cluster): system:masters is exempt from flow control and would
@@ -12,13 +10,38 @@
 // kubectl pages, and creates more as fast as it can; the steady client
 // alternates a get and a list of a handful of ConfigMaps.
 //
+// The flood runs in a process of its own (this test binary run again, see
+// load_test.go): its clients decode lists of 500 as fast as they can,
+// which in the steady client's process would delay the steady client, a
+// cost of the client and not of the hub. It runs at each CPU priority
+// (nice) of CANOPY_BENCH_NICE, 0 as the hub or 19 as a batch job.
+//
+// Every phase is measured in every round, the rounds interleaved so that
+// the load of the rest of a shared machine hits them alike, and the
+// figures are medians over the rounds; each phase's p99 is compared with
+// the idle hub's of the same round. Besides the idle hub and the floods:
+//
+//   - the floor: the idle hub while a process that is not the hub burns
+//     every CPU at the flood's priority. No hub can do better than that
+//     on the machine, since the flood takes at least that CPU.
+//   - the flood with priority and fairness off, first come first served,
+//     on the same seats.
+//   - with CANOPY_BENCH_KUBE=1, kube-apiserver of the harness (e2e/pcluster)
+//     with its default flow control and seats, flooded in a namespace by
+//     one user while another reads in its own, as the oracle: what kube
+//     itself gets on the machine.
+//
 // Seats are per replica, and on a small machine the generic server's
 // default (600) is far more than its cores can serve at once: every flood
 // request then runs at the same time as the steady client's and shares
-// the CPU with it, with or without fairness. The benchmark's seats
-// (CANOPY_BENCH_SEATS, 4 by default on its 2 cores) are what lets the
-// queues, not the CPU scheduler, decide who goes next; the README says
-// how to size them.
+// the CPU with it, with or without fairness. CANOPY_BENCH_SEATS lists the
+// seats (--max-requests-inflight) the hubs with fairness are started
+// with; the hub without fairness gets the first.
+//
+// Beside the latencies it prints, from the server's /metrics over each
+// phase, the tenants' priority level's queue wait and execution time, the
+// Go runtime's GC pauses and scheduling latency, and the statements the
+// store ran; and from /proc the CPU the server and the load used.
 //
 // Figures are reported, not enforced: a benchmark, not a timed test.
 package fairness

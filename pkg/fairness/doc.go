@@ -46,6 +46,16 @@
 // cluster and not per user, for the workload level: a tenant sending from
 // 64 identities still gets one flow, as one sending from one would.
 //
+// A list costs one seat, whatever its size. Upstream's work estimator
+// sizes a list by the object count the storage reports for its resource,
+// and the hub reports none (its REST options set no count poll period), so
+// the estimator takes every list for one it cannot count. Counts per
+// resource would be the whole hub's, every logical cluster's objects
+// together: a tenant listing its 5 ConfigMaps would be charged as if it
+// listed the flood's 20,000, up to the most seats one request may hold
+// (15% of its level's, at most 10). On a replica of few seats that most is
+// one seat anyway (with 4, the workload level's 3 seats allow one).
+//
 // Seats are a replica's: each hub replica runs its own controller with
 // its own --max-requests-inflight, as each kube-apiserver does, so a
 // fleet of N replicas serves up to N times as many requests at once, and a
