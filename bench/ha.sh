@@ -6,12 +6,14 @@
 # kill -9 (see bench/ha/doc.go). Prints a table of each figure for each
 # replica count, the ratio of 3 replicas to 1 and the goals at the end.
 #
-#   bench/ha.sh                       # the full run, ~5 minutes on 2 cores
+#   bench/ha.sh                       # the full run: 3 rounds, ~15 minutes on 2 cores
 #   CANOPY_BENCH_CREATES=1000 CANOPY_BENCH_LCS=100 bench/ha.sh   # a small one
 #
 # Knobs (environment): CANOPY_BENCH_REPLICA_COUNTS (1,2,3),
-# CANOPY_BENCH_CLIENTS (64), CANOPY_BENCH_CREATES (4000),
-# CANOPY_BENCH_WATCH_WRITES (300), CANOPY_BENCH_LCS (400),
+# CANOPY_BENCH_ROUNDS (3: each count once a round, in turn; the table
+# shows medians), CANOPY_BENCH_CLIENTS (64), CANOPY_BENCH_CREATES (4000),
+# CANOPY_BENCH_WATCH_WRITES (300; 0 leaves the watch phase out),
+# CANOPY_BENCH_LCS (400; 0 leaves the LogicalCluster and takeover phases out),
 # CANOPY_BENCH_PARENTS (16), CANOPY_BENCH_IDLE (5s: how long each
 # replica's idle CPU is measured, after as long to settle),
 # CANOPY_BENCH_PROFILE (0: seconds of CPU profile of each replica, into

@@ -153,9 +153,8 @@ func (l lost) waitBack(s *syncerProcess, restart bool) {
 func (l lost) divided(p placed, clusters map[string]*pcluster.Cluster) {
 	l.t.Helper()
 	p.waitShares("team", "shop", "web", map[string]string{"pc1": "3", "pc2": "3"})
-	shop := workloadv1alpha1.DownstreamNamespace("root:org:team", "shop")
-	waitDownstream(l.t, clusters["pc1"], shop, "web", 3)
-	waitDownstream(l.t, clusters["pc2"], shop, "web", 3)
+	waitDownstream(l.t, clusters["pc1"], downNS("pc1", "root:org:team", "shop"), "web", 3)
+	waitDownstream(l.t, clusters["pc2"], downNS("pc2", "root:org:team", "shop"), "web", 3)
 	waitFor(l.t, time.Minute, "pc2's 3 pods of web at the hub", func() (bool, string) {
 		n := l.pods()
 		return n == 3, strconv.Itoa(n)
@@ -206,6 +205,6 @@ func (l lost) released(p placed, clusters map[string]*pcluster.Cluster, deleted 
 		out, err := l.admin.run("--context", "org", "-n", deleted, "get", "deployment", deleted, "-o", "name")
 		return err != nil && strings.Contains(err.Error(), "NotFound"), fmt.Sprint(out, err)
 	})
-	waitDownstream(l.t, clusters["pc1"], workloadv1alpha1.DownstreamNamespace("root:org:team", "shop"), "web", 6)
+	waitDownstream(l.t, clusters["pc1"], downNS("pc1", "root:org:team", "shop"), "web", 6)
 	rolledOut(l.t, l.admin, 2*time.Minute, "--context", "team", "-n", "shop", "rollout", "status", "deployment/web", "--timeout", "2m")
 }

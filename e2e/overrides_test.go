@@ -10,7 +10,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/canopy-dev/canopy/e2e/pcluster"
-	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 )
 
 // overridesPlacement puts root:org:team's Deployments on every target,
@@ -59,14 +58,14 @@ func TestOverrides(t *testing.T) {
 	admin.apply("team", overridesPlacement)
 	web := placedDeployment("web", "shop", 3)
 	admin.apply("team", "apiVersion: v1\nkind: Namespace\nmetadata: {name: shop}\n---\n"+web)
-	shop := workloadv1alpha1.DownstreamNamespace("root:org:team", "shop")
+	shop := func(target string) string { return downNS(target, "root:org:team", "shop") }
 	want := map[string]string{
 		"pc1": "1 nginx:1.27 canary",
 		"pc2": "3 registry.us.example.com/nginx:1.27 ",
 	}
 	for name, w := range want {
 		waitFor(t, 2*time.Minute, "web's overrides in "+name, func() (bool, string) {
-			got := downstreamDeployment(clusters[name], shop, "web")
+			got := downstreamDeployment(clusters[name], shop(name), "web")
 			return got == w, got
 		})
 	}
@@ -91,10 +90,10 @@ func TestOverrides(t *testing.T) {
 	// pc1 runs all 3 replicas, and its track label goes.
 	admin.must("--context", "team", "patch", "placement", "everywhere", "--type", "json", "-p", `[{"op":"remove","path":"/spec/overrides/1"}]`)
 	waitFor(t, 2*time.Minute, "pc1 without the canary rule", func() (bool, string) {
-		got := downstreamDeployment(clusters["pc1"], shop, "web")
+		got := downstreamDeployment(clusters["pc1"], shop("pc1"), "web")
 		return got == "3 nginx:1.27 ", got
 	})
-	if got := downstreamDeployment(clusters["pc2"], shop, "web"); got != want["pc2"] {
+	if got := downstreamDeployment(clusters["pc2"], shop("pc2"), "web"); got != want["pc2"] {
 		t.Errorf("pc2 after the canary rule went: %q, want %q", got, want["pc2"])
 	}
 

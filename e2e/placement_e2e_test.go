@@ -75,9 +75,8 @@ func TestPlacement(t *testing.T) {
 	admin.apply("team", euPlacement)
 	admin.apply("team", "apiVersion: v1\nkind: Namespace\nmetadata: {name: shop}\n---\n"+placedDeployment("web", "shop", 6))
 	p.waitShares("team", "shop", "web", map[string]string{"pc1": "3", "pc2": "3"})
-	shop := workloadv1alpha1.DownstreamNamespace("root:org:team", "shop")
-	waitDownstream(t, clusters["pc1"], shop, "web", 3)
-	waitDownstream(t, clusters["pc2"], shop, "web", 3)
+	waitDownstream(t, clusters["pc1"], downNS("pc1", "root:org:team", "shop"), "web", 3)
+	waitDownstream(t, clusters["pc2"], downNS("pc2", "root:org:team", "shop"), "web", 3)
 	rolledOut(t, admin, 3*time.Minute, "--context", "team", "-n", "shop", "rollout", "status", "deployment/web", "--timeout", "3m")
 	waitFor(t, time.Minute, "the hub's 6/6 of web", func() (bool, string) {
 		got := admin.must("--context", "team", "-n", "shop", "get", "deployment", "web", "-o",
@@ -174,9 +173,9 @@ spec:
 	labelNode(t, clusters["pc2"], "pc2-a")
 	admin.apply("org", drillPlacement)
 	p.waitShares("org", "drill", "drill", map[string]string{"pc1": "1", "pc2": "1"})
-	drillNS := workloadv1alpha1.DownstreamNamespace("root:org", "drill")
-	waitDownstream(t, clusters["pc1"], drillNS, "drill", 1)
-	waitDownstream(t, clusters["pc2"], drillNS, "drill", 1)
+	drillNS := func(target string) string { return downNS(target, "root:org", "drill") }
+	waitDownstream(t, clusters["pc1"], drillNS("pc1"), "drill", 1)
+	waitDownstream(t, clusters["pc2"], drillNS("pc2"), "drill", 1)
 	versions := watchVersions(t, admin, "team", "shop", "web")
 	syncers["pc1"].kill()
 	lost := time.Now()
@@ -198,7 +197,7 @@ spec:
 			return false, fmt.Sprint(labels)
 		}
 		// Released: pc2 must run all 6 already.
-		d, err := pc2.Client.AppsV1().Deployments(shop).Get(context.Background(), "web", metav1.GetOptions{})
+		d, err := pc2.Client.AppsV1().Deployments(downNS("pc2", "root:org:team", "shop")).Get(context.Background(), "web", metav1.GetOptions{})
 		if err != nil || *d.Spec.Replicas != 6 || d.Status.AvailableReplicas != 6 {
 			t.Errorf("pc1 was released while web in pc2 is %v", describeDeployment(d, err))
 		}
@@ -228,13 +227,13 @@ spec:
 	p.never(5*time.Second, "org", "drill", "drill", map[string]string{"pc1": "1", "pc2": ""})
 	labelNode(t, pc2, "pc2-b")
 	p.waitShares("org", "drill", "drill", map[string]string{"pc2": ""})
-	waitDownstream(t, pc2, drillNS, "drill", 2)
+	waitDownstream(t, pc2, drillNS("pc2"), "drill", 2)
 	if got := admin.must("--context", "org", "-n", "drill", "get", "deployment", "drill", "-o",
 		"jsonpath={.metadata.annotations."+jsonpathKey(workloadv1alpha1.LeavingAnnotation)+"}"); got != "" {
 		t.Errorf("drill still moving off %q after its move ended", got)
 	}
 	// pc1's copy is stranded until its syncer returns, which removes it.
-	if _, err := clusters["pc1"].Client.AppsV1().Deployments(shop).Get(context.Background(), "web", metav1.GetOptions{}); err != nil {
+	if _, err := clusters["pc1"].Client.AppsV1().Deployments(downNS("pc1", "root:org:team", "shop")).Get(context.Background(), "web", metav1.GetOptions{}); err != nil {
 		t.Errorf("web in pc1 while its syncer is away: %v", err)
 	}
 	// Cordoned, pc1 gets nothing new once Ready again: placement eu
@@ -244,8 +243,8 @@ spec:
 	syncers["pc1"].start()
 	syncers["pc1"].waitReady(time.Minute)
 	waitFor(t, time.Minute, "the stranded web and drill in pc1 removed", func() (bool, string) {
-		_, err := clusters["pc1"].Client.AppsV1().Deployments(shop).Get(context.Background(), "web", metav1.GetOptions{})
-		_, drillErr := clusters["pc1"].Client.AppsV1().Deployments(drillNS).Get(context.Background(), "drill", metav1.GetOptions{})
+		_, err := clusters["pc1"].Client.AppsV1().Deployments(downNS("pc1", "root:org:team", "shop")).Get(context.Background(), "web", metav1.GetOptions{})
+		_, drillErr := clusters["pc1"].Client.AppsV1().Deployments(drillNS("pc1")).Get(context.Background(), "drill", metav1.GetOptions{})
 		return apierrors.IsNotFound(err) && apierrors.IsNotFound(drillErr), fmt.Sprint(err, drillErr)
 	})
 }

@@ -11,7 +11,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/canopy-dev/canopy/e2e/pcluster"
-	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 )
 
 // progressivePlacement duplicates root:org:team's Deployments on every
@@ -66,8 +65,7 @@ func TestProgressiveRollout(t *testing.T) {
 	}
 	admin.apply("team", progressivePlacement)
 	admin.apply("team", "apiVersion: v1\nkind: Namespace\nmetadata: {name: shop}\n---\n"+placedDeployment("web", "shop", 2))
-	shop := workloadv1alpha1.DownstreamNamespace("root:org:team", "shop")
-	r := rollout{t: t, h: h, admin: admin, clusters: clusters, namespace: shop}
+	r := rollout{t: t, h: h, admin: admin, clusters: clusters, namespace: func(target string) string { return downNS(target, "root:org:team", "shop") }}
 	r.waitAll("nginx:1.27", names...)
 	r.waitPhase("Complete")
 
@@ -163,12 +161,12 @@ type rollout struct {
 	h         *hub
 	admin     kubectl
 	clusters  map[string]*pcluster.Cluster
-	namespace string
+	namespace func(target string) string
 }
 
 // image is web's image in physical cluster name, or the error reading it.
 func (r rollout) image(name string) string {
-	d, err := r.clusters[name].Client.AppsV1().Deployments(r.namespace).Get(context.Background(), "web", metav1.GetOptions{})
+	d, err := r.clusters[name].Client.AppsV1().Deployments(r.namespace(name)).Get(context.Background(), "web", metav1.GetOptions{})
 	if err != nil {
 		return err.Error()
 	}
@@ -178,7 +176,7 @@ func (r rollout) image(name string) string {
 // available is whether web runs image in physical cluster name, every
 // replica updated and available.
 func (r rollout) available(name, image string) (bool, string) {
-	d, err := r.clusters[name].Client.AppsV1().Deployments(r.namespace).Get(context.Background(), "web", metav1.GetOptions{})
+	d, err := r.clusters[name].Client.AppsV1().Deployments(r.namespace(name)).Get(context.Background(), "web", metav1.GetOptions{})
 	if err != nil {
 		return false, err.Error()
 	}
@@ -191,7 +189,7 @@ func (r rollout) available(name, image string) (bool, string) {
 // cluster name, and the ReplicaSet revision its controller runs it as,
 // as JSON.
 func (r rollout) object(name string) string {
-	d, err := r.clusters[name].Client.AppsV1().Deployments(r.namespace).Get(context.Background(), "web", metav1.GetOptions{})
+	d, err := r.clusters[name].Client.AppsV1().Deployments(r.namespace(name)).Get(context.Background(), "web", metav1.GetOptions{})
 	if err != nil {
 		return err.Error()
 	}

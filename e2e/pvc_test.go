@@ -68,7 +68,7 @@ spec:
 	if got := admin.must("--context", "a", "get", "pvc", "data", "-n", "ns1", "-o", "jsonpath={.metadata.finalizers}"); strings.Contains(got, "kubernetes.io/pvc-protection") {
 		t.Errorf("the claim at the hub has finalizers %s: no controller there removes kubernetes.io/pvc-protection", got)
 	}
-	ns := workloadv1alpha1.DownstreamNamespace("root:a", "ns1")
+	ns := workloadv1alpha1.DownstreamNamespace(key, "root:a", "ns1")
 	down, err := pc1.Client.CoreV1().PersistentVolumeClaims(ns).Get(ctx, "data", metav1.GetOptions{})
 	if err != nil || down.Spec.VolumeName != "e2e-data" {
 		t.Fatalf("the claim in pc1 is not bound to its volume e2e-data: %v %v", down, err)

@@ -68,8 +68,8 @@ func TestReplicasPlacementTakeover(t *testing.T) {
 	admin.apply("moving", heldDeployment)
 	placements := placed{t: t, admin: admin, keys: keys}
 	placements.waitShares("moving", "shop", "web", map[string]string{"pc1": ""})
-	shop := workloadv1alpha1.DownstreamNamespace(p.String(), "shop")
-	waitDownstream(t, clusters["pc1"], shop, "web", 2)
+	shop := func(target string) string { return downNS(target, p.String(), "shop") }
+	waitDownstream(t, clusters["pc1"], shop("pc1"), "web", 2)
 
 	victim, err := r.owner(0, p)
 	if err != nil {
@@ -112,7 +112,7 @@ func TestReplicasPlacementTakeover(t *testing.T) {
 		}
 		moved = time.Since(killed)
 		// Released: pc2 must run web already.
-		d, err := pc2.Client.AppsV1().Deployments(shop).Get(context.Background(), "web", metav1.GetOptions{})
+		d, err := pc2.Client.AppsV1().Deployments(shop("pc2")).Get(context.Background(), "web", metav1.GetOptions{})
 		if err != nil || *d.Spec.Replicas != 2 || d.Status.AvailableReplicas != 2 {
 			t.Errorf("pc1 was released while web in pc2 is %v", describeDeployment(d, err))
 		}
@@ -126,7 +126,7 @@ func TestReplicasPlacementTakeover(t *testing.T) {
 		t.Errorf("web still moving off %q after its move ended", got)
 	}
 	waitFor(t, time.Minute, "web in pc1 removed", func() (bool, string) {
-		_, err := clusters["pc1"].Client.AppsV1().Deployments(shop).Get(context.Background(), "web", metav1.GetOptions{})
+		_, err := clusters["pc1"].Client.AppsV1().Deployments(shop("pc1")).Get(context.Background(), "web", metav1.GetOptions{})
 		return apierrors.IsNotFound(err), fmt.Sprint(err)
 	})
 	removed := time.Since(killed)

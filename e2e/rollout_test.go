@@ -70,7 +70,7 @@ func testRolloutHistory(t *testing.T, admin kubectl, pki string, h *hub, pc *pcl
 	in("annotate", "deployment/web", "kubernetes.io/change-cause=to 1.29")
 	in("set", "image", "deployment/web", "c=nginx:1.29")
 	rollout()
-	downstream := workloadv1alpha1.DownstreamNamespace("root:a", "shop")
+	downstream := downNS("pc1", "root:a", "shop")
 	waitImage(t, pc, downstream, "nginx:1.29")
 
 	history := in("rollout", "history", "deployment/web")
@@ -193,7 +193,7 @@ func testHelmWait(t *testing.T, admin kubectl, component string, pc *pcluster.Cl
 	if !strings.Contains(out, "STATUS: deployed") {
 		t.Errorf("helm install --wait printed:\n%s", out)
 	}
-	d, err := pc.Client.AppsV1().Deployments(workloadv1alpha1.DownstreamNamespace("root:a", "default")).Get(context.Background(), release, metav1.GetOptions{})
+	d, err := pc.Client.AppsV1().Deployments(downNS("pc1", "root:a", "default")).Get(context.Background(), release, metav1.GetOptions{})
 	if err != nil || d.Status.AvailableReplicas != 2 {
 		t.Errorf("after helm install --wait, %s downstream: %v", release, describeDeployment(d, err))
 	}

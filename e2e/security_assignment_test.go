@@ -499,7 +499,7 @@ func slipIn(t *testing.T, datastore string, cluster logicalcluster.Name, d *apps
 // logical cluster cluster to be in c, or to be gone from it.
 func waitPresence(t *testing.T, c *pcluster.Cluster, cluster logicalcluster.Name, name string, present bool) {
 	t.Helper()
-	ns := workloadv1alpha1.DownstreamNamespace(string(cluster), "ns1")
+	ns := downNS(c.Name, string(cluster), "ns1")
 	waitFor(t, time.Minute, fmt.Sprintf("%s/ns1/%s downstream: %v", cluster, name, present), func() (bool, string) {
 		_, err := c.Client.AppsV1().Deployments(ns).Get(context.Background(), name, metav1.GetOptions{})
 		if err != nil && !apierrors.IsNotFound(err) {

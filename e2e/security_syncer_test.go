@@ -448,7 +448,7 @@ func TestSecuritySyncerRotation(t *testing.T) {
 	syncer := runSyncer(t, syncerBin, path, pc1.Kubeconfig, "root:pc1")
 	syncer.waitReady(time.Minute)
 	admin.apply("a", workloadManifest(key, "nginx:1.27"))
-	ns := workloadv1alpha1.DownstreamNamespace("root:a", "ns1")
+	ns := workloadv1alpha1.DownstreamNamespace(key, "root:a", "ns1")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	waitPods(ctx, t, pc1, ns, "nginx:1.27")

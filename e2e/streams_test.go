@@ -34,7 +34,7 @@ func TestPodStreams(t *testing.T) {
 	admin.apply("a", workloadManifest(key, "nginx:1.27"))
 	pod := runningCopy(t, admin, "a")
 	direct := kubectl{t: t, kubeconfig: pc1.Kubeconfig, home: t.TempDir()}
-	downstream := workloadv1alpha1.DownstreamNamespace("root:a", "ns1")
+	downstream := workloadv1alpha1.DownstreamNamespace(key, "root:a", "ns1")
 
 	for _, version := range []string{"1.27", "1.33"} {
 		t.Run(version, func(t *testing.T) {

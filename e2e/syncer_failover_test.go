@@ -86,7 +86,7 @@ func syncerFailover(t *testing.T, r *replicas, admin kubectl, pc1 *pcluster.Clus
 	admin.apply("a", workloadManifest(key, "nginx:1.27"))
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	ns := workloadv1alpha1.DownstreamNamespace("root:a", "ns1")
+	ns := workloadv1alpha1.DownstreamNamespace(key, "root:a", "ns1")
 	waitPods(ctx, t, pc1, ns, "nginx:1.27")
 
 	// Once the pods' copies and Events at the hub are settled, no object

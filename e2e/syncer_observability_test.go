@@ -39,7 +39,7 @@ func TestSyncerObservability(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	ns := workloadv1alpha1.DownstreamNamespace("root:a", "ns1")
+	ns := workloadv1alpha1.DownstreamNamespace(key, "root:a", "ns1")
 	hubUID := admin.must("--context", "a", "get", "deploy", "web", "-n", "ns1", "-o", "jsonpath={.metadata.uid}")
 	down, err := pc1.Client.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
 	if err != nil {

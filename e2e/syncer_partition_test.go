@@ -39,7 +39,7 @@ func TestSyncerPartition(t *testing.T) {
 	pc1 := pcluster.Start(t, "pc1", pcluster.Options{Nodes: []pcluster.Node{{Name: "pc1-a"}, {Name: "pc1-b"}}})
 	key, syncer := registerSyncer(t, h, buildSyncer(t), pc1, "pc1")
 	down := kubectl{t: t, kubeconfig: pc1.Kubeconfig, home: admin.home}
-	ns := workloadv1alpha1.DownstreamNamespace("root:a", "ns1")
+	ns := workloadv1alpha1.DownstreamNamespace(key, "root:a", "ns1")
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 
@@ -181,12 +181,12 @@ func TestSyncerTwoClusters(t *testing.T) {
 		admin.apply(p.context, workloadManifest(p.key, "nginx:1.27"))
 	}
 	for _, p := range placements {
-		waitPods(ctx, t, p.pc, workloadv1alpha1.DownstreamNamespace(p.cluster, "ns1"), "nginx:1.27")
+		waitPods(ctx, t, p.pc, workloadv1alpha1.DownstreamNamespace(p.key, p.cluster, "ns1"), "nginx:1.27")
 	}
 
 	for i, p := range placements {
 		other := placements[1-i]
-		ns := workloadv1alpha1.DownstreamNamespace(p.cluster, "ns1")
+		ns := workloadv1alpha1.DownstreamNamespace(p.key, p.cluster, "ns1")
 		if out, err := admin.runWithin(3*time.Minute, "--context", p.context, "rollout", "status", "deploy/web", "-n", "ns1", "--timeout=150s"); err != nil {
 			t.Fatalf("rollout status at the hub in %s: %v\n%s", p.cluster, err, out)
 		}
@@ -210,7 +210,7 @@ func TestSyncerTwoClusters(t *testing.T) {
 		// Nothing of the other logical cluster is in this physical
 		// cluster: no object in or naming the other's namespace, or
 		// coming from the other logical cluster.
-		otherNs := workloadv1alpha1.DownstreamNamespace(other.cluster, "ns1")
+		otherNs := workloadv1alpha1.DownstreamNamespace(other.key, other.cluster, "ns1")
 		objects := strings.Split(strings.TrimSpace(down.must("get", "namespaces,deployments,replicasets,pods,configmaps,secrets", "-A", "-o",
 			`jsonpath={range .items[*]}{.kind} {.metadata.namespace}/{.metadata.name} {.metadata.annotations.workload\.canopy\.dev/origin-cluster}{"\n"}{end}`)), "\n")
 		own := 0

@@ -14,7 +14,6 @@ import (
 
 	"github.com/canopy-dev/canopy/e2e/pcluster"
 	"github.com/canopy-dev/canopy/internal/pgtest"
-	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 )
 
 // TestSyncerReadyAfterOutage stops the hub, on PostgreSQL, for a minute
@@ -57,7 +56,7 @@ spec:
   resources: [{group: apps, resource: deployments}]
   targets: {labelSelector: {matchLabels: {ready-test: "yes"}}}
 `)
-	ns := workloadv1alpha1.DownstreamNamespace("root:a", "ns1")
+	ns := downNS("pc2", "root:a", "ns1")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	running := func(app string) bool {

@@ -80,8 +80,8 @@ metadata:
 			`jsonpath={.status.conditions[?(@.type=="SyncFailed")].status}/{.status.conditions[?(@.type=="SyncFailed")].reason}/{.status.conditions[?(@.type=="SyncFailed")].message}`)
 	}
 	condition := func(name string) string { return conditionIn("ns1", name) }
-	ns := workloadv1alpha1.DownstreamNamespace("root:a", "ns1")
-	closed := workloadv1alpha1.DownstreamNamespace("root:a", "closed")
+	ns := workloadv1alpha1.DownstreamNamespace(key, "root:a", "ns1")
+	closed := workloadv1alpha1.DownstreamNamespace(key, "root:a", "closed")
 	// The acceptance asks for the condition within 5s of the creation.
 	for _, c := range []struct{ namespace, name, reason, message string }{
 		{"ns1", "refused", "Forbidden", forbiddenMessage},

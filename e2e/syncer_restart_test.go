@@ -28,7 +28,7 @@ func TestSyncerDependenciesDriftRestart(t *testing.T) {
 	t.Parallel()
 	admin, pc1, key, syncer := setUpSyncer(t)
 	admin.apply("a", dependentManifest(key))
-	ns := workloadv1alpha1.DownstreamNamespace("root:a", "ns1")
+	ns := workloadv1alpha1.DownstreamNamespace(key, "root:a", "ns1")
 	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
 	// eventually polls cond until it holds or the test's time is up.

@@ -42,7 +42,7 @@ func TestSyncerSharedDeployment(t *testing.T) {
 		runSyncer(t, syncerBin, syncerKubeconfig(t, h, "root", name).kubeconfig, clusters[name].Kubeconfig, "root:"+name).waitReady(time.Minute)
 	}
 	admin.apply("a", sharedDeployment(keys["pc1"], keys["pc2"], "nginx:1.27"))
-	ns := workloadv1alpha1.DownstreamNamespace("root:a", "ns1")
+	ns := func(target string) string { return workloadv1alpha1.DownstreamNamespace(keys[target], "root:a", "ns1") }
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 
@@ -50,7 +50,7 @@ func TestSyncerSharedDeployment(t *testing.T) {
 		t.Helper()
 		c := clusters[name]
 		for ctx.Err() == nil {
-			d, err := c.Client.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
+			d, err := c.Client.AppsV1().Deployments(ns(name)).Get(ctx, "web", metav1.GetOptions{})
 			if err == nil && *d.Spec.Replicas == want && d.Status.AvailableReplicas == want && d.Status.ObservedGeneration == d.Generation {
 				return
 			}
@@ -78,7 +78,7 @@ func TestSyncerSharedDeployment(t *testing.T) {
 	admin.apply("a", sharedDeployment(keys["pc1"], keys["pc2"], "nginx:1.28"))
 	rolledOut(t, admin, 3*time.Minute, "--context", "a", "-n", "ns1", "rollout", "status", "deployment/web", "--timeout", "3m")
 	for name := range clusters {
-		d, err := clusters[name].Client.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
+		d, err := clusters[name].Client.AppsV1().Deployments(ns(name)).Get(ctx, "web", metav1.GetOptions{})
 		if err != nil || d.Spec.Template.Spec.Containers[0].Image != "nginx:1.28" || d.Status.UpdatedReplicas != *d.Spec.Replicas {
 			t.Errorf("web in %s after the rollout at the hub: %v", name, err)
 		}
@@ -101,7 +101,7 @@ func TestSyncerSharedDeployment(t *testing.T) {
 		t.Fatalf("the hub's SyncFailed of the change pc2 refuses: %q, want True naming pc2 alone and quoting %q", got, forbiddenMessage)
 	}
 	for ctx.Err() == nil {
-		d, err := clusters["pc1"].Client.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
+		d, err := clusters["pc1"].Client.AppsV1().Deployments(ns("pc1")).Get(ctx, "web", metav1.GetOptions{})
 		if err == nil && d.Labels["forbidden"] == "true" {
 			break
 		}
@@ -119,7 +119,7 @@ func TestSyncerSharedDeployment(t *testing.T) {
 	admin.must("--context", "a", "-n", "ns1", "label", "deployment", "web", workloadv1alpha1.StateLabel(keys["pc2"])+"-")
 	admin.must("--context", "a", "-n", "ns1", "annotate", "deployment", "web", workloadv1alpha1.ReplicasAnnotation(keys["pc2"])+"-", workloadv1alpha1.ReplicasAnnotation(keys["pc1"])+"-")
 	for ctx.Err() == nil {
-		_, err := clusters["pc2"].Client.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
+		_, err := clusters["pc2"].Client.AppsV1().Deployments(ns("pc2")).Get(ctx, "web", metav1.GetOptions{})
 		if apierrors.IsNotFound(err) {
 			break
 		}

@@ -56,8 +56,8 @@ func TestSyncer(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	nsA := workloadv1alpha1.DownstreamNamespace("root:a", "ns1")
-	nsB := workloadv1alpha1.DownstreamNamespace("root:b", "ns1")
+	nsA := workloadv1alpha1.DownstreamNamespace(key, "root:a", "ns1")
+	nsB := workloadv1alpha1.DownstreamNamespace(key, "root:b", "ns1")
 	if nsA == nsB {
 		t.Fatalf("root:a and root:b map ns1 to the same namespace %s", nsA)
 	}
@@ -95,7 +95,7 @@ func TestSyncer(t *testing.T) {
 			}
 			// The pods running downstream are listed at the hub, each
 			// logical cluster seeing its own.
-			ns := workloadv1alpha1.DownstreamNamespace("root:"+c, "ns1")
+			ns := workloadv1alpha1.DownstreamNamespace(key, "root:"+c, "ns1")
 			downPods, err := pc1.Client.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
 			if err != nil {
 				t.Fatal(err)
@@ -337,6 +337,13 @@ metadata:
 	syncer := syncerKubeconfig(t, h, "root", "pc1")
 	p := runSyncer(t, syncerBin, syncer.kubeconfig, pc1.Kubeconfig, "root:pc1", flags...)
 	return h, admin, pc1, key, p
+}
+
+// downNS is the downstream namespace of namespace of logical cluster
+// cluster for SyncTarget target of root, as the e2e tests name each
+// physical cluster's target after it.
+func downNS(target, cluster, namespace string) string {
+	return workloadv1alpha1.DownstreamNamespace(workloadv1alpha1.TargetKey("root", target), cluster, namespace)
 }
 
 // startSyncersHub starts a hub with logical clusters root:a and root:b,

@@ -28,7 +28,7 @@ func TestPodTop(t *testing.T) {
 	admin.apply("a", manifest)
 	pod := runningCopy(t, admin, "a")
 	direct := kubectl{t: t, kubeconfig: pc1.Kubeconfig, home: t.TempDir()}
-	downstream := workloadv1alpha1.DownstreamNamespace("root:a", "ns1")
+	downstream := workloadv1alpha1.DownstreamNamespace(key, "root:a", "ns1")
 
 	// metrics-server reports a pod once it has scraped it twice, 15s
 	// apart: the direct answer is waited for, then the hub's must match.

@@ -138,7 +138,6 @@ func (e *tunnelEnv) writeLogs(t *testing.T, pc, prefix string, n int) {
 func TestTunnelLogs(t *testing.T) {
 	t.Parallel()
 	e := setUpTunnel(t)
-	downNS := workloadv1alpha1.DownstreamNamespace("root:a", "ns1")
 	for _, pc := range []string{"pc1", "pc2"} {
 		e.writeLogs(t, pc, "first", 12)
 	}
@@ -150,7 +149,7 @@ func TestTunnelLogs(t *testing.T) {
 				if err != nil {
 					t.Fatalf("kubectl logs %s %v at the hub: %v", pod, args, err)
 				}
-				want := e.down(t, pc).must(append([]string{"logs", pod, "-n", downNS}, args...)...)
+				want := e.down(t, pc).must(append([]string{"logs", pod, "-n", downNS(pc, "root:a", "ns1")}, args...)...)
 				if got != want || !strings.Contains(want, pc+" line") && !slices.Contains(args, "--limit-bytes=40") {
 					t.Errorf("kubectl logs %s %v: at the hub\n%s\nat %s\n%s", pod, args, got, pc, want)
 				}
@@ -158,8 +157,8 @@ func TestTunnelLogs(t *testing.T) {
 		}
 		// deploy/web: kubectl picks one of its pods, on either cluster.
 		got := e.admin.must("--context", "a", "logs", "deploy/web", "-n", "ns1")
-		want1 := e.down(t, "pc1").must("logs", e.podsA["pc1"], "-n", downNS)
-		want2 := e.down(t, "pc2").must("logs", e.podsA["pc2"], "-n", downNS)
+		want1 := e.down(t, "pc1").must("logs", e.podsA["pc1"], "-n", downNS("pc1", "root:a", "ns1"))
+		want2 := e.down(t, "pc2").must("logs", e.podsA["pc2"], "-n", downNS("pc2", "root:a", "ns1"))
 		if got != want1 && got != want2 {
 			t.Errorf("kubectl logs deploy/web at the hub:\n%s\nwant the log of its pod on pc1:\n%s\nor on pc2:\n%s", got, want1, want2)
 		}
@@ -192,7 +191,7 @@ func TestTunnelLogs(t *testing.T) {
 		// --previous of a container that never restarted: the physical
 		// cluster's own error.
 		_, hubErr := e.admin.run("--context", "a", "logs", e.podsA["pc1"], "-n", "ns1", "-c", "web", "--previous")
-		_, downErr := e.down(t, "pc1").run("logs", e.podsA["pc1"], "-n", downNS, "-c", "web", "--previous")
+		_, downErr := e.down(t, "pc1").run("logs", e.podsA["pc1"], "-n", downNS("pc1", "root:a", "ns1"), "-c", "web", "--previous")
 		if hubErr == nil || downErr == nil || !strings.Contains(hubErr.Error(), lastLine(downErr.Error())) {
 			t.Errorf("kubectl logs --previous: at the hub %v; at pc1 %v; want the same error", hubErr, downErr)
 		}
@@ -268,7 +267,7 @@ subjects:
 
 	t.Run("pod gone downstream", func(t *testing.T) {
 		pod := e.podsA["pc2"]
-		e.down(t, "pc2").must("delete", "pod", pod, "-n", downNS, "--grace-period=0", "--force")
+		e.down(t, "pc2").must("delete", "pod", pod, "-n", downNS("pc2", "root:a", "ns1"), "--grace-period=0", "--force")
 		if out, err := e.admin.run("--context", "a", "logs", pod, "-n", "ns1"); err == nil || !strings.Contains(err.Error(), "not found") {
 			t.Errorf("kubectl logs of a pod deleted downstream: %q, %v; want NotFound", out, err)
 		}
@@ -357,12 +356,12 @@ func TestTunnelReplicas(t *testing.T) {
 	if err := pc1.WritePodLog("stdout", "through replica 0"); err != nil {
 		t.Fatal(err)
 	}
-	downNS := workloadv1alpha1.DownstreamNamespace("root:a", "ns1")
+	ns1 := downNS("pc1", "root:a", "ns1")
 	down := kubectl{t: t, kubeconfig: pc1.Kubeconfig, home: t.TempDir()}
 	var pod string
 	for pod = range pods {
 		got := admin1.must("--context", "a", "logs", pod, "-n", "ns1", "--tail=3")
-		if want := down.must("logs", pod, "-n", downNS, "--tail=3"); got != want || !strings.Contains(got, "through replica 0") {
+		if want := down.must("logs", pod, "-n", ns1, "--tail=3"); got != want || !strings.Contains(got, "through replica 0") {
 			t.Errorf("kubectl logs %s at replica 1:\n%s\nat pc1:\n%s", pod, got, want)
 		}
 	}
@@ -404,11 +403,11 @@ func testTunnelScope(t *testing.T, e *tunnelEnv) {
 	}
 	// A pod made downstream in the syncer's own namespace, by no workload
 	// it synced: the syncer never upsynced it.
-	downNS := workloadv1alpha1.DownstreamNamespace("root:a", "ns1")
-	intruder := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "intruder", Namespace: downNS},
+	ns1 := downNS("pc1", "root:a", "ns1")
+	intruder := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "intruder", Namespace: ns1},
 		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "busybox"}}, NodeName: pc1.Nodes[0].Name}}
 	ctx := context.Background()
-	if _, err := pc1.Client.CoreV1().Pods(downNS).Create(ctx, intruder, metav1.CreateOptions{}); err != nil {
+	if _, err := pc1.Client.CoreV1().Pods(ns1).Create(ctx, intruder, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	requests := 0
@@ -429,7 +428,7 @@ func testTunnelScope(t *testing.T, e *tunnelEnv) {
 		{"status of its own pod", tunnel.PodPath("root:a", "ns1", e.podsA["pc1"], "status"), nil, http.StatusForbidden},
 		{"proxy of its own pod", tunnel.PodPath("root:a", "ns1", e.podsA["pc1"], "proxy"), nil, http.StatusForbidden},
 		{"a Secret", "/clusters/root:a/api/v1/namespaces/ns1/secrets/web-secret", nil, http.StatusForbidden},
-		{"the downstream API", "/api/v1/namespaces/" + downNS + "/pods/intruder/log", nil, http.StatusForbidden},
+		{"the downstream API", "/api/v1/namespaces/" + ns1 + "/pods/intruder/log", nil, http.StatusForbidden},
 		{"a path escaping its pod", tunnel.PodPath("root:a", "ns1", e.podsA["pc1"], "log") + "/../../../secrets", nil, http.StatusForbidden},
 		// The metrics route, under the same scope: pc1 serves no
 		// metrics API, which its own pods' answer says.

@@ -12,11 +12,12 @@ import (
 )
 
 // cpuUse is the CPU time used so far by each replica, by PostgreSQL (the
-// postmaster this benchmark started and its backends) and by the whole
-// machine.
+// postmaster this benchmark started and its backends), by this process
+// (the clients and the balancer) and by the whole machine.
 type cpuUse struct {
 	Hubs                 []time.Duration
 	Postgres             time.Duration
+	Bench                time.Duration
 	MachineBusy, Machine time.Duration
 }
 
@@ -45,6 +46,9 @@ func cpuSnapshot(c *replicas) cpuUse {
 	if u.Postgres, err = proc.TreeCPUTime(c.postgres); err != nil {
 		logf("CPU time of PostgreSQL: %v", err)
 	}
+	if u.Bench, err = proc.CPUTime(os.Getpid()); err != nil {
+		logf("CPU time of this process: %v", err)
+	}
 	if u.MachineBusy, u.Machine, err = proc.MachineCPU(); err != nil {
 		logf("the machine's CPU time: %v", err)
 	}
@@ -53,7 +57,7 @@ func cpuSnapshot(c *replicas) cpuUse {
 
 // since is what was used from start to u.
 func (u cpuUse) since(start cpuUse) cpuUse {
-	d := cpuUse{Postgres: u.Postgres - start.Postgres, MachineBusy: u.MachineBusy - start.MachineBusy, Machine: u.Machine - start.Machine}
+	d := cpuUse{Postgres: u.Postgres - start.Postgres, Bench: u.Bench - start.Bench, MachineBusy: u.MachineBusy - start.MachineBusy, Machine: u.Machine - start.Machine}
 	for i := range u.Hubs {
 		d.Hubs = append(d.Hubs, u.Hubs[i]-start.Hubs[i])
 	}

@@ -4,13 +4,22 @@
 // BenchmarkReplicas builds cmd/hub and, for each replica count (1, 2 and
 // 3; $CANOPY_BENCH_REPLICA_COUNTS), makes a fresh pgtest database, runs
 // hub init and starts that many replicas with its identity key, behind the
-// TCP balancer the e2e tests use (internal/tcpbalancer). It measures, in
-// this order:
+// TCP balancer the e2e tests use (internal/tcpbalancer). It does so in
+// rounds ($CANOPY_BENCH_ROUNDS, 3), each count once a round and in turn
+// (1, 2, 3, 1, 2, 3, ...), so that a slow spell of a machine other work
+// shares hits every count alike; the report gives each figure's median
+// over the rounds, and each round's creates/s with the load average as it
+// started. In each round it measures, in this order:
 //
 //   - creates/s: ConfigMaps created through the balancer by 64 clients
 //     ($CANOPY_BENCH_CLIENTS) over HTTP/1.1, so that their connections
 //     spread over the replicas as a layer-4 balancer spreads them (over
-//     HTTP/2 every request would share one connection, and one replica);
+//     HTTP/2 every request would share one connection, and one replica).
+//     Each client keeps its connection, as separate clients would: with
+//     client-go's default of 25 idle connections a host, the others would
+//     be closed and opened again, each with a TLS handshake the replicas
+//     pay for. It also reports how many creates shared a transaction (the
+//     group commit's size, read from the rows' xmin);
 //   - watch delivery: one client creates ConfigMaps one at a time through
 //     replica A while watches on replica A and on replica B see them; the
 //     time from sending each create to its event on A is the same-replica
@@ -33,8 +42,9 @@
 //     member identity each replica logs when its shard Manager starts.
 //
 // Beside the rates it reports what they cost, read from /proc: the CPU
-// time of each replica and of PostgreSQL (its postmaster and backends)
-// per 1,000 creates and per 1,000 LogicalClusters, and each replica's CPU
+// time of each replica, of PostgreSQL (its postmaster and backends) and of
+// the benchmark's own process (the clients and the balancer) per 1,000
+// creates, of the replicas and PostgreSQL per 1,000 LogicalClusters, and each replica's CPU
 // per second while idle, once it has settled. On a machine that other
 // work keeps busy the rates say how large a share of it the processes
 // got; the CPU per operation says what a replica costs the others.
@@ -45,6 +55,10 @@
 // and the clients, so more replicas share the same cores: the goal that 3
 // replicas not fall below 1's throughput is what HA costs at equal
 // hardware, not what it gains on more machines.
+//
+// $CANOPY_BENCH_WATCH_WRITES=0 leaves the watch phase out, and
+// $CANOPY_BENCH_LCS=0 the LogicalCluster and takeover phases, for a run of
+// the creates alone.
 //
 // Run it with bench/ha.sh, which prints the table with each figure for
 // each replica count and the ratio of 3 replicas to 1 at the end.

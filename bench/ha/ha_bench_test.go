@@ -3,6 +3,7 @@ package ha
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -37,10 +39,11 @@ import (
 // Knobs, all optional.
 const (
 	envCounts  = "CANOPY_BENCH_REPLICA_COUNTS" // replica counts to run, comma-separated (1,2,3)
+	envRounds  = "CANOPY_BENCH_ROUNDS"         // rounds, each of every count in turn (3)
 	envClients = "CANOPY_BENCH_CLIENTS"        // concurrent clients through the balancer (64)
 	envCreates = "CANOPY_BENCH_CREATES"        // ConfigMaps created for creates/s (4000)
-	envWatch   = "CANOPY_BENCH_WATCH_WRITES"   // writes timed for watch delivery (300)
-	envLCs     = "CANOPY_BENCH_LCS"            // LogicalClusters created for controller throughput (400)
+	envWatch   = "CANOPY_BENCH_WATCH_WRITES"   // writes timed for watch delivery (300; 0: no watch phase)
+	envLCs     = "CANOPY_BENCH_LCS"            // LogicalClusters created for controller throughput (400; 0: no LogicalCluster or takeover phase)
 	envParents = "CANOPY_BENCH_PARENTS"        // parent logical clusters they are spread over (16)
 	envHub     = "CANOPY_HUB"                  // a prebuilt hub binary; unset builds cmd/hub
 	envOut     = "CANOPY_BENCH_OUT"            // directory for the replicas' logs (a temp dir)
@@ -55,12 +58,17 @@ const (
 	readyTimeout   = 5 * time.Minute
 )
 
-// result is the figures of one replica count.
+// result is the figures of one replica count in one round.
 type result struct {
-	Replicas             int
-	Creates              int
-	CreateErrors         int64
-	CreatesPerSec        float64
+	Replicas int
+	// Load is the load average as the round of this count started.
+	Load          string
+	Creates       int
+	CreateErrors  int64
+	CreatesPerSec float64
+	// CreatesPerCommit is how many creates shared a transaction, on
+	// average: the group commits' size.
+	CreatesPerCommit     float64
 	Same, Cross          benchreport.Latencies
 	LCs                  int
 	LCsPerSec            float64
@@ -72,53 +80,85 @@ type result struct {
 	CreatesCPU, LCsCPU cpuUse
 }
 
+// settings are the knobs of one run.
+type settings struct {
+	bin                                         string
+	out                                         string
+	clients, creates, watchWrites, lcs, parents int
+	idle                                        time.Duration
+	profileSecs                                 int
+}
+
 func BenchmarkReplicas(b *testing.B) {
 	counts := replicaCounts(b)
-	clients := knob.Int(b, envClients, 64)
-	creates := knob.Int(b, envCreates, 4000)
-	watchWrites := knob.Int(b, envWatch, 300)
-	lcs := knob.Int(b, envLCs, 400)
-	parents := max(knob.Int(b, envParents, 16), 1)
-	out := knob.Dir(b, envOut)
-	idle := knob.Duration(b, envIdle, 5*time.Second)
-	profileSecs := knob.Int(b, envProfile, 0)
+	rounds := max(knob.Int(b, envRounds, 3), 1)
+	s := settings{
+		clients:     knob.Int(b, envClients, 64),
+		creates:     knob.Int(b, envCreates, 4000),
+		watchWrites: knob.Int(b, envWatch, 300),
+		lcs:         knob.Int(b, envLCs, 400),
+		parents:     max(knob.Int(b, envParents, 16), 1),
+		out:         knob.Dir(b, envOut),
+		idle:        knob.Duration(b, envIdle, 5*time.Second),
+		profileSecs: knob.Int(b, envProfile, 0),
+	}
 	loadStart := benchreport.LoadAverage()
 
-	bin := proc.Binary(b, envHub, "github.com/canopy-dev/canopy/cmd/hub")
+	s.bin = proc.Binary(b, envHub, "github.com/canopy-dev/canopy/cmd/hub")
 	pg := pgtest.Start(b)
-	var results []result
-	for _, n := range counts {
-		b.Run(fmt.Sprintf("replicas=%d", n), func(b *testing.B) {
-			c := startReplicas(b, bin, pg.NewDatabase(b), n, out)
-			c.postgres = postmaster(b)
-			r := result{Replicas: n, Creates: creates, LCs: lcs}
-			logf("%d replica(s) serving", n)
-			r.IdleMSPerSec = measureIdle(c, idle)
-			logf("idle CPU, ms per second of each replica and of PostgreSQL: %.1f", r.IdleMSPerSec)
-			cpu0 := cpuSnapshot(c)
-			profiled := profile(c, out, "creates", profileSecs)
-			r.CreatesPerSec, r.CreateErrors = measureCreates(b, c, clients, creates)
-			r.CreatesCPU = cpuSnapshot(c).since(cpu0)
-			logf("creates: %.0f/s (%d errors); CPU: replicas %v, PostgreSQL %v, machine busy %v of %v",
-				r.CreatesPerSec, r.CreateErrors, r.CreatesCPU.Hubs, r.CreatesCPU.Postgres, r.CreatesCPU.MachineBusy, r.CreatesCPU.Machine)
-			profiled()
-			r.Same, r.Cross = measureWatch(b, c, watchWrites)
-			logf("watch delivery: same replica p50 %.1f ms p99 %.1f ms; cross-replica p50 %.1f ms p99 %.1f ms",
-				benchreport.MS(r.Same.P50), benchreport.MS(r.Same.P99), benchreport.MS(r.Cross.P50), benchreport.MS(r.Cross.P99))
-			r.LCsPerSec, r.LCsCPU = measureLogicalClusters(b, c, clients, lcs, parents, func() func() { return profile(c, out, "logicalclusters", profileSecs) })
-			logf("LogicalClusters: %.1f Ready/s; CPU: replicas %v, PostgreSQL %v, machine busy %v of %v",
-				r.LCsPerSec, r.LCsCPU.Hubs, r.LCsCPU.Postgres, r.LCsCPU.MachineBusy, r.LCsCPU.Machine)
-			if n > 1 {
-				if r.Takeover, r.TakeoverLC = measureTakeover(b, c); r.Takeover >= 0 {
-					logf("takeover: Lease %v, LogicalCluster Ready %v after the kill", r.Takeover, r.TakeoverLC)
-				}
-			}
-			b.ReportMetric(r.CreatesPerSec, "creates/s")
-			b.ReportMetric(r.LCsPerSec, "lcs/s")
-			results = append(results, r)
-		})
+	// Every count runs once a round, in turn, each on fresh replicas and a
+	// fresh database: a slow spell of the machine, which other work keeps
+	// busy, then hits every count alike, and the report takes medians.
+	var results [][]result // by round, then by count
+	for round := 1; round <= rounds; round++ {
+		var byCount []result
+		for _, n := range counts {
+			b.Run(fmt.Sprintf("round=%d/replicas=%d", round, n), func(b *testing.B) {
+				r := measureCount(b, s, pg.NewDatabase(b), n, fmt.Sprintf("round-%d", round))
+				b.ReportMetric(r.CreatesPerSec, "creates/s")
+				b.ReportMetric(r.LCsPerSec, "lcs/s")
+				byCount = append(byCount, r)
+			})
+		}
+		results = append(results, byCount)
 	}
-	printReport(os.Stdout, results, clients, loadStart)
+	printReport(os.Stdout, results, s.clients, loadStart)
+}
+
+// measureCount starts n replicas on dsn and takes every figure of one
+// round; tag names the round in the replicas' log files.
+func measureCount(b *testing.B, s settings, dsn string, n int, tag string) result {
+	r := result{Replicas: n, Creates: s.creates, LCs: s.lcs, Load: benchreport.LoadAverage(), Takeover: -1, TakeoverLC: -1}
+	c := startReplicas(b, s.bin, dsn, n, s.clients, s.out, tag)
+	c.postgres = postmaster(b)
+	logf("%d replica(s) serving, load average %s", n, r.Load)
+	r.IdleMSPerSec = measureIdle(c, s.idle)
+	logf("idle CPU, ms per second of each replica and of PostgreSQL: %.1f", r.IdleMSPerSec)
+	cpu0 := cpuSnapshot(c)
+	profiled := profile(c, s.out, tag+"-creates", s.profileSecs)
+	r.CreatesPerSec, r.CreateErrors = measureCreates(b, c, s.clients, s.creates)
+	r.CreatesCPU = cpuSnapshot(c).since(cpu0)
+	r.CreatesPerCommit = createsPerCommit(b, dsn)
+	logf("creates: %.0f/s (%d errors), %.1f a transaction; CPU: replicas %v, PostgreSQL %v, bench %v, machine busy %v of %v",
+		r.CreatesPerSec, r.CreateErrors, r.CreatesPerCommit, r.CreatesCPU.Hubs, r.CreatesCPU.Postgres, r.CreatesCPU.Bench, r.CreatesCPU.MachineBusy, r.CreatesCPU.Machine)
+	profiled()
+	if s.watchWrites > 0 {
+		r.Same, r.Cross = measureWatch(b, c, s.watchWrites)
+		logf("watch delivery: same replica p50 %.1f ms p99 %.1f ms; cross-replica p50 %.1f ms p99 %.1f ms",
+			benchreport.MS(r.Same.P50), benchreport.MS(r.Same.P99), benchreport.MS(r.Cross.P50), benchreport.MS(r.Cross.P99))
+	}
+	if s.lcs == 0 {
+		return r
+	}
+	r.LCsPerSec, r.LCsCPU = measureLogicalClusters(b, c, s.clients, s.lcs, s.parents, func() func() { return profile(c, s.out, tag+"-logicalclusters", s.profileSecs) })
+	logf("LogicalClusters: %.1f Ready/s; CPU: replicas %v, PostgreSQL %v, machine busy %v of %v",
+		r.LCsPerSec, r.LCsCPU.Hubs, r.LCsCPU.Postgres, r.LCsCPU.MachineBusy, r.LCsCPU.Machine)
+	if n > 1 {
+		if r.Takeover, r.TakeoverLC = measureTakeover(b, c); r.Takeover >= 0 {
+			logf("takeover: Lease %v, LogicalCluster Ready %v after the kill", r.Takeover, r.TakeoverLC)
+		}
+	}
+	return r
 }
 
 // replicaCounts is the counts in envCounts, 1,2,3 when unset.
@@ -151,8 +191,9 @@ type replicas struct {
 }
 
 // startReplicas runs hub init on dsn and starts n replicas with its
-// identity key, their logs in out, and a balancer in front of them.
-func startReplicas(b *testing.B, bin, dsn string, n int, out string) *replicas {
+// identity key, their logs in out named with tag, and a balancer in front
+// of them, for clients at once.
+func startReplicas(b *testing.B, bin, dsn string, n, clients int, out, tag string) *replicas {
 	b.Helper()
 	key := filepath.Join(b.TempDir(), "identity.key")
 	if o, err := exec.Command(bin, "init", "--datastore", dsn, "--identity-key-file", key, "--data-dir", b.TempDir()).CombinedOutput(); err != nil {
@@ -161,7 +202,7 @@ func startReplicas(b *testing.B, bin, dsn string, n int, out string) *replicas {
 	c := &replicas{}
 	addrs := make([]string, n)
 	for i := range n {
-		h := proc.StartHub(b, bin, dsn, filepath.Join(out, fmt.Sprintf("hub-%d-of-%d.log", i+1, n)), "--identity-key-file", key)
+		h := proc.StartHub(b, bin, dsn, filepath.Join(out, fmt.Sprintf("%s-hub-%d-of-%d.log", tag, i+1, n)), "--identity-key-file", key)
 		c.hubs = append(c.hubs, h)
 		addrs[i] = strings.TrimPrefix(h.URL(), "https://")
 	}
@@ -178,8 +219,23 @@ func startReplicas(b *testing.B, bin, dsn string, n int, out string) *replicas {
 	base.QPS, base.Burst = 5000, 5000
 	base.Timeout = time.Minute
 	// HTTP/1.1, so that concurrent requests take connections of their
-	// own, which the balancer spreads over the replicas.
-	base.NextProtos = []string{"http/1.1"}
+	// own, which the balancer spreads over the replicas. client-go keeps
+	// 25 idle connections a host, and closes the others: with more
+	// clients than that, connections would come and go, each with a TLS
+	// handshake that the replicas pay for, which clients that each keep
+	// their connection do not make. So the transport keeps one for each.
+	tlsConfig, err := rest.TLSConfigFor(base)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tlsConfig.NextProtos = []string{"http/1.1"}
+	base.TLSClientConfig = rest.TLSClientConfig{}
+	base.Transport = &http.Transport{
+		TLSClientConfig:     tlsConfig,
+		MaxIdleConnsPerHost: clients + 16, // and the watches'
+		IdleConnTimeout:     time.Minute,
+		TLSHandshakeTimeout: 10 * time.Second,
+	}
 	c.base = base
 	return c
 }
@@ -223,6 +279,23 @@ func measureCreates(b *testing.B, c *replicas, clients, count int) (float64, int
 		return err
 	}, logf)
 	return float64(int64(count)-failed) / took.Seconds(), failed
+}
+
+// createsPerCommit is how many of measureCreates' ConfigMaps each
+// transaction that wrote them created, on average. A row's xmin names the
+// transaction that wrote it, and these rows are never rewritten.
+func createsPerCommit(b *testing.B, dsn string) float64 {
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var rows, commits int64
+	if err := conn.QueryRow(ctx, `SELECT count(*), count(DISTINCT xmin::text) FROM canopy_revisions WHERE key LIKE '%/default/create-%'`).Scan(&rows, &commits); err != nil {
+		b.Fatal(err)
+	}
+	return float64(rows) / float64(max(commits, 1))
 }
 
 // measureWatch creates ConfigMaps one at a time through replica 0 and

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -25,15 +24,15 @@ import (
 	"github.com/canopy-dev/canopy/bench/internal/knob"
 	"github.com/canopy-dev/canopy/bench/internal/proc"
 	benchreport "github.com/canopy-dev/canopy/bench/internal/report"
-	"github.com/canopy-dev/canopy/internal/pgtest"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	engine "github.com/canopy-dev/canopy/pkg/placement"
 )
 
 // Knobs, all optional.
 const (
-	envTargets  = "CANOPY_BENCH_TARGETS"  // physical clusters, each with its syncer (10)
-	envWaves    = "CANOPY_BENCH_WAVES"    // waves of the rollout (5)
+	envTargets  = "CANOPY_BENCH_TARGETS"  // SyncTargets, each with its syncer (50)
+	envClusters = "CANOPY_BENCH_CLUSTERS" // physical clusters the targets share (5)
+	envWaves    = "CANOPY_BENCH_WAVES"    // waves of the rollout (10)
 	envRollouts = "CANOPY_BENCH_ROLLOUTS" // image changes rolled out (3)
 	envTimeout  = "CANOPY_BENCH_TIMEOUT"  // wait for each rollout to complete (5m)
 	envHub      = "CANOPY_HUB"            // a prebuilt hub binary; unset builds cmd/hub
@@ -49,9 +48,9 @@ const (
 )
 
 type config struct {
-	targets, waves, rollouts int
-	timeout                  time.Duration
-	out                      string
+	targets, clusters, waves, rollouts int
+	timeout                            time.Duration
+	out                                string
 }
 
 // wave is the wave of the target of index i, counted from 0.
@@ -59,13 +58,15 @@ func (c config) wave(i int) int { return i * c.waves / c.targets }
 
 func BenchmarkRolloutEndToEnd(b *testing.B) {
 	c := config{
-		targets:  max(2, knob.Int(b, envTargets, 10)),
-		waves:    knob.Int(b, envWaves, 5),
+		targets:  max(2, knob.Int(b, envTargets, 50)),
+		clusters: max(1, knob.Int(b, envClusters, 5)),
+		waves:    knob.Int(b, envWaves, 10),
 		rollouts: max(1, knob.Int(b, envRollouts, 3)),
 		timeout:  knob.Duration(b, envTimeout, 5*time.Minute),
 		out:      knob.Dir(b, envOut),
 	}
 	c.waves = min(max(2, c.waves), c.targets)
+	c.clusters = min(c.clusters, c.targets)
 	ctx, stop := proc.InterruptContext()
 	defer stop()
 	loadStart := benchreport.LoadAverage()
@@ -80,10 +81,13 @@ func BenchmarkRolloutEndToEnd(b *testing.B) {
 
 // result holds the figures of one run.
 type result struct {
-	// FromWrite and FromHealthy are to the next wave's first downstream
-	// write, from the hub's write past the wave and from the wave's last
-	// copy running available.
-	FromWrite, FromHealthy benchreport.Latencies
+	// FromWrite, FromReported and FromHealthy are to the next wave's
+	// first downstream write, from the hub's write past the wave, from
+	// the wave's last healthy report seen at the hub and from the wave's
+	// last copy running available; Reporting is, for each copy, from its
+	// running available to its healthy report seen at the hub: the
+	// syncer's part of FromHealthy.
+	FromWrite, FromReported, FromHealthy, Reporting benchreport.Latencies
 	// HubCPU is the hub's CPU over the rollouts, which Took; HubIdle its
 	// CPU per second before them, with every target running the
 	// Deployment and nothing changing.
@@ -116,52 +120,48 @@ var (
 )
 
 func run(ctx context.Context, b *testing.B, c config) result {
+	// Target t is on physical cluster t mod C, so that each wave's
+	// targets spread over the clusters, as a fleet's would.
 	names := make([]string, c.targets)
-	for t := range names {
-		names[t] = fmt.Sprintf("pc%d", t+1)
+	clusterNames := make([]string, c.clusters)
+	for i := range clusterNames {
+		clusterNames[i] = fmt.Sprintf("pc%d", i+1)
 	}
-	logf("starting %d physical clusters of 1 kwok node each", c.targets)
-	clusters := fleet.StartClusters(ctx, b, filepath.Join(c.out, "clusters"), names, 1)
-
-	hubBin := proc.Binary(b, envHub, "github.com/canopy-dev/canopy/cmd/hub")
-	syncerBin := proc.Binary(b, envSyncer, "github.com/canopy-dev/canopy/cmd/syncer")
-	h := proc.StartHub(b, hubBin, pgtest.Start(b).NewDatabase(b), filepath.Join(c.out, "hub.log"))
-	logf("hub ready at %s (log %s)", h.URL(), h.LogPath)
-	admin, err := clientcmd.BuildConfigFromFlags("", h.AdminKubeconfig())
+	for t := range names {
+		names[t] = fmt.Sprintf("t%d-%s", t+1, clusterNames[t%c.clusters])
+	}
+	f := fleet.Start(ctx, b, fleet.Options{Out: c.out, Clusters: clusterNames, Nodes: 1, Targets: names, Labels: []string{"region=eu"},
+		EnvHub: envHub, EnvSyncer: envSyncer})
+	admin, err := clientcmd.BuildConfigFromFlags("", f.Hub.AdminKubeconfig())
 	if err != nil {
 		b.Fatal(err)
 	}
-	admin.Host = h.URL() + "/clusters/root"
+	admin.Host = f.Hub.URL() + "/clusters/root"
 	root, err := dynamic.NewForConfig(admin)
 	if err != nil {
 		b.Fatal(err)
 	}
-	pcs := clusters.Wait(b)
-	logf("%d physical clusters ready", len(pcs))
-	logs := []string{h.LogPath}
-	syncers := make([]*fleet.Syncer, len(pcs))
-	for i, pc := range pcs {
-		syncers[i] = fleet.StartSyncer(ctx, b, h, hubBin, syncerBin, pc, c.out, "region=eu")
-		logs = append(logs, syncers[i].LogPath)
+	// targetOf is the target of each key, by which the copies of the
+	// targets sharing a physical cluster are told apart.
+	targetOf := map[string]string{}
+	for _, target := range names {
+		targetOf[workloadv1alpha1.TargetKey("root", target)] = target
 	}
-	for _, s := range syncers {
-		s.WaitReady(ctx, b)
-	}
-	logf("%d syncers ready", len(syncers))
 
-	o := &observer{hubSteps: map[string]map[int]time.Time{}, applied: map[string]map[string]time.Time{}, available: map[string]map[string]time.Time{}}
+	o := &observer{hubSteps: map[string]map[int]time.Time{}, applied: map[string]map[string]time.Time{},
+		available: map[string]map[string]time.Time{}, reported: map[string]map[string]time.Time{}, targetOf: targetOf}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	deploy := root.Resource(deployments).Namespace(namespace)
 	follow.Follow(ctx, b, deploy, o.hub, func(map[string]bool) {})
-	for _, pc := range pcs {
+	for _, pc := range f.Clusters {
 		informer, err := fleet.Downstream(ctx, pc, deployments)
 		if err != nil {
 			b.Fatal(err)
 		}
 		_, _ = informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
-			AddFunc:    func(obj any) { o.downstream(pc.Name, obj) },
-			UpdateFunc: func(_, obj any) { o.downstream(pc.Name, obj) },
+			AddFunc:    func(obj any) { o.downstream(obj) },
+			UpdateFunc: func(_, obj any) { o.downstream(obj) },
 		})
 		if !cache.WaitForCacheSync(ctx.Done(), informer.HasSynced) {
 			b.Fatalf("the informer of %s did not sync", pc.Name)
@@ -173,16 +173,19 @@ func run(ctx context.Context, b *testing.B, c config) result {
 	}})
 	create(ctx, b, root.Resource(placements), placement(c, names))
 	create(ctx, b, deploy, fleet.Deployment(name, namespace, replicas, nil))
+	// The first placement pins every target at once, complete at once:
+	// the idle figure and the first rollout wait until every copy runs.
 	to := o.waitComplete(ctx, b, "", c.timeout)
+	o.waitAvailable(ctx, b, names, to, c.timeout)
 	logf("every target runs revision %s", to)
 
 	var r result
-	r.HubIdle = idleCPU(ctx, b, h)
-	var fromWrite, fromHealthy []time.Duration
+	r.HubIdle = idleCPU(ctx, b, f.Hub)
+	var all waveTimes
 	var took time.Duration
 	for i := range c.rollouts {
 		start := time.Now()
-		before, err := proc.CPUTime(h.PID())
+		before, err := proc.CPUTime(f.Hub.PID())
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -191,25 +194,25 @@ func run(ctx context.Context, b *testing.B, c config) result {
 			b.Fatal(err)
 		}
 		to = o.waitComplete(ctx, b, to, c.timeout)
-		after, err := proc.CPUTime(h.PID())
+		after, err := proc.CPUTime(f.Hub.PID())
 		if err != nil {
 			b.Fatal(err)
 		}
 		r.HubCPU += after - before
 		took += time.Since(start)
-		w, hl := o.waves(b, c, names, to)
-		fromWrite, fromHealthy = append(fromWrite, w...), append(fromHealthy, hl...)
+		all.add(o.waves(b, c, names, to))
 		logf("rollout %d of %d to revision %s complete", i+1, c.rollouts, to)
 	}
-	r.FromWrite, r.FromHealthy = benchreport.Summarize(fromWrite), benchreport.Summarize(fromHealthy)
+	r.FromWrite, r.FromReported = benchreport.Summarize(all.fromWrite), benchreport.Summarize(all.fromReported)
+	r.FromHealthy, r.Reporting = benchreport.Summarize(all.fromHealthy), benchreport.Summarize(all.reporting)
 	r.Took = took
-	r.Logs = logs
+	r.Logs = f.Logs
 	return r
 }
 
 // observer records, by this process's clock, when the hub's rollout
 // state was first seen past each step of each revision, and when each
-// physical cluster's copy was first seen with each revision applied and
+// target's copy was first seen with each revision applied and
 // running it available.
 type observer struct {
 	mu sync.Mutex
@@ -218,9 +221,13 @@ type observer struct {
 	// hubSteps is, by revision and step, when the state was first seen
 	// at that step.
 	hubSteps map[string]map[int]time.Time
-	// applied and available are, by physical cluster and revision, when
-	// its copy was first seen with it applied and running it available.
-	applied, available map[string]map[string]time.Time
+	// applied and available are, by target and revision, when
+	// its copy was first seen with it applied and running it available;
+	// reported when the hub object was first seen with the target's
+	// report of it running it healthily.
+	applied, available, reported map[string]map[string]time.Time
+	// targetOf names each target by its key.
+	targetOf map[string]string
 }
 
 func (o *observer) hub(u *unstructured.Unstructured, deleted bool) {
@@ -233,23 +240,36 @@ func (o *observer) hub(u *unstructured.Unstructured, deleted bool) {
 	defer o.mu.Unlock()
 	o.state = s
 	first(o.hubSteps, s.To, s.Step, now)
+	var judge engine.Policy
+	for key, target := range o.targetOf {
+		report, err := engine.ReportFrom(u.GetAnnotations()[workloadv1alpha1.StatusAnnotation(key)])
+		if err != nil || report.Revision == "" {
+			continue
+		}
+		if healthy, _ := judge.Healthy(report, report.Revision, u.GetGeneration()); healthy {
+			first(o.reported, target, report.Revision, now)
+		}
+	}
 }
 
-func (o *observer) downstream(cluster string, obj any) {
+// downstream records copy obj of a target, which its label names by its
+// key.
+func (o *observer) downstream(obj any) {
 	now := time.Now()
 	u, ok := obj.(*unstructured.Unstructured)
 	if !ok || u.GetName() != name {
 		return
 	}
+	target := o.targetOf[u.GetLabels()[workloadv1alpha1.TargetKeyLabel]]
 	rev := u.GetAnnotations()[workloadv1alpha1.AppliedRevisionAnnotation]
 	if rev == "" {
 		return
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	first(o.applied, cluster, rev, now)
+	first(o.applied, target, rev, now)
 	if available(u) {
-		first(o.available, cluster, rev, now)
+		first(o.available, target, rev, now)
 	}
 }
 
@@ -292,29 +312,69 @@ func (o *observer) waitComplete(ctx context.Context, b *testing.B, from string, 
 	}
 }
 
+// waitAvailable waits until every target's copy was seen running
+// revision to available.
+func (o *observer) waitAvailable(ctx context.Context, b *testing.B, targets []string, to string, timeout time.Duration) {
+	deadline := time.Now().Add(timeout)
+	for {
+		o.mu.Lock()
+		var waiting []string
+		for _, t := range targets {
+			if _, ok := o.available[t][to]; !ok {
+				waiting = append(waiting, t)
+			}
+		}
+		o.mu.Unlock()
+		if len(waiting) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("%d targets do not run revision %s available after %v: %v", len(waiting), to, timeout, waiting)
+		}
+		proc.Sleep(ctx, b, 100*time.Millisecond)
+	}
+}
+
+// waveTimes are the durations of the rows of the report, over waves.
+type waveTimes struct {
+	fromWrite, fromReported, fromHealthy, reporting []time.Duration
+}
+
+func (w *waveTimes) add(o waveTimes) {
+	w.fromWrite = append(w.fromWrite, o.fromWrite...)
+	w.fromReported = append(w.fromReported, o.fromReported...)
+	w.fromHealthy = append(w.fromHealthy, o.fromHealthy...)
+	w.reporting = append(w.reporting, o.reporting...)
+}
+
 // waves are, for each wave k before the last of the rollout to revision
 // to, the time to wave k+1's first copy seen with it: from the hub's
-// state first seen past step k, and from wave k's last copy seen running
-// it available.
-func (o *observer) waves(b *testing.B, c config, names []string, to string) (fromWrite, fromHealthy []time.Duration) {
+// state first seen past step k, from wave k's last healthy report seen
+// at the hub and from its last copy seen running it available; and, for
+// each target, from its copy running it available to its report.
+func (o *observer) waves(b *testing.B, c config, names []string, to string) waveTimes {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	var w waveTimes
 	for k := range c.waves - 1 {
-		var next, healthy time.Time
-		for i, pc := range names {
+		var next, healthy, reported time.Time
+		for i, target := range names {
 			switch c.wave(i) {
 			case k:
-				at, ok := o.available[pc][to]
+				at, ok := o.available[target][to]
 				if !ok {
-					b.Fatalf("%s was never seen running revision %s available", pc, to)
+					b.Fatalf("%s was never seen running revision %s available", target, to)
 				}
-				if at.After(healthy) {
-					healthy = at
+				report, ok := o.reported[target][to]
+				if !ok {
+					b.Fatalf("the hub object was never seen with %s's healthy report of revision %s", target, to)
 				}
+				healthy, reported = latest(healthy, at), latest(reported, report)
+				w.reporting = append(w.reporting, report.Sub(at))
 			case k + 1:
-				at, ok := o.applied[pc][to]
+				at, ok := o.applied[target][to]
 				if !ok {
-					b.Fatalf("%s was never seen with revision %s", pc, to)
+					b.Fatalf("%s was never seen with revision %s", target, to)
 				}
 				if next.IsZero() || at.Before(next) {
 					next = at
@@ -325,9 +385,18 @@ func (o *observer) waves(b *testing.B, c config, names []string, to string) (fro
 		if !ok {
 			b.Fatalf("the hub's rollout to %s was never seen at step %d", to, k+2)
 		}
-		fromWrite, fromHealthy = append(fromWrite, next.Sub(past)), append(fromHealthy, next.Sub(healthy))
+		w.fromWrite = append(w.fromWrite, next.Sub(past))
+		w.fromReported = append(w.fromReported, next.Sub(reported))
+		w.fromHealthy = append(w.fromHealthy, next.Sub(healthy))
 	}
-	return fromWrite, fromHealthy
+	return w
+}
+
+func latest(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 func create(ctx context.Context, b *testing.B, client dynamic.ResourceInterface, obj *unstructured.Unstructured) {
@@ -367,18 +436,20 @@ func placement(c config, names []string) *unstructured.Unstructured {
 }
 
 func printReport(w io.Writer, c config, r result, loadStart string) {
-	fmt.Fprintf(w, "\nrollout end to end: %d targets (physical clusters, one syncer each) in %d waves, %d rollouts, %d wave transitions\n",
-		c.targets, c.waves, c.rollouts, r.FromWrite.N)
+	fmt.Fprintf(w, "\nrollout end to end: %d targets (SyncTargets, one syncer each, on %d physical clusters) in %d waves, %d rollouts, %d wave transitions\n",
+		c.targets, c.clusters, c.waves, c.rollouts, r.FromWrite.N)
 	fmt.Fprintf(w, "load average at start %s, at end %s\n", loadStart, benchreport.LoadAverage())
-	fmt.Fprintf(w, "%-48s %10s %10s %10s\n", "to the next wave's first downstream write", "p50 ms", "p99 ms", "max ms")
+	fmt.Fprintf(w, "%-56s %10s %10s %10s\n", "to the next wave's first downstream write", "p50 ms", "p99 ms", "max ms")
 	for _, row := range []struct {
 		what string
 		l    benchreport.Latencies
 	}{
 		{"from the hub's write past the healthy wave", r.FromWrite},
+		{"from the wave's last healthy report at the hub", r.FromReported},
 		{"from the wave's last copy running available", r.FromHealthy},
+		{"(a copy available downstream to its report at the hub)", r.Reporting},
 	} {
-		fmt.Fprintf(w, "%-48s %10.0f %10.0f %10.0f\n", row.what, benchreport.MS(row.l.P50), benchreport.MS(row.l.P99), benchreport.MS(row.l.Max))
+		fmt.Fprintf(w, "%-56s %10.0f %10.0f %10.0f\n", row.what, benchreport.MS(row.l.P50), benchreport.MS(row.l.P99), benchreport.MS(row.l.Max))
 	}
 	fmt.Fprintf(w, "hub CPU: %.2f s over %d rollouts (%.1f s), %.2f s per rollout; idle before: %.3f s per s, %.2f s over as long\n",
 		r.HubCPU.Seconds(), c.rollouts, r.Took.Seconds(), r.HubCPU.Seconds()/float64(c.rollouts), r.HubIdle, r.HubIdle*r.Took.Seconds())

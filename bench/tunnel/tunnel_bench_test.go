@@ -100,9 +100,8 @@ func setUp(ctx context.Context, b *testing.B, out string) (hub, direct side, h *
 		b.Fatal(err)
 	}
 	hub = newSide(b, "hub", admin, metav1.NamespaceDefault)
-	direct = newSide(b, "pc1", pc.Config, workloadv1alpha1.DownstreamNamespace("root", metav1.NamespaceDefault))
-
 	key := workloadv1alpha1.TargetKey("root", pc.Name)
+	direct = newSide(b, "pc1", pc.Config, workloadv1alpha1.DownstreamNamespace(key, "root", metav1.NamespaceDefault))
 	d := fleet.Deployment("web", metav1.NamespaceDefault, 1, map[string]any{workloadv1alpha1.StateLabel(key): workloadv1alpha1.StateSync})
 	dyn := hub.client.AppsV1().RESTClient()
 	body, err := d.MarshalJSON()

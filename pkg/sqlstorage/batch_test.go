@@ -14,7 +14,7 @@ func TestBatchedCreates(t *testing.T) {
 		ctx := context.Background()
 		seed := &op{key: "/k0", value: []byte("v0"), done: make(chan struct{})}
 		exists := &op{key: "/k9", value: []byte("v9"), done: make(chan struct{})}
-		b.commit(ctx, []*op{seed, exists})
+		b.commit(ctx, []*op{seed, exists}, nil)
 		if seed.err != nil || !seed.applied || !exists.applied {
 			t.Fatalf("seed: %v %v %v", seed.err, seed.applied, exists.applied)
 		}
@@ -33,7 +33,7 @@ func TestBatchedCreates(t *testing.T) {
 			mk("/k0", "again", 0),   // re-create after delete: applied
 			mk("/k2", "c", 0),       // applied
 		}
-		b.commit(ctx, batch)
+		b.commit(ctx, batch, nil)
 		want := []bool{true, false, false, true, true, true}
 		rev := exists.rev
 		for i, o := range batch {

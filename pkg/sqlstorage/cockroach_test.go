@@ -475,7 +475,7 @@ func crdbRetriedBatch(ctx context.Context, t *testing.T, s *Store, l *crdbAckLog
 	kinds := []crdbWriteKind{crdbCreated, crdbUpdated, crdbDeleted, crdbCreated}
 	counts := []int{0, 1, 0, 0}
 	probesBefore := crdbSequenceValue(ctx, t, s.b.db, "canopy_test_probe")
-	s.b.commit(ctx, batch)
+	s.b.commit(ctx, batch, nil)
 	if probes := crdbSequenceValue(ctx, t, s.b.db, "canopy_test_probe") - probesBefore; probes != 2 {
 		t.Errorf("probe round %d: the probe key was written %d times, want 2 (one injected failure, one success)", round, probes)
 	}

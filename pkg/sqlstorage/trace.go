@@ -85,7 +85,9 @@ func (s *Store) write(ctx context.Context, o *op) error {
 // queued a write in it. The writer's goroutine serves many requests at
 // once: the span is a child of the first traced write's span, so that it
 // shows in that request's trace, and links to the other traced writes.
-func (b *Backend) startCommit(batch []*op) trace.Span {
+// The writer starts it once the batch is complete, which is only known
+// after the transaction began: with trace.WithTimestamp, from then.
+func (b *Backend) startCommit(batch []*op, opts ...trace.SpanStartOption) trace.Span {
 	var parent trace.SpanContext
 	var links []trace.Link
 	for _, o := range batch {
@@ -100,9 +102,9 @@ func (b *Backend) startCommit(batch []*op) trace.Span {
 	if !parent.IsValid() {
 		return noSpan
 	}
-	_, span := b.tracer.Start(trace.ContextWithSpanContext(context.Background(), parent), "sql.commit",
-		trace.WithSpanKind(trace.SpanKindClient), trace.WithLinks(links...),
+	opts = append(opts, trace.WithSpanKind(trace.SpanKindClient), trace.WithLinks(links...),
 		trace.WithAttributes(b.system, attribute.String("db.operation", "commit"), attrBatch.Int(len(batch))))
+	_, span := b.tracer.Start(trace.ContextWithSpanContext(context.Background(), parent), "sql.commit", opts...)
 	return span
 }
 

@@ -148,7 +148,7 @@ func TestTracingSharedCommit(t *testing.T) {
 	}
 	batch = append(batch, &op{key: "/untraced", value: []byte("v"), done: make(chan struct{})})
 	span := s.b.startCommit(batch)
-	s.b.commit(context.Background(), batch)
+	s.b.commit(context.Background(), batch, nil)
 	endCommit(span, batch)
 
 	commits := spansNamed(rec, "sql.commit")

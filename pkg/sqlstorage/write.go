@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"go.opentelemetry.io/otel/trace"
 )
@@ -53,6 +54,13 @@ func (b *Backend) submit(ctx context.Context, o *op) error {
 // the revision counter, so writes are serialized across all hub processes
 // anyway; batching the writes that queue up meanwhile into one transaction
 // turns that serialization into group commit instead of a bottleneck.
+//
+// A batch takes the writes queued when it starts, and again those queued
+// while it waited for the counter's lock (join). With several processes,
+// each one's transaction mostly waits for the others' to commit: writes
+// that arrive meanwhile join the waiting transaction instead of the next
+// one, so a process's group commits stay as large as a lone process's,
+// instead of shrinking with every process added.
 func (b *Backend) writeLoop(ctx context.Context) {
 	batch := make([]*op, 0, b.opts.MaxBatch)
 	for {
@@ -63,18 +71,12 @@ func (b *Backend) writeLoop(ctx context.Context) {
 		case o := <-b.writes:
 			batch = append(batch, o)
 		}
-	drain:
-		for len(batch) < cap(batch) {
-			select {
-			case o := <-b.writes:
-				batch = append(batch, o)
-			default:
-				break drain
-			}
-		}
-		span := b.startCommit(batch)
-		b.commit(ctx, batch)
-		endCommit(span, batch)
+		// Those queued now go too, so that a transaction that fails before
+		// it holds the lock fails them all at once.
+		batch = b.join(batch)
+		began := time.Now()
+		batch = b.commit(ctx, batch, b.join)
+		endCommit(b.startCommit(batch, trace.WithTimestamp(began)), batch)
 		var committed []event
 		for _, o := range batch {
 			if o.err == nil && o.applied {
@@ -88,19 +90,39 @@ func (b *Backend) writeLoop(ctx context.Context) {
 	}
 }
 
-func (b *Backend) commit(ctx context.Context, batch []*op) {
+// join adds to batch the writes queued, up to MaxBatch in all, without
+// waiting for any.
+func (b *Backend) join(batch []*op) []*op {
+	for len(batch) < b.opts.MaxBatch {
+		select {
+		case o := <-b.writes:
+			batch = append(batch, o)
+		default:
+			return batch
+		}
+	}
+	return batch
+}
+
+// commit applies batch in one transaction and sets each write's outcome.
+// join, unless nil, adds writes to the batch once the transaction holds
+// the counter's lock; commit returns the batch with them.
+func (b *Backend) commit(ctx context.Context, batch []*op, join func([]*op) []*op) []*op {
 	txCtx, cancel := context.WithTimeout(ctx, b.opts.WriteTimeout)
 	defer cancel()
 	// applied tells that apply ran to the end: a failure after it is the
 	// COMMIT's, and the batch may then have been applied.
 	var applied bool
 	err := b.d.inTx(txCtx, b.db, func(tx *sql.Tx) error {
-		err := b.apply(txCtx, tx, batch)
+		var err error
+		batch, err = b.apply(txCtx, tx, batch, join)
+		// CockroachDB may run the transaction again: with the same writes.
+		join = nil
 		applied = err == nil
 		return err
 	})
 	if err == nil {
-		return
+		return batch
 	}
 	ambiguous := isAmbiguous(err) || (applied && !b.d.retrying)
 	timedOut := txCtx.Err() != nil && ctx.Err() == nil
@@ -109,9 +131,9 @@ func (b *Backend) commit(ctx context.Context, batch []*op) {
 		// transaction: retry each alone to find the culprit. Only when the
 		// batch surely was not applied, and the database answers.
 		for _, o := range batch {
-			b.commit(ctx, []*op{o})
+			b.commit(ctx, []*op{o}, nil)
 		}
-		return
+		return batch
 	}
 	switch {
 	case ambiguous:
@@ -124,27 +146,32 @@ func (b *Backend) commit(ctx context.Context, batch []*op) {
 	for _, o := range batch {
 		o.err = err
 	}
+	return batch
 }
 
 // apply runs the batch's writes in order inside tx, giving each applied
-// write the next revision. It resets every result first, since CockroachDB
-// may run it again after a serialization failure.
+// write the next revision, and returns the batch: once it holds the
+// counter's lock, join, unless nil, adds to it. It resets every result
+// first, since CockroachDB may run it again after a serialization failure.
 //
 // A batch's creates take no round trip each: while the transaction holds
 // the counter lock no other write can commit, so one query tells which of
 // their keys exist, and one multi-row INSERT writes each run of creates (an
 // update or deletion in between flushes the run first).
-func (b *Backend) apply(ctx context.Context, tx *sql.Tx, batch []*op) error {
+func (b *Backend) apply(ctx context.Context, tx *sql.Tx, batch []*op, join func([]*op) []*op) ([]*op, error) {
 	var rev int64
 	if err := tx.QueryRowContext(ctx, `SELECT value FROM canopy_meta WHERE name = 'rev'`+b.d.lockCounter).Scan(&rev); err != nil {
-		return err
+		return batch, err
+	}
+	if join != nil {
+		batch = join(batch)
 	}
 	start := rev
 	// current is nil when the batch has fewer than two creates: a single
 	// create is cheaper as one INSERT ... ON CONFLICT DO NOTHING.
 	current, err := currentVersions(ctx, tx, b.d, batch)
 	if err != nil {
-		return err
+		return batch, err
 	}
 	var pending []any // rev, key, value, expires_at of each create not yet inserted
 	flush := func() error {
@@ -172,7 +199,7 @@ func (b *Backend) apply(ctx context.Context, tx *sql.Tx, batch []*op) error {
 		}
 		switch {
 		case o.expect == 0 && o.value == nil:
-			return errors.New("a deletion needs the revision it deletes")
+			return batch, errors.New("a deletion needs the revision it deletes")
 		case o.expect == 0 && current != nil:
 			if cur := current[o.key]; cur != nil {
 				o.current = cur
@@ -188,18 +215,18 @@ func (b *Backend) apply(ctx context.Context, tx *sql.Tx, batch []*op) error {
 				VALUES ($1, $2, $3, $1, 0, $4)
 				ON CONFLICT (key) WHERE superseded_rev IS NULL DO NOTHING`), next, o.key, o.value, expires)
 			if err != nil {
-				return err
+				return batch, err
 			}
 			n, err := res.RowsAffected()
 			if err != nil {
-				return err
+				return batch, err
 			}
 			if o.applied = n == 1; o.applied {
 				o.createRev = next
 			}
 		default:
 			if err := flush(); err != nil {
-				return err
+				return batch, err
 			}
 			// RETURNING gives the replaced version, which the row keeps.
 			var createRev int64
@@ -210,7 +237,7 @@ func (b *Backend) apply(ctx context.Context, tx *sql.Tx, batch []*op) error {
 			switch {
 			case errors.Is(err, sql.ErrNoRows):
 			case err != nil:
-				return err
+				return batch, err
 			default:
 				// A tombstone supersedes itself, so it is never current. Its
 				// value is an untyped nil: a nil []byte is an empty BLOB to SQLite.
@@ -222,7 +249,7 @@ func (b *Backend) apply(ctx context.Context, tx *sql.Tx, batch []*op) error {
 					INSERT INTO canopy_revisions (rev, key, value, create_rev, prev_rev, superseded_rev, expires_at)
 					VALUES ($1, $2, $3, $4, $5, $6, $7)`),
 					next, o.key, value, createRev, o.expect, superseded, expires); err != nil {
-					return err
+					return batch, err
 				}
 				o.applied, o.createRev = true, createRev
 			}
@@ -240,7 +267,7 @@ func (b *Backend) apply(ctx context.Context, tx *sql.Tx, batch []*op) error {
 		}
 		cur, err := currentVersion(ctx, tx, b.d, o.key)
 		if err != nil {
-			return err
+			return batch, err
 		}
 		o.current = cur
 		if current != nil {
@@ -248,15 +275,15 @@ func (b *Backend) apply(ctx context.Context, tx *sql.Tx, batch []*op) error {
 		}
 	}
 	if err := flush(); err != nil {
-		return err
+		return batch, err
 	}
 	if rev == start {
-		return nil
+		return batch, nil
 	}
 	// The announcement goes out when the transaction commits, and only
 	// then: a process it wakes finds the rows visible.
 	_, err = tx.ExecContext(ctx, b.d.sql(`UPDATE canopy_meta SET value = $1 WHERE name = 'rev'`+b.d.announce), rev)
-	return err
+	return batch, err
 }
 
 // currentVersions reads, in one query, the current version of every key the

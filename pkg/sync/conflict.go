@@ -60,7 +60,7 @@ func (s *Syncer) conflicted(ctx context.Context, gvr schema.GroupVersionResource
 		return nil
 	}
 	message := fmt.Sprintf("SyncTarget %s:%s: %s %s/%s already exists downstream and was not created by the syncer; it is left alone, and this object is not synced until it is gone",
-		s.targetCluster, s.targetName, gvr.GroupResource(), workloadv1alpha1.DownstreamNamespace(o.cluster, o.namespace), o.name)
+		s.targetCluster, s.targetName, gvr.GroupResource(), s.downstreamNamespace(o.cluster, o.namespace), o.name)
 	keeps := keepsConditions(obj.GroupVersionKind())
 	conditioned, changed := withCondition(obj, ConflictReason, conflictConditionReason, message, metav1.Now())
 	// The Event first, so that a crash before the condition write records

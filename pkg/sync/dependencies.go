@@ -139,7 +139,7 @@ func (s *Syncer) syncDependency(ctx context.Context, k dependencyKey) error {
 		// Assigned, and the informer has not seen it yet: syncDown will.
 		return nil
 	}
-	downNamespace := workloadv1alpha1.DownstreamNamespace(k.cluster, k.namespace)
+	downNamespace := s.downstreamNamespace(k.cluster, k.namespace)
 	down := s.down.Resource(gvr).Namespace(downNamespace)
 	current, err := s.dependencyListers[k.resource].ByNamespace(downNamespace).Get(k.name)
 	if ignoreNotFound(err) != nil {

@@ -13,7 +13,10 @@
 
 // Downward, each object is server-side applied, under field manager
 // canopy-syncer, into the downstream namespace of its logical cluster
-// and namespace (workloadv1alpha1.DownstreamNamespace), stripped of what
+// and namespace for its target (workloadv1alpha1.DownstreamNamespace,
+// which hashes the target's key in, so that several targets may share a
+// physical cluster; one of the name without the key, which syncers made
+// before, is adopted: pkg/sync/namespace.Name), stripped of what
 // belongs to the hub and annotated with its origin. An object that exists
 // downstream without that origin is someone else's and is left alone
 // (conflict.go): a Warning Event, reason SyncConflict, says so at the hub
@@ -107,7 +110,11 @@
 // status lists, which tell of other tenants' pods. The node queue holds
 // a logical cluster and a node name; it is fed by the upsynced pods
 // (indexed by node), the downstream nodes and the copies, and deletes a
-// copy once no copied pod of its logical cluster runs on the node. Only
+// copy once no copied pod of its logical cluster runs on the node. Where
+// targets share a physical cluster, the copy of a node both run pods on
+// is the one syncer's that made it first; the other looks again every
+// nodeRecheck while its pods run there, and takes over once the copy is
+// gone. Only
 // the syncer writes the copies (pkg/admission/upsynced), and only those
 // (pkg/syncerscope).
 //

@@ -124,13 +124,14 @@ func (s *Syncer) apply(ctx context.Context, k objectKey, h *hubObject) error {
 // caller to look again later. current is the downstream object from the
 // informer, nil if it has none.
 func (s *Syncer) applyDownstream(ctx context.Context, gvr schema.GroupVersionResource, gvk schema.GroupVersionKind, o origin, obj, current *unstructured.Unstructured) (conflict bool, err error) {
-	downNamespace := workloadv1alpha1.DownstreamNamespace(o.cluster, o.namespace)
+	downNamespace := s.downstreamNamespace(o.cluster, o.namespace)
 	trace.SpanFromContext(ctx).SetAttributes(hubIdentity(obj)...)
 	desired, err := targetObject(obj, o, s.key)
 	if err != nil {
 		return false, err
 	}
 	desired.SetGroupVersionKind(gvk)
+	desired.SetNamespace(downNamespace)
 	if err := spec.Stamp(desired); err != nil {
 		return false, err
 	}
@@ -194,7 +195,7 @@ func (s *Syncer) serverSideApply(ctx context.Context, gvr schema.GroupVersionRes
 // ensureNamespace creates the downstream namespace of o's logical cluster
 // and namespace, recording its origin.
 func (s *Syncer) ensureNamespace(ctx context.Context, k origin) error {
-	name := workloadv1alpha1.DownstreamNamespace(k.cluster, k.namespace)
+	name := s.downstreamNamespace(k.cluster, k.namespace)
 	if _, err := s.namespaces.Get(name); err == nil {
 		return nil
 	}

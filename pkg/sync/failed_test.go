@@ -23,8 +23,10 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	kubefake "k8s.io/client-go/kubernetes/fake"
+	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/rest"
 	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/cache"
 )
 
 // A 422, a 400 and a 403 are refused again if sent again, however
@@ -208,7 +210,8 @@ func TestConflictReportedOnceThroughAConflict(t *testing.T) {
 // ns1/invalid of logical cluster root:a it reports on.
 func reportingTo(hub *httptest.Server) (*Syncer, origin, *unstructured.Unstructured) {
 	s := &Syncer{hubBase: hub.URL, hubHTTP: hub.Client(), hubRest: &rest.Config{}, key: "k", targetCluster: "root", targetName: "pc1",
-		rejections: map[conflictKey]rejection{}, conflicts: map[conflictKey]conflictRecord{}}
+		rejections: map[conflictKey]rejection{}, conflicts: map[conflictKey]conflictRecord{},
+		namespaces: corelisters.NewNamespaceLister(cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{}))}
 	obj := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "apps/v1", "kind": "Deployment",
 		"metadata": map[string]any{"namespace": "ns1", "name": "invalid", "uid": "u1", "resourceVersion": "1"},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -156,16 +157,14 @@ func (s *Syncer) syncNode(ctx context.Context, o origin) error {
 	if current == nil {
 		created, err := createNode(ctx, client, desired)
 		if apierrors.IsAlreadyExists(err) {
-			// Another target's node of the same name serves the logical
-			// cluster: a pod's nodeName can name only one of them.
-			klog.InfoS("A node of the same name is already in the logical cluster, copied up by another target's syncer; not copying this one",
-				"cluster", o.cluster, "node", o.name)
-			return nil
-		}
-		if err != nil {
+			if current, err = s.ownNode(ctx, client, o); err != nil || current == nil {
+				return err
+			}
+		} else if err != nil {
 			return fmt.Errorf("copying up node %s: %w", o.name, err)
+		} else {
+			current = created
 		}
-		current = created
 	}
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(current.Object, &have); err != nil {
 		return err
@@ -202,6 +201,35 @@ func (s *Syncer) syncNode(ctx context.Context, o origin) error {
 		return fmt.Errorf("updating the status of the copy of node %s: %w", o.name, err)
 	}
 	return nil
+}
+
+// nodeRecheck is how often a syncer looks again at a node whose copy in
+// a logical cluster another target's syncer holds, while its own pods
+// there run on it: its informer of copies selects its own label, so it
+// does not see the other's go, after which it makes its own.
+const nodeRecheck = 10 * time.Second
+
+// ownNode is the copy of node o.name in logical cluster o.cluster that a
+// create found already there, read through client: the syncer's own,
+// which its informer had not seen yet, or nil where another target's
+// syncer holds it. That is the case of two targets sharing a physical
+// cluster whose pods in one logical cluster run on the same node: a
+// pod's nodeName names one copy, which either may keep, since both copy
+// the same node; the other looks again every nodeRecheck, to take over
+// once the holder's pods leave the node. The hub lets neither write the
+// other's copy (pkg/syncerscope), so the holder's is read with a 403.
+func (s *Syncer) ownNode(ctx context.Context, client dynamic.ResourceInterface, o origin) (*unstructured.Unstructured, error) {
+	current, err := client.Get(ctx, o.name, metav1.GetOptions{})
+	if err == nil && current.GetLabels()[workloadv1alpha1.UpsyncedLabel] == s.key {
+		return current, nil
+	}
+	if err != nil && !outOfScope(err) {
+		return nil, err
+	}
+	klog.V(2).InfoS("The copy of the node in the logical cluster is another target's syncer's; looking again later",
+		"cluster", o.cluster, "node", o.name, "after", nodeRecheck)
+	s.nodeQueue.AddAfter(o, nodeRecheck)
+	return nil, nil
 }
 
 // createNode creates node through client, returning what the hub stored.

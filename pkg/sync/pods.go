@@ -196,7 +196,7 @@ func (s *Syncer) upsyncedPair(o origin, gvr schema.GroupVersionResource, hubInfo
 	if inHub {
 		c.hub = obj.(*hubObject)
 	}
-	down, err := downLister.ByNamespace(workloadv1alpha1.DownstreamNamespace(o.cluster, o.namespace)).Get(o.name)
+	down, err := downLister.ByNamespace(s.downstreamNamespace(o.cluster, o.namespace)).Get(o.name)
 	if err != nil {
 		return c, ignoreNotFound(err)
 	}

@@ -467,7 +467,7 @@ func (s *Syncer) Run(ctx context.Context, workers int) error {
 	}
 	syncDown := traced(s.tracer, spanDown, s.objectAttributes, timed(&s.downObserved, s.syncDown))
 	syncUp := timed(&s.upObserved, s.syncUp)
-	syncDependency := traced(s.tracer, spanDependency, dependencyAttributes, s.syncDependency)
+	syncDependency := traced(s.tracer, spanDependency, s.dependencyAttributes, s.syncDependency)
 	for range workers {
 		go work(ctx, queueDown, s.downQueue, syncDown)
 		go work(ctx, queueUp, s.upQueue, syncUp)
@@ -644,9 +644,17 @@ func (s *Syncer) hubObjectOf(k objectKey) (*hubObject, bool, error) {
 	return obj.(*hubObject), true, nil
 }
 
+// downstreamNamespace is the downstream namespace of namespace of
+// logical cluster cluster: one the syncer made before its target's key
+// was part of the name, adopted, or else the name with the key
+// (pkg/sync/namespace.Name).
+func (s *Syncer) downstreamNamespace(cluster, ns string) string {
+	return namespace.Name(s.namespaces, s.key, cluster, ns)
+}
+
 // downstreamOf is the downstream object of k, if there is one.
 func (s *Syncer) downstreamOf(k objectKey) (*unstructured.Unstructured, bool, error) {
-	obj, err := s.resources[k.resource].down.ByNamespace(workloadv1alpha1.DownstreamNamespace(k.cluster, k.namespace)).Get(k.name)
+	obj, err := s.resources[k.resource].down.ByNamespace(s.downstreamNamespace(k.cluster, k.namespace)).Get(k.name)
 	if err != nil {
 		return nil, false, ignoreNotFound(err)
 	}

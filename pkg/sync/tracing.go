@@ -12,8 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/rest"
 	"k8s.io/component-base/tracing"
-
-	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 )
 
 // The attributes of the syncer's spans: the hub object's identity, and
@@ -72,22 +70,22 @@ func traced[K any](tracer trace.Tracer, name string, attributes func(K) []attrib
 
 // originAttributes name hub object o of gvr and the downstream namespace
 // it is synced into.
-func originAttributes(gvr schema.GroupVersionResource, o origin) []attribute.KeyValue {
+func originAttributes(gvr schema.GroupVersionResource, o origin, downNamespace string) []attribute.KeyValue {
 	return []attribute.KeyValue{
 		attrResource.String(gvr.GroupResource().String()),
 		attrCluster.String(o.cluster),
 		attrNamespace.String(o.namespace),
 		attrName.String(o.name),
-		attrDownstreamNamespace.String(workloadv1alpha1.DownstreamNamespace(o.cluster, o.namespace)),
+		attrDownstreamNamespace.String(downNamespace),
 	}
 }
 
 func (s *Syncer) objectAttributes(k objectKey) []attribute.KeyValue {
-	return originAttributes(s.resources[k.resource].gvr, k.origin)
+	return originAttributes(s.resources[k.resource].gvr, k.origin, s.downstreamNamespace(k.cluster, k.namespace))
 }
 
-func dependencyAttributes(k dependencyKey) []attribute.KeyValue {
-	return originAttributes(dependencyResources[k.resource], k.origin)
+func (s *Syncer) dependencyAttributes(k dependencyKey) []attribute.KeyValue {
+	return originAttributes(dependencyResources[k.resource], k.origin, s.downstreamNamespace(k.cluster, k.namespace))
 }
 
 // hubIdentity is which hub object, and which version of it, obj is.

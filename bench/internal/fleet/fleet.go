@@ -22,6 +22,7 @@ import (
 
 	"github.com/canopy-dev/canopy/bench/internal/proc"
 	"github.com/canopy-dev/canopy/e2e/pcluster"
+	"github.com/canopy-dev/canopy/internal/pgtest"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/syncerdeploy"
 )
@@ -93,10 +94,76 @@ func StopClusters(tb testing.TB, dir string) {
 	}
 }
 
-// Syncer is the syncer of one physical cluster.
+// Options are what Start starts.
+type Options struct {
+	// Out is the directory of the logs and, under clusters/, the
+	// physical clusters' state.
+	Out string
+	// Clusters are the physical clusters' names, of Nodes kwok nodes
+	// each.
+	Clusters []string
+	Nodes    int
+	// Targets are the SyncTargets' names, in root, target t on physical
+	// cluster t mod len(Clusters); none is one per cluster, of its name.
+	Targets []string
+	// Labels are every SyncTarget's, each key=value.
+	Labels []string
+	// EnvHub and EnvSyncer name environment variables of prebuilt
+	// binaries; unset, cmd/hub and cmd/syncer are built.
+	EnvHub, EnvSyncer string
+	// HubFlags are more flags of hub start.
+	HubFlags []string
+}
+
+// Fleet is a hub on a throwaway PostgreSQL database, physical clusters,
+// and a syncer of each SyncTarget registered on them, every syncer
+// ready.
+type Fleet struct {
+	Hub      *proc.Hub
+	HubBin   string
+	Clusters []*pcluster.Cluster
+	Syncers  []*Syncer
+	// Logs are the hub's log and each syncer's.
+	Logs []string
+}
+
+// Start starts a fleet as o says: the physical clusters in the
+// background while the hub starts, then each target's syncer. It
+// stops all when tb ends.
+func Start(ctx context.Context, tb testing.TB, o Options) *Fleet {
+	tb.Helper()
+	logf := proc.Logger("fleet")
+	logf("starting %d physical clusters of %d kwok nodes each", len(o.Clusters), o.Nodes)
+	clusters := StartClusters(ctx, tb, filepath.Join(o.Out, "clusters"), o.Clusters, o.Nodes)
+	f := &Fleet{HubBin: proc.Binary(tb, o.EnvHub, "github.com/canopy-dev/canopy/cmd/hub")}
+	syncerBin := proc.Binary(tb, o.EnvSyncer, "github.com/canopy-dev/canopy/cmd/syncer")
+	f.Hub = proc.StartHub(tb, f.HubBin, pgtest.Start(tb).NewDatabase(tb), filepath.Join(o.Out, "hub.log"), o.HubFlags...)
+	logf("hub ready at %s (log %s)", f.Hub.URL(), f.Hub.LogPath)
+	f.Clusters = clusters.Wait(tb)
+	logf("%d physical clusters ready", len(f.Clusters))
+	targets := o.Targets
+	if len(targets) == 0 {
+		targets = o.Clusters
+	}
+	f.Logs = []string{f.Hub.LogPath}
+	for t, target := range targets {
+		s := StartTarget(ctx, tb, f.Hub, f.HubBin, syncerBin, f.Clusters[t%len(f.Clusters)], target, o.Out, o.Labels...)
+		f.Syncers = append(f.Syncers, s)
+		f.Logs = append(f.Logs, s.LogPath)
+	}
+	for _, s := range f.Syncers {
+		s.WaitReady(ctx, tb)
+	}
+	logf("%d syncers ready", len(f.Syncers))
+	return f
+}
+
+// Syncer is the syncer of one SyncTarget on a physical cluster.
 type Syncer struct {
 	*proc.Process
 	Cluster *pcluster.Cluster
+	// Target is the SyncTarget's name, in root.
+	Target string
 }
 
 // StartSyncer registers SyncTarget pc.Name in root, with labels (each
@@ -106,7 +173,14 @@ type Syncer struct {
 // cluster needs naming.
 func StartSyncer(ctx context.Context, tb testing.TB, h *proc.Hub, hubBin, syncerBin string, pc *pcluster.Cluster, logDir string, labels ...string) *Syncer {
 	tb.Helper()
-	args := []string{"synctarget", "create", pc.Name, "--logical-cluster", "root", "--data-dir", h.DataDir, "--hub-url", h.URL()}
+	return StartTarget(ctx, tb, h, hubBin, syncerBin, pc, pc.Name, logDir, labels...)
+}
+
+// StartTarget is StartSyncer for SyncTarget target, one of several that
+// may share physical cluster pc, each syncing into namespaces of its own.
+func StartTarget(ctx context.Context, tb testing.TB, h *proc.Hub, hubBin, syncerBin string, pc *pcluster.Cluster, target, logDir string, labels ...string) *Syncer {
+	tb.Helper()
+	args := []string{"synctarget", "create", target, "--logical-cluster", "root", "--data-dir", h.DataDir, "--hub-url", h.URL()}
 	for _, l := range labels {
 		args = append(args, "--label", l)
 	}
@@ -114,23 +188,23 @@ func StartSyncer(ctx context.Context, tb testing.TB, h *proc.Hub, hubBin, syncer
 	var stdout, stderr bytes.Buffer
 	create.Stdout, create.Stderr = &stdout, &stderr
 	if err := create.Run(); err != nil {
-		tb.Fatalf("hub synctarget create %s: %v\n%s", pc.Name, err, stderr.String())
+		tb.Fatalf("hub synctarget create %s: %v\n%s", target, err, stderr.String())
 	}
 	kubeconfig, err := syncerdeploy.HubKubeconfig(stdout.Bytes())
 	if err != nil {
-		tb.Fatalf("the manifest of hub synctarget create %s: %v", pc.Name, err)
+		tb.Fatalf("the manifest of hub synctarget create %s: %v", target, err)
 	}
 	// It holds the syncer's private key: not kept with the logs.
 	path := filepath.Join(tb.TempDir(), "hub.kubeconfig")
 	if err := os.WriteFile(path, kubeconfig, 0o600); err != nil {
 		tb.Fatal(err)
 	}
-	p := proc.Start(tb, filepath.Join(logDir, "syncer-"+pc.Name+".log"), syncerBin,
-		"--hub-kubeconfig", path, "--cluster-kubeconfig", pc.Kubeconfig, "--sync-target", "root:"+pc.Name,
+	p := proc.Start(tb, filepath.Join(logDir, "syncer-"+target+".log"), syncerBin,
+		"--hub-kubeconfig", path, "--cluster-kubeconfig", pc.Kubeconfig, "--sync-target", "root:"+target,
 		// Several syncers share this machine: each serves its metrics on
 		// a port of its own.
 		"--metrics-bind-address", "127.0.0.1:0")
-	return &Syncer{Process: p, Cluster: pc}
+	return &Syncer{Process: p, Cluster: pc, Target: target}
 }
 
 // ReadyTimeout bounds a syncer's start, up to its informers' first lists.
@@ -149,7 +223,7 @@ func (s *Syncer) WaitReady(ctx context.Context, tb testing.TB) {
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
-	tb.Fatalf("the syncer of %s is not ready after %v:\n%s", s.Cluster.Name, ReadyTimeout, s.LogTail())
+	tb.Fatalf("the syncer of %s is not ready after %v:\n%s", s.Target, ReadyTimeout, s.LogTail())
 }
 
 // Deployment is Deployment name in namespace with replicas, and labels,

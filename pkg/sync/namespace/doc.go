@@ -11,6 +11,9 @@
 // syncer gave it is ever deleted, and only by its UID, so that one made
 // again meanwhile stays.
 //
+// Name (name.go) is the name a namespace of a given origin has, which
+// adopts one made before the target's key was part of names.
+//
 // Decide is the pure part, a table test's subject; the Controller holds
 // what it needs from the syncer as injected getters (the namespace
 // lister, whether a namespace is occupied) and a client, so that its

@@ -102,3 +102,54 @@ func TestController(t *testing.T) {
 		}
 	}
 }
+
+// TestName checks that a syncer adopts the downstream namespace it made
+// before its target's key was part of the name, and only its own one of
+// that origin not being deleted; any other origin gets the name with the
+// key.
+func TestName(t *testing.T) {
+	key, other := workloadv1alpha1.TargetKey("root", "pc1"), workloadv1alpha1.TargetKey("root", "pc1-b")
+	legacy := func(key, cluster, ns string, deleting bool) *corev1.Namespace {
+		n := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{
+			Name:        workloadv1alpha1.LegacyDownstreamNamespace(cluster, ns),
+			Labels:      map[string]string{workloadv1alpha1.TargetKeyLabel: key},
+			Annotations: map[string]string{workloadv1alpha1.OriginClusterAnnotation: cluster, workloadv1alpha1.OriginNamespaceAnnotation: ns},
+		}}
+		if deleting {
+			n.DeletionTimestamp = &metav1.Time{Time: time.Now()}
+		}
+		return n
+	}
+	for _, tc := range []struct {
+		name   string
+		found  *corev1.Namespace
+		legacy bool
+	}{
+		{"none", nil, false},
+		{"its own legacy namespace", legacy(key, "root:a", "ns1", false), true},
+		{"another target's", legacy(other, "root:a", "ns1", false), false},
+		{"being deleted", legacy(key, "root:a", "ns1", true), false},
+		// A hash collision or a hand-made namespace: its origin is not this one.
+		{"another origin", func() *corev1.Namespace {
+			n := legacy(key, "root:b", "ns1", false)
+			n.Name = workloadv1alpha1.LegacyDownstreamNamespace("root:a", "ns1")
+			return n
+		}(), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			indexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
+			if tc.found != nil {
+				if err := indexer.Add(tc.found); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want := workloadv1alpha1.DownstreamNamespace(key, "root:a", "ns1")
+			if tc.legacy {
+				want = workloadv1alpha1.LegacyDownstreamNamespace("root:a", "ns1")
+			}
+			if got := Name(corelisters.NewNamespaceLister(indexer), key, "root:a", "ns1"); got != want {
+				t.Errorf("Name = %s, want %s", got, want)
+			}
+		})
+	}
+}

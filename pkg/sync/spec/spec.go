@@ -30,7 +30,9 @@ var serviceAllocated = [][]string{
 
 // Downstream is the object to apply in the physical cluster for hub
 // object hub, from namespace/name of logical cluster cluster, for the
-// target of key: hub's metadata that only
+// target of key, in the downstream namespace of that name
+// (workloadv1alpha1.DownstreamNamespace; the syncer moves it into a
+// legacy one it adopted, pkg/sync/namespace.Name): hub's metadata that only
 // means something at the hub and its status are dropped, and its origin
 // and the hub generation it comes from are recorded. Where placement
 // divided the replicas among targets, the object has this target's
@@ -52,7 +54,7 @@ func Downstream(hub *unstructured.Unstructured, cluster, namespace, name, key st
 		}
 	}
 	out.SetName(name)
-	out.SetNamespace(workloadv1alpha1.DownstreamNamespace(cluster, namespace))
+	out.SetNamespace(workloadv1alpha1.DownstreamNamespace(key, cluster, namespace))
 	labels := hub.GetLabels()
 	for l := range labels {
 		if strings.HasPrefix(l, workloadv1alpha1.StateLabelPrefix) {

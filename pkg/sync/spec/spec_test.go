@@ -31,7 +31,7 @@ func TestDownstream(t *testing.T) {
 	}}
 	got := Downstream(hub, "root:a", "ns1", "web", key)
 
-	if got.GetNamespace() != workloadv1alpha1.DownstreamNamespace("root:a", "ns1") || got.GetName() != "web" {
+	if got.GetNamespace() != workloadv1alpha1.DownstreamNamespace(key, "root:a", "ns1") || got.GetName() != "web" {
 		t.Errorf("downstream at %s/%s", got.GetNamespace(), got.GetName())
 	}
 	meta := got.Object["metadata"].(map[string]any)

@@ -15,9 +15,9 @@ import (
 func TestEvent(t *testing.T) {
 	down := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "v1", "kind": "Event",
-		"metadata": map[string]any{"name": "web-1.abc", "namespace": workloadv1alpha1.DownstreamNamespace("root:a", "ns1"), "uid": "u", "resourceVersion": "3"},
+		"metadata": map[string]any{"name": "web-1.abc", "namespace": workloadv1alpha1.DownstreamNamespace(workloadv1alpha1.TargetKey("root", "pc1"), "root:a", "ns1"), "uid": "u", "resourceVersion": "3"},
 		"involvedObject": map[string]any{"apiVersion": "v1", "kind": "Pod", "name": "web-1",
-			"namespace": workloadv1alpha1.DownstreamNamespace("root:a", "ns1"), "uid": "pod-uid", "resourceVersion": "8"},
+			"namespace": workloadv1alpha1.DownstreamNamespace(workloadv1alpha1.TargetKey("root", "pc1"), "root:a", "ns1"), "uid": "pod-uid", "resourceVersion": "8"},
 		"reason": "Pulled", "message": "pulled nginx", "count": int64(1),
 	}}
 	up := Event(down, "ns1", "web-1.abc", key)

@@ -19,7 +19,7 @@ func pod(node string, created time.Time) *unstructured.Unstructured {
 	p := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "v1", "kind": "Pod",
 		"metadata": map[string]any{
-			"name": "web-1", "namespace": workloadv1alpha1.DownstreamNamespace("root:a", "ns1"), "uid": "u", "resourceVersion": "9",
+			"name": "web-1", "namespace": workloadv1alpha1.DownstreamNamespace(workloadv1alpha1.TargetKey("root", "pc1"), "root:a", "ns1"), "uid": "u", "resourceVersion": "9",
 			"labels":          map[string]any{"app": "web", workloadv1alpha1.TargetKeyLabel: key},
 			"ownerReferences": []any{map[string]any{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web-1", "uid": "r"}},
 		},

@@ -9,8 +9,9 @@
 // and for their PodMetrics (the metrics route: kubectl top at the hub).
 // PodProxy checks both sides before each request: the downstream
 // namespace is the one the syncer made for the pod's hub namespace
-// (workloadv1alpha1.DownstreamNamespace, its target-key label and origin
-// annotations), and the hub's pod of that name carries this syncer's
+// (workloadv1alpha1.DownstreamNamespace, or the legacy name the syncer
+// adopted, with its target-key label and origin annotations), and the
+// hub's pod of that name carries this syncer's
 // upsynced label. Anything else is a 403 Status. The hub's part is to
 // check the user's RBAC; this part keeps a hub replica that is wrong,
 // or compromised, from reaching anything else of the physical cluster

@@ -20,6 +20,7 @@ import (
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	downnamespace "github.com/canopy-dev/canopy/pkg/sync/namespace"
 	"github.com/canopy-dev/canopy/pkg/tunnel"
 )
 
@@ -137,8 +138,15 @@ func (p *PodProxy) allowed(req *http.Request, cluster logicalcluster.Name, names
 	refuse := func(why string) (string, *apierrors.StatusError) {
 		return "", apierrors.NewForbidden(corev1.Resource("pods"), name, fmt.Errorf("the syncer of SyncTarget %s serves only the pods it upsynced, and %s", p.target, why))
 	}
-	downNamespace := workloadv1alpha1.DownstreamNamespace(string(cluster), namespace)
+	// The namespace the syncer made before its target's key was part of
+	// the name, if it adopted one (pkg/sync/namespace.Name), else the
+	// one with the key.
+	downNamespace := workloadv1alpha1.LegacyDownstreamNamespace(string(cluster), namespace)
 	ns, err := p.down.CoreV1().Namespaces().Get(ctx, downNamespace, metav1.GetOptions{})
+	if err != nil || !downnamespace.Adoptable(ns, p.target.Key(), string(cluster), namespace) {
+		downNamespace = workloadv1alpha1.DownstreamNamespace(p.target.Key(), string(cluster), namespace)
+		ns, err = p.down.CoreV1().Namespaces().Get(ctx, downNamespace, metav1.GetOptions{})
+	}
 	switch {
 	case apierrors.IsNotFound(err):
 		return refuse(fmt.Sprintf("no namespace of its physical cluster holds %s", pod))

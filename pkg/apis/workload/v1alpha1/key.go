@@ -202,10 +202,28 @@ func shortHash(s string) string {
 }
 
 // DownstreamNamespace is the namespace in a physical cluster that holds
-// the synced objects of namespace in logical cluster cluster: "canopy-"
-// and the first 16 hex digits of the SHA-256 of "<cluster>/<namespace>",
-// so that equal namespaces of different logical clusters never meet.
-func DownstreamNamespace(cluster, namespace string) string {
+// what the syncer of the target of key synced from namespace of logical
+// cluster cluster: "canopy-" and the first 16 hex digits of the SHA-256
+// of "<key>/<cluster>/<namespace>", so that equal namespaces of
+// different logical clusters never meet, nor do the copies of one
+// namespace for two targets that share a physical cluster, as targets
+// partitioning a big cluster do. Its TargetKeyLabel and origin
+// annotations record the same three.
+//
+// A namespace of the name LegacyDownstreamNamespace gives, which syncers
+// made before the key was part of the name, is adopted rather than
+// renamed (see the syncer's downstreamNamespace).
+func DownstreamNamespace(key, cluster, namespace string) string {
+	return "canopy-" + shortHash(key+"/"+cluster+"/"+namespace)
+}
+
+// LegacyDownstreamNamespace is the name syncers gave the downstream
+// namespace of namespace of logical cluster cluster before the target's
+// key was part of it: "canopy-" and the first 16 hex digits of the
+// SHA-256 of "<cluster>/<namespace>". It was unambiguous only while one
+// target served each physical cluster, so that a namespace of this name
+// found labelled with a target's key is that target's.
+func LegacyDownstreamNamespace(cluster, namespace string) string {
 	return "canopy-" + shortHash(cluster+"/"+namespace)
 }
 
