@@ -49,12 +49,14 @@
 // TestClusterQuotaLookupCost: 300 creates two levels down, no read).
 // bench/clusterquota's BenchmarkClusterQuotaNoLease compares it with
 // main's hub, which has no leases, no lease anywhere, 32 clients, medians
-// of interleaved rounds on a loaded 2-core machine, three runs: 0.99,
-// 0.73 and 1.07 of main's creates/s (1091 against 1100 at load 20; 365
-// against 499 at load 21 to 42, single rounds swinging from 189 to 834
-// on both; 760 against 708 at load 21 to 34), and 1.05, 1.07 and 1.00
-// times main's hub CPU per create (480 against 455 µs, 550 against 515,
-// 525 against 525).
+// of interleaved rounds on a shared 2-core machine, five runs: 0.99,
+// 0.73, 1.07, 0.76 and 1.09 of main's creates/s (1091 against 1100 at
+// load 20; 365 against 499 at load 21 to 42, single rounds swinging from
+// 189 to 834 on both; 760 against 708 at load 21 to 34; 1032 against
+// 1364 at load 9 with an e2e run alongside; 2504 against 2291 at load
+// 3.5, the quietest), and 1.05, 1.07, 1.00, 1.06 and 1.04 times main's
+// hub CPU per create (480 against 455 µs, 550/515, 525/525, 455/430,
+// 380/365).
 //
 // The window that remains, as in kube: the informer cannot tell "there is
 // no lease" from "this replica has not seen it yet". A lease given
