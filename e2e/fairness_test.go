@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bufio"
 	"fmt"
 	"math"
 	"net/http"
@@ -111,28 +110,11 @@ const (
 // LogicalClusters for requests, from its /metrics.
 func logicalClusterReads(t *testing.T, client *http.Client, server string) int {
 	t.Helper()
-	resp, err := client.Get(server + "/metrics")
-	if err != nil {
-		t.Fatal(err)
+	n, ok := storeStatements(t, client, server, "get", "logicalclusters.tenancy.canopy.dev")
+	if !ok {
+		t.Fatal("/metrics has no series of LogicalCluster reads")
 	}
-	defer resp.Body.Close()
-	const series = `canopy_sqlstorage_statements_total{operation="get",resource="logicalclusters.tenancy.canopy.dev"} `
-	s := bufio.NewScanner(resp.Body)
-	s.Buffer(make([]byte, 1<<20), 1<<20)
-	for s.Scan() {
-		if v, ok := strings.CutPrefix(s.Text(), series); ok {
-			n, err := strconv.ParseFloat(v, 64)
-			if err != nil {
-				t.Fatalf("%s%s: %v", series, v, err)
-			}
-			return int(n)
-		}
-	}
-	if err := s.Err(); err != nil {
-		t.Fatal(err)
-	}
-	t.Fatalf("/metrics has no series %s", series)
-	return 0
+	return n
 }
 
 // Each request is classified by the hub's own FlowSchemas, whatever

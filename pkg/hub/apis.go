@@ -23,6 +23,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/admission/admissionpolicy"
 	"github.com/canopy-dev/canopy/pkg/admission/assignment"
 	certificatesadmission "github.com/canopy-dev/canopy/pkg/admission/certificates"
+	"github.com/canopy-dev/canopy/pkg/admission/clusterquota"
 	"github.com/canopy-dev/canopy/pkg/admission/definitioncleanup"
 	"github.com/canopy-dev/canopy/pkg/admission/hublimits"
 	"github.com/canopy-dev/canopy/pkg/admission/kubeplugins"
@@ -178,6 +179,12 @@ func (h *hubServer) installAdmission(cfg *genericapiserver.Config, authz authori
 		Status:  h.apis.ResourceQuotaStatus,
 		Stop:    cfg.DrainedNotify(),
 	})
+	// Leases are charged at admission; a create the store then refuses
+	// gives its charge back at once, and the recount gives back the rest.
+	leases := clusterquota.New(h.apis.clusters.ClusterQuotas, h.informers.For(h.apis.clusters.ClusterQuotas))
+	for _, s := range h.apis.dataStores() {
+		leases.Track(s)
+	}
 	cfg.AdmissionControl = admission.NewChainHandler(
 		logicalclusterlifecycle.New(h.apis.clusters),
 		definitioncleanup.New(),
@@ -190,6 +197,8 @@ func (h *hubServer) installAdmission(cfg *genericapiserver.Config, authz authori
 		h.policies,
 		hublimits.New(h.HubLimits, h.informers.For(h.apis.clusters.LogicalClusters).Count),
 		quotas,
+		// Last, so that a write refused by another plugin charges no lease.
+		leases,
 	)
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 
 	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/controller/clusterquota"
 	"github.com/canopy-dev/canopy/pkg/controller/clusterroleaggregation"
 	crdcontroller "github.com/canopy-dev/canopy/pkg/controller/crd"
 	"github.com/canopy-dev/canopy/pkg/controller/csrsigning"
@@ -43,6 +44,7 @@ func (h *hubServer) installControllers() error {
 		h.installServiceAccountsController,
 		h.installRootCACertPublisher,
 		h.installResourceQuotaController,
+		h.installClusterQuotaController,
 		h.installClusterRoleAggregationController,
 		h.installGarbageCollector,
 		h.installSyncTargetHeartbeatController,
@@ -124,6 +126,21 @@ func (h *hubServer) installResourceQuotaController() error {
 		Informers: h.informers,
 		Ownership: h.shards,
 		Client:    h.clients.resourceQuota,
+	}))
+}
+
+// installClusterQuotaController recounts the account of every lease of
+// capacity (ClusterQuota) from the built-in objects that exist. The
+// account is the hub's bookkeeping, which no client may write: like the
+// charges admission makes, it is written straight to the lease's store,
+// conditionally on the version it was recomputed over, not through a
+// loopback client as a user's object would be.
+func (h *hubServer) installClusterQuotaController() error {
+	return h.addController("clusterquota", clusterquota.New(clusterquota.Config{
+		Quotas:    h.apis.clusters.ClusterQuotas,
+		Counted:   h.data,
+		Informers: h.informers,
+		Ownership: h.shards,
 	}))
 }
 
@@ -224,6 +241,7 @@ func (h *hubServer) installPlacementController() error {
 		Client:          h.clients.placement,
 		Informers:       h.informers,
 		Ownership:       h.shards,
+		Leases:          h.apis.clusters.ClusterQuotas,
 	}))
 }
 

@@ -342,7 +342,7 @@ func (s *apiStorage) allStores() []*genericregistry.Store {
 // dataStores are the stores of every built-in resource, each keeping its
 // objects per logical cluster.
 func (s *apiStorage) dataStores() []*genericregistry.Store {
-	data := append([]*genericregistry.Store{s.clusters.LogicalClusters}, s.core.Stores...)
+	data := append([]*genericregistry.Store{s.clusters.LogicalClusters, s.clusters.ClusterQuotas}, s.core.Stores...)
 	data = append(data, s.rbac.Stores()...)
 	for _, g := range s.groups {
 		data = append(data, g.Stores...)

@@ -81,6 +81,10 @@ type Config struct {
 	// Ownership says which logical clusters' objects and placements this
 	// replica writes.
 	Ownership shard.Ownership
+	// Leases are the ClusterQuotas, whose compute a subtree's new
+	// workloads are held back from exceeding (leases.go); nil places
+	// without them.
+	Leases *genericregistry.Store
 }
 
 // Patcher patches objects through the API, as *loopback.Client does.
@@ -117,7 +121,9 @@ type Controller struct {
 	// The informers of the world, of the objects by resource, and of
 	// their namespaces.
 	placements, constraints, syncTargets, namespaces *informer.Informer
-	resources                                        map[workloadv1alpha1.GroupResource]*informer.Informer
+	// leases is the informer of the ClusterQuotas, nil without them.
+	leases    *informer.Informer
+	resources map[workloadv1alpha1.GroupResource]*informer.Informer
 	// worldListed tell when the world holds each of its informers' first
 	// list.
 	worldListed []cache.InformerSynced
@@ -135,6 +141,9 @@ type Controller struct {
 	// unplaceable holds, for each object placed nowhere, the signature
 	// of the verdict reported on it (unplaceable.go).
 	unplaceable map[objectRef]string
+	// overLeases are, by holder, the leases that hold back new workloads
+	// and why (leases.go).
+	overLeases map[logicalcluster.Name]string
 	// refusals backs off, per object, the writes the hub refuses
 	// (refused.go).
 	refusals workqueue.TypedRateLimiter[objectRef]
@@ -159,6 +168,7 @@ func New(cfg Config) *Controller {
 		records:     map[objectRef]record{},
 		counts:      map[placementID]map[string]*count{},
 		unplaceable: map[objectRef]string{},
+		overLeases:  map[logicalcluster.Name]string{},
 		placements:  f.For(cfg.Placements),
 		constraints: f.For(cfg.Constraints),
 		syncTargets: f.For(cfg.SyncTargets),
@@ -177,6 +187,10 @@ func New(cfg Config) *Controller {
 		watchWorld(c.placements, c.placementChanged),
 		watchWorld(c.constraints, c.constraintChanged),
 		watchWorld(c.syncTargets, c.targetChanged),
+	}
+	if cfg.Leases != nil {
+		c.leases = f.For(cfg.Leases)
+		c.worldListed = append(c.worldListed, watchWorld(c.leases, c.leaseChanged))
 	}
 	for gr, r := range cfg.Resources {
 		i := f.For(r.Store)

@@ -117,6 +117,22 @@
 // when no placement selects the object any more. ConfigMaps, Secrets and
 // the other kinds without status conditions have the Event alone.
 //
+// # Leases
+//
+// A workload placed on no target yet, whose subtree takes more compute
+// (requests and limits of CPU and memory, replicas) than a lease above it
+// holds, is not placed (leases.go): its Placed condition is False with
+// reason LeaseExceeded, naming the lease, and the Placements of its
+// logical cluster have the condition LeasesHeld=False saying the same.
+// Admission refuses a workload that does not fit its leases, so this
+// holds back only what got past them: workloads stored before a lease was
+// given, or admitted on a replica that did not hold it yet. What runs
+// already stays. The accounts are the recount's, read from the shared
+// informer of ClusterQuotas; a lease queues its subtree again only when
+// it starts or stops holding back, not at each charge to its account,
+// which every create under it makes. An inherited placement's status
+// does not tell of the leases of its descendants.
+//
 // # Status
 //
 // Each Placement's status lists the candidate targets of its own logical

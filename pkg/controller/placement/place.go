@@ -67,6 +67,9 @@ func (c *Controller) place(ctx context.Context, ref objectRef) error {
 		return err
 	}
 	from := assignment{labels: m.GetLabels(), annotations: m.GetAnnotations()}
+	if v, held := c.heldByLease(ref, obj, from.labels); held {
+		return c.report(ctx, ref, obj, false, v)
+	}
 	now := time.Now()
 	d := s.evaluation(policy, now).Decide(o)
 	if !d.RecheckAt.IsZero() {

@@ -62,6 +62,7 @@ func (c *Controller) writeStatus(ctx context.Context, id placementID) error {
 	}
 	condition.ObservedGeneration = p.Generation
 	meta.SetStatusCondition(&status.Conditions, condition)
+	c.setLeasesCondition(&status.Conditions, id.cluster, p.Generation)
 	if equality.Semantic.DeepEqual(status, stored.Status) {
 		return nil
 	}

@@ -63,6 +63,11 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1alpha1.TargetSelector{}.OpenAPIModelName():                                 schema_pkg_apis_placement_v1alpha1_TargetSelector(ref),
 		v1alpha1.TargetStatus{}.OpenAPIModelName():                                   schema_pkg_apis_placement_v1alpha1_TargetStatus(ref),
 		v1alpha1.TargetWeight{}.OpenAPIModelName():                                   schema_pkg_apis_placement_v1alpha1_TargetWeight(ref),
+		tenancyv1alpha1.ClusterQuota{}.OpenAPIModelName():                            schema_pkg_apis_tenancy_v1alpha1_ClusterQuota(ref),
+		tenancyv1alpha1.ClusterQuotaCharge{}.OpenAPIModelName():                      schema_pkg_apis_tenancy_v1alpha1_ClusterQuotaCharge(ref),
+		tenancyv1alpha1.ClusterQuotaList{}.OpenAPIModelName():                        schema_pkg_apis_tenancy_v1alpha1_ClusterQuotaList(ref),
+		tenancyv1alpha1.ClusterQuotaSpec{}.OpenAPIModelName():                        schema_pkg_apis_tenancy_v1alpha1_ClusterQuotaSpec(ref),
+		tenancyv1alpha1.ClusterQuotaStatus{}.OpenAPIModelName():                      schema_pkg_apis_tenancy_v1alpha1_ClusterQuotaStatus(ref),
 		tenancyv1alpha1.LogicalCluster{}.OpenAPIModelName():                          schema_pkg_apis_tenancy_v1alpha1_LogicalCluster(ref),
 		tenancyv1alpha1.LogicalClusterList{}.OpenAPIModelName():                      schema_pkg_apis_tenancy_v1alpha1_LogicalClusterList(ref),
 		tenancyv1alpha1.LogicalClusterSpec{}.OpenAPIModelName():                      schema_pkg_apis_tenancy_v1alpha1_LogicalClusterSpec(ref),
@@ -1745,6 +1750,263 @@ func schema_pkg_apis_placement_v1alpha1_TargetWeight(ref common.ReferenceCallbac
 		},
 		Dependencies: []string{
 			metav1.LabelSelector{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_tenancy_v1alpha1_ClusterQuota(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ClusterQuota is the lease of capacity a logical cluster gives one of its children: ClusterQuota \"team\" stored in root:org bounds what root:org:team and every logical cluster nested in it use together. It is named after the child it leases to, so a logical cluster holds at most one lease per child, and `kubectl get clusterquotas` in root:org shows how org's capacity is spread over its children.\n\nWhat the subtree uses is charged to the nearest lease that names the resource: an object created in root:org:team:dev counts against the ClusterQuota \"dev\" in root:org:team if that one limits the resource, else against \"team\" in root:org, and so on up. A lease given to a child counts as used by the lease it is carved from, whole, from the moment it is given: the child's children's leases plus the child's own use can never exceed what the child holds.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(tenancyv1alpha1.ClusterQuotaSpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(tenancyv1alpha1.ClusterQuotaStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			tenancyv1alpha1.ClusterQuotaSpec{}.OpenAPIModelName(), tenancyv1alpha1.ClusterQuotaStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_tenancy_v1alpha1_ClusterQuotaCharge(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ClusterQuotaCharge is what admission charged a lease for one write: the create or update of the object with uid, at generation. It names no object: the lease's readers, in the parent, may not learn the names of what the child's subtree holds.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"uid": {
+						SchemaProps: spec.SchemaProps{
+							Default: "",
+							Type:    []string{"string"},
+							Format:  "",
+						},
+					},
+					"generation": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Generation is the object's metadata.generation the write makes: the charge is seen stored once the object is at it or beyond.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"leasedOut": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LeasedOut is true for a lease given out, false for a use.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"amount": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Amount is what was charged.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(resource.Quantity{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"expires": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Expires is when a write that was never stored (a crash between the charge and the write) stops counting.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"uid", "generation", "amount", "expires"},
+			},
+		},
+		Dependencies: []string{
+			resource.Quantity{}.OpenAPIModelName(), metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_tenancy_v1alpha1_ClusterQuotaList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ClusterQuotaList is a list of ClusterQuotas.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(tenancyv1alpha1.ClusterQuota{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			tenancyv1alpha1.ClusterQuota{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_tenancy_v1alpha1_ClusterQuotaSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ClusterQuotaSpec is the capacity leased to the child's subtree.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"hard": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Hard is the most the subtree may use of each resource it names: requests.cpu, requests.memory, limits.cpu, limits.memory and replicas, summed over the workloads' replicas times their pod template, and pods; logicalclusters, namespaces and any count/<resource>[.<group>], counting objects. A resource the lease does not name is charged to the nearest lease above that does.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(resource.Quantity{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_tenancy_v1alpha1_ClusterQuotaStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ClusterQuotaStatus is the hub's account of a lease. Only the hub writes it, in the same conditional write that admits what it counts.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"hard": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Hard is the spec's hard the account was last checked against.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(resource.Quantity{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"leasedOut": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LeasedOut is the sum of the leases the child gave its own children out of this one.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(resource.Quantity{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"used": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Used is what the subtree's objects use, outside the leases the child gave out.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(resource.Quantity{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"pending": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Pending are the writes admitted and charged to this lease that the hub's recount has not seen stored yet: they count in used or leasedOut until it sees them, or until they expire.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(tenancyv1alpha1.ClusterQuotaCharge{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			tenancyv1alpha1.ClusterQuotaCharge{}.OpenAPIModelName(), resource.Quantity{}.OpenAPIModelName()},
 	}
 }
 

@@ -15,6 +15,7 @@ func AddToScheme(s *runtime.Scheme) error {
 	if err := tenancyv1alpha1.AddToScheme(s); err != nil {
 		return err
 	}
-	s.AddKnownTypes(internalVersion, &tenancyv1alpha1.LogicalCluster{}, &tenancyv1alpha1.LogicalClusterList{})
+	s.AddKnownTypes(internalVersion, &tenancyv1alpha1.LogicalCluster{}, &tenancyv1alpha1.LogicalClusterList{},
+		&tenancyv1alpha1.ClusterQuota{}, &tenancyv1alpha1.ClusterQuotaList{})
 	return s.SetVersionPriority(tenancyv1alpha1.SchemeGroupVersion)
 }

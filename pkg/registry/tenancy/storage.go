@@ -25,6 +25,9 @@ type Storage struct {
 	LogicalClusters *genericregistry.Store
 	// Status is the status subresource.
 	Status *StatusREST
+	// ClusterQuotas are the leases of capacity given to children.
+	ClusterQuotas *genericregistry.Store
+	quotas        map[string]rest.Storage
 
 	guard     *dataGuard
 	followers followers
@@ -67,17 +70,28 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (*Storage, error
 	statusStore := *store
 	statusStore.UpdateStrategy = statusStrategy{s}
 	statusStore.ResetFieldsStrategy = statusStrategy{s}
-	return &Storage{LogicalClusters: store, Status: &StatusREST{store: &statusStore}, guard: guard,
-		confirmations: rate.NewLimiter(ConfirmationRate, ConfirmationBurst)}, nil
+	quotas, err := newClusterQuotas(&jsonFactory, typer)
+	if err != nil {
+		return nil, err
+	}
+	return &Storage{
+		LogicalClusters: store, Status: &StatusREST{store: &statusStore}, guard: guard,
+		ClusterQuotas: quotas.Stores[0], quotas: quotas.Storage,
+		confirmations: rate.NewLimiter(ConfirmationRate, ConfirmationBurst),
+	}, nil
 }
 
 // Resources are the REST storage by resource path, for
 // genericapiserver.APIGroupInfo.VersionedResourcesStorageMap["v1alpha1"].
 func (s *Storage) Resources() map[string]rest.Storage {
-	return map[string]rest.Storage{
+	resources := map[string]rest.Storage{
 		"logicalclusters":        mainREST{s.LogicalClusters},
 		"logicalclusters/status": s.Status,
 	}
+	for name, storage := range s.quotas {
+		resources[name] = storage
+	}
+	return resources
 }
 
 // StatusREST is the status subresource of LogicalClusters.

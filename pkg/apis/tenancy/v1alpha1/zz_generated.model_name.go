@@ -6,6 +6,31 @@
 package v1alpha1
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ClusterQuota) OpenAPIModelName() string {
+	return "dev.canopy.tenancy.v1alpha1.ClusterQuota"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ClusterQuotaCharge) OpenAPIModelName() string {
+	return "dev.canopy.tenancy.v1alpha1.ClusterQuotaCharge"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ClusterQuotaList) OpenAPIModelName() string {
+	return "dev.canopy.tenancy.v1alpha1.ClusterQuotaList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ClusterQuotaSpec) OpenAPIModelName() string {
+	return "dev.canopy.tenancy.v1alpha1.ClusterQuotaSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ClusterQuotaStatus) OpenAPIModelName() string {
+	return "dev.canopy.tenancy.v1alpha1.ClusterQuotaStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in LogicalCluster) OpenAPIModelName() string {
 	return "dev.canopy.tenancy.v1alpha1.LogicalCluster"
 }

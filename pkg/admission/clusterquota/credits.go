@@ -1,0 +1,73 @@
+package clusterquota
+
+import (
+	"context"
+	"sync"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
+	"k8s.io/klog/v2"
+
+	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
+)
+
+// pendingCreate is what admission charged for one create in flight.
+type pendingCreate struct {
+	mu      sync.Mutex
+	charges []charge
+	entry   tenancyv1alpha1.ClusterQuotaCharge
+}
+
+// Track has s give back at once what admission charged for a create that
+// the store then did not write (a name that exists), rather than when
+// its pending charge expires. Everything else a lease no longer holds
+// (an object deleted or scaled down, a lease shrunk or deleted) is given
+// back by the recount (pkg/controller/clusterquota), from the objects
+// that exist.
+func (p *Plugin) Track(s *genericregistry.Store) {
+	begin := s.BeginCreate
+	s.BeginCreate = func(ctx context.Context, obj runtime.Object, options *metav1.CreateOptions) (genericregistry.FinishFunc, error) {
+		finish := genericregistry.FinishFunc(func(context.Context, bool) {})
+		if begin != nil {
+			f, err := begin(ctx, obj, options)
+			if err != nil {
+				return nil, err
+			}
+			finish = f
+		}
+		// Admission sees a copy of obj, with the same context: the
+		// context is what finds this create's charges.
+		pending := &pendingCreate{}
+		p.pending.Store(ctx, pending)
+		return func(ctx context.Context, success bool) {
+			p.pending.Delete(ctx)
+			if !success {
+				pending.mu.Lock()
+				defer pending.mu.Unlock()
+				for _, c := range pending.charges {
+					// Taking back a pending charge the recount has
+					// dropped already takes nothing: the write removes the
+					// charge and its amount together.
+					if err := p.apply(ctx, c, pending.entry, false, true); err != nil {
+						klog.FromContext(ctx).Error(err, "Could not give back a lease's charge; it counts until it expires", "lease", c.holder)
+					}
+				}
+			}
+			finish(ctx, success)
+		}, nil
+	}
+}
+
+// recordCreate remembers charges made for the create of ctx, so that they
+// are given back if the create is not stored.
+func (p *Plugin) recordCreate(ctx context.Context, charges []charge, e tenancyv1alpha1.ClusterQuotaCharge) {
+	v, ok := p.pending.Load(ctx)
+	if !ok {
+		return
+	}
+	pending := v.(*pendingCreate)
+	pending.mu.Lock()
+	defer pending.mu.Unlock()
+	pending.charges, pending.entry = append(pending.charges, charges...), e
+}
