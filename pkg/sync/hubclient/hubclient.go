@@ -119,15 +119,9 @@ func (c *Clients) PatchReport(ctx context.Context, gvr schema.GroupVersionResour
 	if err != nil {
 		return err
 	}
-	if _, err = hub.Resource(gvr).Namespace(namespace).Patch(ctx, name, types.MergePatchType, p, metav1.PatchOptions{FieldManager: FieldManager}); err != nil {
-		return fmt.Errorf("reporting the status at the target to the hub object: %w", ignoreNotFound(err))
+	// A hub object that is gone has no status to report on.
+	if _, err = hub.Resource(gvr).Namespace(namespace).Patch(ctx, name, types.MergePatchType, p, metav1.PatchOptions{FieldManager: FieldManager}); err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("reporting the status at the target to the hub object: %w", err)
 	}
 	return nil
-}
-
-func ignoreNotFound(err error) error {
-	if apierrors.IsNotFound(err) {
-		return nil
-	}
-	return err
 }
