@@ -13,9 +13,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
+	kubescheme "k8s.io/client-go/kubernetes/scheme"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
@@ -168,9 +170,8 @@ func (c *specController) apply(ctx context.Context, k objectKey, h *hubObject) e
 	finalizer := workloadv1alpha1.FinalizerPrefix + c.key
 	obj := h.Unstructured
 	if !slices.Contains(h.GetFinalizers(), finalizer) {
-		obj = obj.DeepCopy()
-		obj.SetFinalizers(append(obj.GetFinalizers(), finalizer))
-		if err := c.updateHub(ctx, k, obj); err != nil {
+		var err error
+		if obj, err = c.holdFinalizer(ctx, k, obj, finalizer); err != nil {
 			return err
 		}
 	}
@@ -328,6 +329,38 @@ func (c *specController) release(ctx context.Context, k objectKey, obj *unstruct
 	delete(annotations, workloadv1alpha1.StatusAnnotation(c.key))
 	released.SetAnnotations(annotations)
 	return ignoreNotFound(c.updateHub(ctx, k, released))
+}
+
+// holdFinalizer adds finalizer to hub object obj of k, and returns the
+// object as the hub wrote it. A built-in kind gets a strategic merge
+// patch of the finalizers alone, which the hub merges with those of the
+// other targets (a list merged by value) and which carries no
+// resourceVersion: an update conflicts with every other write of the
+// object, and where many targets' syncers write one object at once, as
+// when a workload placed on fifty targets starts, most of them would.
+// The patch names the object's UID, which no update may change, so it
+// never lands on an object of the same name made since. A custom
+// resource takes no strategic merge patch, and is updated instead.
+func (c *specController) holdFinalizer(ctx context.Context, k objectKey, obj *unstructured.Unstructured, finalizer string) (*unstructured.Unstructured, error) {
+	r := c.resources[k.resource]
+	if !kubescheme.Scheme.Recognizes(r.gvk) {
+		held := obj.DeepCopy()
+		held.SetFinalizers(append(held.GetFinalizers(), finalizer))
+		return held, c.updateHub(ctx, k, held)
+	}
+	p, err := utiljson.Marshal(map[string]any{"metadata": map[string]any{"uid": obj.GetUID(), "finalizers": []string{finalizer}}})
+	if err != nil {
+		return nil, err
+	}
+	hub, err := c.hub.In(k.cluster)
+	if err != nil {
+		return nil, err
+	}
+	held, err := hub.Resource(r.gvr).Namespace(k.namespace).Patch(ctx, k.name, types.StrategicMergePatchType, p, metav1.PatchOptions{FieldManager: FieldManager})
+	if err != nil {
+		return nil, fmt.Errorf("adding the syncer's finalizer to the hub object: %w", err)
+	}
+	return held, nil
 }
 
 // updateHub updates hub object obj in its logical cluster, and sets obj's
