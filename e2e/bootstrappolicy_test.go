@@ -141,9 +141,9 @@ func readPolicy(t *testing.T, client kubernetes.Interface, bootstrapOnly bool) b
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	opts := metav1.ListOptions{}
-	if bootstrapOnly {
-		opts.LabelSelector = bootstrapLabel
+	bootstrap, err := labels.Parse(bootstrapLabel)
+	if err != nil {
+		t.Fatal(err)
 	}
 	version, err := client.Discovery().ServerVersion()
 	if err != nil {
@@ -151,19 +151,24 @@ func readPolicy(t *testing.T, client kubernetes.Interface, bootstrapOnly bool) b
 	}
 	p := bootstrappolicy.Policy{KubernetesVersion: version.GitVersion}
 	for {
-		roles, err := client.RbacV1().ClusterRoles().List(ctx, opts)
+		// Every role, for the aggregation to settle over: the roles it
+		// reads may pick others, as metrics-server's reader.
+		roles, err := client.RbacV1().ClusterRoles().List(ctx, metav1.ListOptions{})
 		if err != nil {
 			t.Fatalf("listing ClusterRoles: %v", err)
 		}
 		p.ClusterRoles = nil
 		for _, r := range roles.Items {
+			if bootstrapOnly && !bootstrap.Matches(labels.Set(r.Labels)) {
+				continue
+			}
 			p.ClusterRoles = append(p.ClusterRoles, rbacv1.ClusterRole{
 				ObjectMeta:      metav1.ObjectMeta{Name: r.Name, Labels: r.Labels, Annotations: r.Annotations},
 				Rules:           r.Rules,
 				AggregationRule: r.AggregationRule,
 			})
 		}
-		pending := unaggregated(t, p.ClusterRoles)
+		pending := unaggregated(t, roles.Items, bootstrapOnly)
 		if pending == "" {
 			break
 		}
@@ -172,11 +177,14 @@ func readPolicy(t *testing.T, client kubernetes.Interface, bootstrapOnly bool) b
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	bindings, err := client.RbacV1().ClusterRoleBindings().List(ctx, opts)
+	bindings, err := client.RbacV1().ClusterRoleBindings().List(ctx, metav1.ListOptions{})
 	if err != nil {
 		t.Fatalf("listing ClusterRoleBindings: %v", err)
 	}
 	for _, b := range bindings.Items {
+		if bootstrapOnly && !bootstrap.Matches(labels.Set(b.Labels)) {
+			continue
+		}
 		p.ClusterRoleBindings = append(p.ClusterRoleBindings, rbacv1.ClusterRoleBinding{
 			ObjectMeta: metav1.ObjectMeta{Name: b.Name, Labels: b.Labels, Annotations: b.Annotations},
 			RoleRef:    b.RoleRef,
@@ -189,21 +197,27 @@ func readPolicy(t *testing.T, client kubernetes.Interface, bootstrapOnly bool) b
 }
 
 // unaggregated says which aggregated role lacks a rule of a role its
-// selectors pick, or "" once none does: the aggregation controller has
-// settled, each aggregated role holding the rules of the roles it picks,
-// aggregated ones included.
-func unaggregated(t *testing.T, roles []rbacv1.ClusterRole) string {
+// selectors pick, or "" once none does. With inOrder, as kube's
+// aggregation controller is read, a role must also hold exactly the rules
+// that controller gives it, in its order (per selector, the roles picked
+// by name, each rule once): that controller appends a picked role's new
+// rule first and puts it in its place only once the roles it picks have
+// settled too, so containment alone can catch it halfway.
+func unaggregated(t *testing.T, roles []rbacv1.ClusterRole, inOrder bool) string {
 	t.Helper()
-	for _, r := range roles {
+	sorted := slices.Clone(roles)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
+	for _, r := range sorted {
 		if r.AggregationRule == nil {
 			continue
 		}
+		var want []rbacv1.PolicyRule
 		for _, sel := range r.AggregationRule.ClusterRoleSelectors {
 			selector, err := metav1.LabelSelectorAsSelector(&sel)
 			if err != nil {
 				t.Fatalf("ClusterRole %s: %v", r.Name, err)
 			}
-			for _, picked := range roles {
+			for _, picked := range sorted {
 				if picked.Name == r.Name || !selector.Matches(labels.Set(picked.Labels)) {
 					continue
 				}
@@ -211,8 +225,14 @@ func unaggregated(t *testing.T, roles []rbacv1.ClusterRole) string {
 					if !slices.ContainsFunc(r.Rules, func(have rbacv1.PolicyRule) bool { return reflect.DeepEqual(have, rule) }) {
 						return fmt.Sprintf("%s lacks %s's rule %s", r.Name, picked.Name, toJSON(rule))
 					}
+					if !slices.ContainsFunc(want, func(have rbacv1.PolicyRule) bool { return reflect.DeepEqual(have, rule) }) {
+						want = append(want, rule)
+					}
 				}
 			}
+		}
+		if inOrder && !slices.EqualFunc(want, r.Rules, func(a, b rbacv1.PolicyRule) bool { return reflect.DeepEqual(a, b) }) {
+			return fmt.Sprintf("%s holds its rules in another order than aggregating them again gives", r.Name)
 		}
 	}
 	return ""
