@@ -104,12 +104,12 @@ func New(c Config) *Controller {
 		// admitted (bench/quota) and undercount the creates admitted
 		// and not yet stored.
 		var i *informer.Informer
-		update := func(_, obj any) { ctl.changed(obj) }
+		update := ctl.recounted
 		if gr == hubquota.Pods || gr == hubquota.Services || hubquota.Workloads[gr] {
 			i = c.Informers.For(s)
+			update = func(old, cur any) { ctl.recharged(gr, old, cur) }
 		} else {
 			i = c.Informers.Metadata(s)
-			update = ctl.recounted
 		}
 		ctl.counted = append(ctl.counted, counted{gr, i})
 		if _, err := i.AddEventHandler(cache.ResourceEventHandlerFuncs{
@@ -180,6 +180,66 @@ func (c *Controller) recounted(old, cur any) {
 	if okOld && okCur && hubquota.Upsynced(o) != hubquota.Upsynced(n) {
 		c.changed(cur)
 	}
+}
+
+// recharged queues the namespace of an object of gr counted by what it
+// holds (a pod, service or workload) when an update may change what a
+// quota there counts. Most updates of these change only their status:
+// the syncers' reports, status aggregation, a pod's conditions. Those
+// cost a look at the namespace's quotas, not a recount of the namespace.
+// Kube's controller narrows its own recounts the same way, to a pod that
+// stops counting and a service whose type changes.
+func (c *Controller) recharged(gr schema.GroupResource, old, cur any) {
+	o, _, okOld := informer.Object(old)
+	n, _, okCur := informer.Object(cur)
+	if !okOld || !okCur {
+		return
+	}
+	keys := c.quotaed(n, false)
+	if len(keys) == 0 {
+		return
+	}
+	quotas := c.quotas.InNamespace(keys[0].cluster, keys[0].namespace)
+	if evaluator := c.registry(keys[0].cluster).Get(gr); evaluator == nil || countChanged(evaluator, quotas, o, n) {
+		c.loop.AddAfter(keys[0], delay)
+	}
+}
+
+// countChanged tells whether, to any of quotas, evaluator counts object
+// cur differently from old: it became an upsynced copy or its own
+// again, a quota's scopes match one and not the other, its usage differs
+// (a workload scaled, a pod ended), or its deletion grace period changed,
+// whose end recountAfterGrace waits for. An error counts as a change,
+// since a recount is always safe.
+func countChanged(evaluator quota.Evaluator, quotas []runtime.Object, old, cur runtime.Object) bool {
+	if hubquota.Upsynced(old) != hubquota.Upsynced(cur) {
+		return true
+	}
+	if oldPod, ok := old.(*corev1.Pod); ok {
+		curPod, ok := cur.(*corev1.Pod)
+		if !ok {
+			return true
+		}
+		oldEnd, oldEnds := hubquota.GraceEnds(oldPod)
+		curEnd, curEnds := hubquota.GraceEnds(curPod)
+		if oldEnds != curEnds || !oldEnd.Equal(curEnd) {
+			return true
+		}
+	}
+	for _, obj := range quotas {
+		q, ok := obj.(*corev1.ResourceQuota)
+		if !ok {
+			continue
+		}
+		oldMatch, errOld := evaluator.Matches(q, old)
+		curMatch, errCur := evaluator.Matches(q, cur)
+		if errOld != nil || errCur != nil || oldMatch != curMatch {
+			return true
+		}
+	}
+	oldUsage, errOld := evaluator.Usage(old)
+	curUsage, errCur := evaluator.Usage(cur)
+	return errOld != nil || errCur != nil || !quota.Equals(oldUsage, curUsage)
 }
 
 // namespaceOf is the key of obj's namespace.

@@ -40,10 +40,14 @@
 //
 // When it recounts is kube's, so that it does not fight admission: a
 // namespace is recounted when a quota there is new or its hard limits
-// change, when an object a quota there may count is deleted, and when one
-// counted by what it holds (a pod, service or workload) is updated (one
-// index lookup tells whether a namespace has quotas, so the namespaces
-// without, most of them, cost a change nothing more). An update of an
+// change, when an object a quota there may count is deleted, and when an
+// update of one counted by what it holds (a pod, service or workload)
+// changes what a quota there counts of it: its usage, whether a quota's
+// scopes match it, or its deletion grace period. One index lookup tells
+// whether a namespace has quotas, so the namespaces without, most of
+// them, cost a change nothing more, and an update of a status alone, a
+// syncer's report or a pod's conditions, costs an evaluation of the
+// object, not a count of its namespace. An update of an
 // object counted by its objects alone, a ConfigMap or a ResourceQuota
 // itself, changes no count, and is ignored as kube's controller ignores
 // it, unless it makes the object an upsynced copy or its own again. Not
