@@ -207,7 +207,7 @@ func lostTargetConfig(syncTargets *genericregistry.Store, data []*genericregistr
 // installStatusAggregationController sums up the SyncTargets' status of
 // the workloads placement spreads over several of them.
 func (h *hubServer) installStatusAggregationController() error {
-	return h.addController("status-aggregation", statusaggregation.New(h.apis.SyncTargets, h.apis.Aggregated, h.clients.statusAggregation, h.informers, h.shards))
+	return h.addController("status-aggregation", statusaggregation.New(h.apis.SyncTargets, h.apis.StatusReports, h.apis.Aggregated, h.clients.statusAggregation, h.informers, h.shards))
 }
 
 // installRolloutHistoryController keeps the ReplicaSets recording each
@@ -242,6 +242,7 @@ func (h *hubServer) installPlacementController() error {
 		Informers:       h.informers,
 		Ownership:       h.shards,
 		Leases:          h.apis.clusters.ClusterQuotas,
+		Reports:         h.apis.StatusReports,
 	}))
 }
 
