@@ -187,8 +187,8 @@ func (h *hubServer) installLostTargetController() error {
 }
 
 // lostTargetConfig is what the lost targets' controller releases: the
-// objects placement places, and the pods, nodes and Events syncers copy
-// up.
+// objects placement places, the pods, nodes and Events syncers copy up,
+// and the StatusReports they write.
 func lostTargetConfig(syncTargets *genericregistry.Store, data []*genericregistry.Store,
 	placeable map[workloadv1alpha1.GroupResource]placementcontroller.Resource, informers *informer.Factory, owner shard.Ownership,
 ) losttarget.Config {
@@ -197,7 +197,8 @@ func lostTargetConfig(syncTargets *genericregistry.Store, data []*genericregistr
 		cfg.Objects = append(cfg.Objects, r.Store)
 	}
 	for _, s := range data {
-		if gr := s.DefaultQualifiedResource; gr == corev1.Resource("pods") || gr == corev1.Resource("events") || gr == corev1.Resource("nodes") {
+		if gr := s.DefaultQualifiedResource; gr == corev1.Resource("pods") || gr == corev1.Resource("events") || gr == corev1.Resource("nodes") ||
+			gr == workloadv1alpha1.Resource("statusreports") {
 			cfg.Upsynced = append(cfg.Upsynced, s)
 		}
 	}
