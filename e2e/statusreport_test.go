@@ -102,10 +102,10 @@ spec:
 	}{
 		{"a tenant's report for part-a", alice, []string{"create", "-f", writeFile(t, statusReport(kb, "web", uid, 9))}, tenants},
 		{"a tenant changing part-a's report", alice, []string{"patch", "statusreport", reportOfA, "--type", "merge", "-p", `{"spec":{"status":{"availableReplicas":9}}}`}, tenants},
-		{"a tenant relabelling part-a's report", alice, []string{"label", "statusreport", reportOfA, "--overwrite", workloadv1alpha1.ReportedByLabel + "=" + kb}, tenants},
+		{"a tenant labelling part-a's report", alice, []string{"label", "statusreport", reportOfA, "stolen=yes"}, tenants},
 		{"a tenant applying part-a's report", alice, []string{"apply", "--server-side", "--force-conflicts", "-f", writeFile(t, statusReport(ka, "web", uid, 9))}, tenants},
 		{"a tenant deleting part-a's report", alice, []string{"delete", "statusreport", reportOfA, "--wait=false"}, tenants},
-		{"part-b's syncer writing part-a's report", syncers[kb], []string{"create", "-f", writeFile(t, statusReport(ka, "web", uid, 9))}, "labelled"},
+		{"part-b's syncer writing part-a's report", syncers[kb], []string{"create", "-f", writeFile(t, statusReport(ka, "web", uid, 9))}, tenants},
 		{"part-b's syncer changing part-a's report", syncers[kb], []string{"patch", "statusreport", reportOfA, "--type", "merge", "-p", `{"spec":{"status":{"availableReplicas":9}}}`}, stolen},
 		{"part-b's syncer deleting part-a's report", syncers[kb], []string{"delete", "statusreport", reportOfA, "--wait=false"}, stolen},
 		{"part-a's syncer reporting on an object not assigned to it", syncers[ka], []string{"create", "-f", writeFile(t, statusReport(ka, "other", otherUID, 9))}, "reports only on objects assigned to it"},
