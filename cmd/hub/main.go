@@ -115,6 +115,7 @@ root logical cluster. A LogicalCluster named <child> created in logical cluster
 	cmd.Flags().IntVar(&o.HubLimits.ObjectBytes, "max-object-bytes", hublimits.DefaultLimits.ObjectBytes, "the largest a built-in object may be, encoded as JSON; a create, or an update that grows it, past it is refused with 413 RequestEntityTooLarge (custom resources: --custom-resource-max-bytes); 0 means no limit")
 	cmd.Flags().BoolVar(&fairness, "enable-priority-and-fairness", true, "queue requests by priority level and flow, each logical cluster a flow of its own, as kube-apiserver's API Priority and Fairness does (the hub's FlowSchemas are its own: README \"Fairness\"); false serves them first come first served")
 	cmd.Flags().IntVar(&o.MaxRequestsInFlight, "max-requests-inflight", hub.DefaultMaxRequestsInFlight, "requests each replica serves at once, shared among its priority levels; each replica applies its own")
+	cmd.Flags().DurationVar(&o.RequestTimeout, "request-timeout", time.Minute, "how long a request other than a watch may take, from its headers to its answer, before it gets 504 Timeout, as kube-apiserver's flag of that name")
 	return cmd
 }
 
@@ -124,6 +125,9 @@ func validateLimits(o hub.Options) error {
 	if o.HubLimits.LogicalClustersPerParent < 0 || o.HubLimits.ObjectBytes < 0 {
 		return fmt.Errorf("--max-logical-clusters-per-parent %d and --max-object-bytes %d may not be negative; 0 means no limit",
 			o.HubLimits.LogicalClustersPerParent, o.HubLimits.ObjectBytes)
+	}
+	if o.RequestTimeout <= 0 {
+		return fmt.Errorf("--request-timeout %s must be more than 0", o.RequestTimeout)
 	}
 	if o.MaxRequestsInFlight < 1 {
 		return fmt.Errorf("--max-requests-inflight %d must be at least 1", o.MaxRequestsInFlight)

@@ -192,6 +192,9 @@ func (c *config) genericConfig(clusters *tenancy.Storage, authz authorizer.Autho
 	// encoders send compact JSON past a bound.
 	cfg.Serializer = boundedencoding.NegotiatedSerializer(c.codecs)
 	cfg.EffectiveVersion = effectiveVersion()
+	if c.RequestTimeout > 0 {
+		cfg.RequestTimeout = c.RequestTimeout
+	}
 	// Server-side apply needs the schemas, and kubectl's client-side
 	// validation and explain read them from /openapi.
 	namer := openapinamer.NewDefinitionNamer(c.scheme)

@@ -92,6 +92,10 @@ type Options struct {
 	// within MaxRequestsInFlight, as kube-apiserver's
 	// --enable-priority-and-fairness=false does.
 	DisablePriorityAndFairness bool
+	// RequestTimeout is how long a request other than a watch may take,
+	// from its headers to its answer, before it gets 504 Timeout, as
+	// kube-apiserver's --request-timeout; zero means its one minute.
+	RequestTimeout time.Duration
 }
 
 // DefaultSyncTargetHeartbeatTimeout is four of the syncer's 10s
