@@ -41,6 +41,13 @@ type kvRecord struct {
 
 // submit queues o for the writer and waits for its outcome.
 func (b *Backend) submit(ctx context.Context, o *op) error {
+	// A request whose time is up is not begun: its client has had its
+	// 504 Timeout, and a select would queue it half the time anyway, as
+	// both of its cases are ready. Once queued, its outcome is the
+	// commit's, whatever the client was told.
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	select {
 	case b.writes <- o:
 	case <-ctx.Done():
