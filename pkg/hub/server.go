@@ -92,6 +92,11 @@ type Options struct {
 	// within MaxRequestsInFlight, as kube-apiserver's
 	// --enable-priority-and-fairness=false does.
 	DisablePriorityAndFairness bool
+	// MaxSeatsPerClusterPercent is how much of the workload priority
+	// level's seats one logical cluster may hold at once, its other
+	// requests waiting in a line of their own (package fairness, share.go);
+	// zero means fairness.DefaultSharePercent, 100 no cap.
+	MaxSeatsPerClusterPercent int
 }
 
 // DefaultSyncTargetHeartbeatTimeout is four of the syncer's 10s
