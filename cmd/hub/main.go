@@ -116,6 +116,7 @@ root logical cluster. A LogicalCluster named <child> created in logical cluster
 	cmd.Flags().BoolVar(&fairness, "enable-priority-and-fairness", true, "queue requests by priority level and flow, each logical cluster a flow of its own, as kube-apiserver's API Priority and Fairness does (the hub's FlowSchemas are its own: README \"Fairness\"); false serves them first come first served")
 	cmd.Flags().IntVar(&o.MaxRequestsInFlight, "max-requests-inflight", hub.DefaultMaxRequestsInFlight, "requests each replica serves at once, shared among its priority levels; each replica applies its own")
 	cmd.Flags().DurationVar(&o.RequestTimeout, "request-timeout", time.Minute, "how long a request other than a watch may take, from its headers to its answer, before it gets 504 Timeout, as kube-apiserver's flag of that name")
+	cmd.Flags().IntVar(&o.MaxSeatsPerClusterPercent, "max-seats-per-cluster-percent", hub.DefaultMaxSeatsPerClusterPercent, "how much, in percent, of a replica's seats for tenants (the workload priority level's) one logical cluster may hold at once; its other requests wait in a line of their own, at most 100, beyond which they are refused with 429; 100 means no cap (README \"Fairness\")")
 	return cmd
 }
 
@@ -131,6 +132,9 @@ func validateLimits(o hub.Options) error {
 	}
 	if o.MaxRequestsInFlight < 1 {
 		return fmt.Errorf("--max-requests-inflight %d must be at least 1", o.MaxRequestsInFlight)
+	}
+	if o.MaxSeatsPerClusterPercent < 1 || o.MaxSeatsPerClusterPercent > 100 {
+		return fmt.Errorf("--max-seats-per-cluster-percent %d must be from 1 to 100; 100 means no cap", o.MaxSeatsPerClusterPercent)
 	}
 	if o.CustomResourceLimits.MaxDepth < 1 {
 		return fmt.Errorf("--custom-resource-max-depth %d must be at least 1", o.CustomResourceLimits.MaxDepth)

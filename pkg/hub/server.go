@@ -96,6 +96,11 @@ type Options struct {
 	// from its headers to its answer, before it gets 504 Timeout, as
 	// kube-apiserver's --request-timeout; zero means its one minute.
 	RequestTimeout time.Duration
+	// MaxSeatsPerClusterPercent is how much of the workload priority
+	// level's seats one logical cluster may hold at once, its other
+	// requests waiting in a line of their own (package fairness, share.go);
+	// zero means fairness.DefaultSharePercent, 100 no cap.
+	MaxSeatsPerClusterPercent int
 }
 
 // DefaultSyncTargetHeartbeatTimeout is four of the syncer's 10s
