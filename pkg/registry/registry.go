@@ -3,6 +3,7 @@ package registry
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -35,6 +36,19 @@ type Factory struct {
 	// Kubernetes stores the built-in types, since it is smaller and faster
 	// to decode; types without generated protobuf code need JSON.
 	StorageMediaType string
+
+	// stores are the SQL stores completed, by resource (SQLStore).
+	stores sync.Map
+}
+
+// SQLStore is the SQL store under the resource gr, once completed: what
+// charges to gr's objects are paid through (sqlstorage.Charge).
+func (f *Factory) SQLStore(gr schema.GroupResource) (*sqlstorage.Store, bool) {
+	s, ok := f.stores.Load(gr)
+	if !ok {
+		return nil, false
+	}
+	return s.(*sqlstorage.Store), true
 }
 
 // Complete finishes s, as genericregistry.Store.CompleteWithOptions does,
@@ -122,6 +136,7 @@ func (f *Factory) decorator(keyOf func(runtime.Object) (string, error), share fu
 			GroupResource: config.GroupResource, Transformer: config.Transformer,
 			Share: share,
 		})
+		f.stores.Store(config.GroupResource, s)
 		c, err := cacher.NewCacherFromConfig(cacher.Config{
 			Storage:             listThenWatch{s},
 			Versioner:           storage.APIObjectVersioner{},
