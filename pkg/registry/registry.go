@@ -217,3 +217,26 @@ func stampOnUpdate(next genericregistry.BeginUpdateFunc) genericregistry.BeginUp
 		return func(context.Context, bool) {}, nil
 	}
 }
+
+// AroundCreate has s call begin as each create of s begins, with the
+// create's context, which its admission and its storage see too, and the
+// function begin returns once the create ends, success telling whether
+// the object was stored.
+func AroundCreate(s *genericregistry.Store, begin func(ctx context.Context) (end func(ctx context.Context, success bool))) {
+	next := s.BeginCreate
+	s.BeginCreate = func(ctx context.Context, obj runtime.Object, options *metav1.CreateOptions) (genericregistry.FinishFunc, error) {
+		finish := genericregistry.FinishFunc(func(context.Context, bool) {})
+		if next != nil {
+			f, err := next(ctx, obj, options)
+			if err != nil {
+				return nil, err
+			}
+			finish = f
+		}
+		end := begin(ctx)
+		return func(ctx context.Context, success bool) {
+			end(ctx, success)
+			finish(ctx, success)
+		}, nil
+	}
+}

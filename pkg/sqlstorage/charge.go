@@ -81,6 +81,19 @@ func (l *Ledger) Open(ctx context.Context) (close func()) {
 // Add adds charges to the tab of the create of ctx. It is false when
 // there is no tab open: the request is no create the ledger follows.
 func (l *Ledger) Add(ctx context.Context, charges ...Charge) bool {
+	return l.update(ctx, func(t *openTab) { t.charges = append(t.charges, charges...) })
+}
+
+// take empties the tab of the create of ctx, so that a create retried
+// under the same context is not charged twice.
+func (l *Ledger) take(ctx context.Context) []Charge {
+	var charges []Charge
+	l.update(ctx, func(t *openTab) { charges, t.charges = t.charges, nil })
+	return charges
+}
+
+// update runs change on the tab of ctx, if one is open.
+func (l *Ledger) update(ctx context.Context, change func(*openTab)) bool {
 	v, ok := l.tabs.Load(ctx)
 	if !ok {
 		return false
@@ -88,23 +101,8 @@ func (l *Ledger) Add(ctx context.Context, charges ...Charge) bool {
 	t := v.(*openTab)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.charges = append(t.charges, charges...)
+	change(t)
 	return true
-}
-
-// take empties the tab of the create of ctx, so that a create retried
-// under the same context is not charged twice.
-func (l *Ledger) take(ctx context.Context) []Charge {
-	v, ok := l.tabs.Load(ctx)
-	if !ok {
-		return nil
-	}
-	t := v.(*openTab)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	charges := t.charges
-	t.charges = nil
-	return charges
 }
 
 // tab is what a transaction's creates have charged to quotas and not yet

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apiserver/pkg/admission"
 	upstream "k8s.io/apiserver/pkg/admission/plugin/resourcequota"
@@ -14,6 +13,7 @@ import (
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/registry"
 	"github.com/canopy-dev/canopy/pkg/sqlstorage"
 )
 
@@ -21,22 +21,10 @@ import (
 // (chargeInStore): each create opens its tab in the ledger for as long as
 // it runs.
 func (p *Plugin) Track(s *genericregistry.Store) {
-	begin := s.BeginCreate
-	s.BeginCreate = func(ctx context.Context, obj runtime.Object, options *metav1.CreateOptions) (genericregistry.FinishFunc, error) {
-		finish := genericregistry.FinishFunc(func(context.Context, bool) {})
-		if begin != nil {
-			f, err := begin(ctx, obj, options)
-			if err != nil {
-				return nil, err
-			}
-			finish = f
-		}
+	registry.AroundCreate(s, func(ctx context.Context) func(context.Context, bool) {
 		closeTab := p.ledger.Open(ctx)
-		return func(ctx context.Context, success bool) {
-			closeTab()
-			finish(ctx, success)
-		}, nil
-	}
+		return func(context.Context, bool) { closeTab() }
+	})
 }
 
 // chargeInStore checks create a against the informer's copies of the
