@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"fmt"
 	"net/http"
 	"time"
 
@@ -172,13 +173,25 @@ func (h *hubServer) installAdmission(cfg *genericapiserver.Config, authz authori
 	for _, s := range h.apis.quotaCounted() {
 		counted = append(counted, s.DefaultQualifiedResource)
 	}
+	// Plain creates pay their quota charges through the quotas' own
+	// store, in the create's transaction.
+	quotaStore, ok := h.apis.factory.SQLStore(h.apis.ResourceQuotas.DefaultQualifiedResource)
+	if !ok {
+		return fmt.Errorf("no SQL store for %s", h.apis.ResourceQuotas.DefaultQualifiedResource)
+	}
 	// kube-apiserver's ResourceQuota, in every logical cluster.
 	quotas := quotaadmission.New(quotaadmission.Config{
-		Quotas:  h.informers.For(h.apis.ResourceQuotas),
-		Counted: counted,
-		Status:  h.apis.ResourceQuotaStatus,
-		Stop:    cfg.DrainedNotify(),
+		Quotas:     h.informers.For(h.apis.ResourceQuotas),
+		Counted:    counted,
+		Status:     h.apis.ResourceQuotaStatus,
+		Stop:       cfg.DrainedNotify(),
+		Ledger:     h.backend.Ledger(),
+		QuotaStore: quotaStore,
+		QuotaKey:   h.apis.ResourceQuotas.KeyFunc,
 	})
+	for _, s := range h.apis.quotaCounted() {
+		quotas.Track(s)
+	}
 	// Leases are charged at admission; a create the store then refuses
 	// gives its charge back at once, and the recount gives back the rest.
 	leases := clusterquota.New(h.apis.clusters.ClusterQuotas, h.informers.For(h.apis.clusters.ClusterQuotas))
