@@ -37,13 +37,24 @@ type Factory struct {
 	// to decode; types without generated protobuf code need JSON.
 	StorageMediaType string
 
-	// stores are the SQL stores completed, by resource (SQLStore).
-	stores sync.Map
+	// stores are the SQL stores completed, by resource (SQLStore): a
+	// pointer, so that the copies groups make to store JSON share it.
+	// Nil, as in a Factory not made by NewFactory, records none.
+	stores *sync.Map
+}
+
+// NewFactory returns a Factory over b and s whose SQLStore finds the
+// stores it and its copies complete.
+func NewFactory(b *sqlstorage.Backend, s runtime.StorageSerializer) *Factory {
+	return &Factory{Backend: b, Serializer: s, stores: &sync.Map{}}
 }
 
 // SQLStore is the SQL store under the resource gr, once completed: what
 // charges to gr's objects are paid through (sqlstorage.Charge).
 func (f *Factory) SQLStore(gr schema.GroupResource) (*sqlstorage.Store, bool) {
+	if f.stores == nil {
+		return nil, false
+	}
 	s, ok := f.stores.Load(gr)
 	if !ok {
 		return nil, false
@@ -136,7 +147,9 @@ func (f *Factory) decorator(keyOf func(runtime.Object) (string, error), share fu
 			GroupResource: config.GroupResource, Transformer: config.Transformer,
 			Share: share,
 		})
-		f.stores.Store(config.GroupResource, s)
+		if f.stores != nil {
+			f.stores.Store(config.GroupResource, s)
+		}
 		c, err := cacher.NewCacherFromConfig(cacher.Config{
 			Storage:             listThenWatch{s},
 			Versioner:           storage.APIObjectVersioner{},
