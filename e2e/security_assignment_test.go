@@ -205,7 +205,8 @@ var assignmentWrites = []assignmentWrite{
 // ServiceAccount of root:a named as one root granted use gets nothing
 // from that grant. Placement's record of what each target receives
 // (overrides, revision pins, revisions' specs) is refused to everyone
-// but placement, written any way.
+// but placement, and a target's status report to everyone but its
+// syncer, written any way.
 func TestSecurityAssignment(t *testing.T) {
 	t.Parallel()
 	onEachDatastore(t, testSecurityAssignment)
@@ -326,8 +327,21 @@ rules:
 			}
 		}
 	}
+	// A target's report of web's status is its syncer's alone: written
+	// by hand, a healthy report would push a rollout past a wave that is
+	// not. No write of it passes, not even as system:masters.
+	forged := annotationField("status report", workloadv1alpha1.StatusAnnotation,
+		`{"observedGeneration":99,"replicas":1,"updatedReplicas":1,"availableReplicas":1}`)
+	for who, k := range map[string]kubectl{"alice": alice, "bob": bob, "system:masters": admin} {
+		for _, w := range assignmentWrites {
+			n++
+			refused(fmt.Sprintf("%s: %s of the %s", who, w.name, forged.name), write(k, w.args(t, forged, shared, n)...),
+				"annotation "+forged.annotation(shared)+" is the report of the syncer of the SyncTarget of key "+shared,
+				"which only that syncer writes")
+		}
+	}
 	if got := admin.must("--context", "a", "-n", "ns1", "get", "deployment", "web", "-o", "jsonpath={.metadata.annotations}"); strings.Contains(got, "workload.canopy.dev") {
-		t.Errorf("web after the refused writes of placement's record: %s", got)
+		t.Errorf("web after the refused writes of placement's record and of a status report: %s", got)
 	}
 	// A target of her own logical cluster is hers to use.
 	if err := write(alice, "label", "deployment", "web", workloadv1alpha1.StateLabel(own)+"=Sync"); err != nil {

@@ -96,7 +96,7 @@ metadata:
 		{[]string{"get", "pods"}, "does not accept"},
 		{[]string{"label", "deployment", "mine", "extra=1"}, "only its status, its finalizer"},
 		{[]string{"set", "image", "deployment/mine", "c=nginx:2"}, "only its status, its finalizer"},
-		{[]string{"annotate", "deployment", "mine", workloadv1alpha1.StatusAnnotation(pc2) + "={}"}, "only its status, its finalizer"},
+		{[]string{"annotate", "deployment", "mine", workloadv1alpha1.StatusAnnotation(pc2) + "={}"}, "which only that syncer writes"},
 		{[]string{"scale", "deployment", "mine", "--replicas", "5"}, "writes only status"},
 		{[]string{"delete", "deployment", "mine"}, "writes only their status"},
 		{[]string{"patch", "deployment", "theirs", "--subresource", "status", "--type", "merge", "-p", `{"status":{"replicas":1}}`}, "not assigned"},

@@ -245,7 +245,7 @@ func sharedClusterMatrix(t *testing.T, h *hub, admin kubectl, holders, keys map[
 		why  string
 	}
 	cases := []request{
-		{"part-b's status report on web", a, []string{"annotate", "deployment", "web", workloadv1alpha1.StatusAnnotation(kb) + "={}", "--overwrite"}, "only its status"},
+		{"part-b's status report on web", a, []string{"annotate", "deployment", "web", workloadv1alpha1.StatusAnnotation(kb) + "={}", "--overwrite"}, "which only that syncer writes"},
 		{"part-b's finalizer on web", a, []string{"patch", "deployment", "web", "--type=merge", "-p",
 			fmt.Sprintf(`{"metadata":{"finalizers":[%q]}}`, workloadv1alpha1.FinalizerPrefix+ka)}, "only its status"},
 		{"part-b's replicas on web", a, []string{"annotate", "deployment", "web", workloadv1alpha1.ReplicasAnnotation(kb) + "=0", "--overwrite"}, "only its status"},

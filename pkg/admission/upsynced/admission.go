@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -51,6 +52,9 @@ func New(replicaSets rest.Getter) *Plugin {
 // one by one or of a collection, is validated by the registry with the
 // pod being deleted as the old object.
 func (p *Plugin) Validate(ctx context.Context, a admission.Attributes, _ admission.ObjectInterfaces) error {
+	if err := validateReports(a); err != nil {
+		return err
+	}
 	if gr := a.GetResource().GroupResource(); gr == replicaSets || gr == controllerRevisions {
 		return p.validateRecord(ctx, a)
 	}
@@ -161,4 +165,55 @@ func validateNode(a admission.Attributes) error {
 	return admission.NewForbidden(a, fmt.Errorf(
 		"the nodes of a logical cluster are read-only copies of the physical nodes its pods run on, kept by the syncers of their SyncTargets; "+
 			"cordon or change a node in its physical cluster instead"))
+}
+
+// validateReports refuses a create or update, of any resource, that adds
+// or changes the status annotation of a target
+// (workloadv1alpha1.StatusAnnotation) unless the requester is that
+// target's syncer or one of the hub's controllers. The annotation is the
+// target's report of the object's status there, which placement's
+// health gates and the aggregated status believe: written by anyone
+// else, it would push a rollout past a wave that is not healthy. Not
+// even system:masters may forge it, as it may not forge placement's
+// record; removing one is allowed to all, as a replace from a manifest
+// does, since the syncer then reports again.
+func validateReports(a admission.Attributes) error {
+	if a.GetOperation() == admission.Delete || a.GetSubresource() != "" && a.GetSubresource() != "status" {
+		return nil
+	}
+	u := a.GetUserInfo()
+	if loopback.IsController(u) {
+		return nil
+	}
+	for _, key := range reportChanges(a.GetOldObject(), a.GetObject()) {
+		if u == nil || u.GetName() != workloadv1alpha1.SyncerUser(key) {
+			return admission.NewForbidden(a, fmt.Errorf(
+				"annotation %s is the report of the syncer of the SyncTarget of key %s of the object's status there, which only that syncer writes; "+
+					"leave it out of manifests copied from another object, or remove it and let the syncer report again",
+				workloadv1alpha1.StatusAnnotation(key), key))
+		}
+	}
+	return nil
+}
+
+// reportChanges are the keys of the targets whose status annotation obj
+// adds to old's, nil on create, or gives another value, sorted.
+func reportChanges(old, obj runtime.Object) []string {
+	m, err := meta.Accessor(obj)
+	if obj == nil || err != nil {
+		return nil
+	}
+	var had map[string]string
+	if o, err := meta.Accessor(old); old != nil && err == nil {
+		had = o.GetAnnotations()
+	}
+	var keys []string
+	for name, value := range m.GetAnnotations() {
+		key, ok := strings.CutPrefix(name, workloadv1alpha1.StatusAnnotationPrefix)
+		if was, kept := had[name]; ok && (!kept || was != value) {
+			keys = append(keys, key)
+		}
+	}
+	slices.Sort(keys)
+	return keys
 }

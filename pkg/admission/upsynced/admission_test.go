@@ -296,3 +296,66 @@ func TestNodes(t *testing.T) {
 		})
 	}
 }
+
+// TestStatusReports checks who may write a target's status annotation
+// on an object of any resource: only that target's syncer, and the hub's
+// controllers, add or change it; anyone may remove it or leave it as it
+// is.
+func TestStatusReports(t *testing.T) {
+	deployment := func(reports ...string) runtime.Object {
+		a := map[string]string{"owner": "team-a"}
+		for i := 0; i+1 < len(reports); i += 2 {
+			a[workloadv1alpha1.StatusAnnotation(reports[i])] = reports[i+1]
+		}
+		return &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "ns", Annotations: a}}
+	}
+	var (
+		syncer1    = &user.DefaultInfo{Name: workloadv1alpha1.SyncerUser("k1")}
+		syncer2    = &user.DefaultInfo{Name: workloadv1alpha1.SyncerUser("k2")}
+		admin      = &user.DefaultInfo{Name: "alice", Groups: []string{user.AllAuthenticated}}
+		master     = &user.DefaultInfo{Name: "root", Groups: []string{user.SystemPrivilegedGroup}}
+		controller = &user.DefaultInfo{Name: loopback.User("losttarget"), Groups: []string{loopback.Group}}
+		healthy    = `{"observedGeneration":7,"availableReplicas":3}`
+	)
+	for _, tc := range []struct {
+		name        string
+		op          admission.Operation
+		subresource string
+		old, obj    runtime.Object
+		who         user.Info
+		refusedKey  string
+	}{
+		{"set by its syncer", admission.Update, "", deployment(), deployment("k1", healthy), syncer1, ""},
+		{"changed by its syncer", admission.Update, "", deployment("k1", "{}"), deployment("k1", healthy), syncer1, ""},
+		{"set by another syncer", admission.Update, "", deployment(), deployment("k1", healthy), syncer2, "k1"},
+		{"set by a tenant", admission.Update, "", deployment(), deployment("k1", healthy), admin, "k1"},
+		{"changed by a tenant", admission.Update, "", deployment("k1", "{}"), deployment("k1", healthy), admin, "k1"},
+		{"changed in a status update by a tenant", admission.Update, "status", deployment("k1", "{}"), deployment("k1", healthy), admin, "k1"},
+		{"created by a tenant", admission.Create, "", nil, deployment("k1", healthy), admin, "k1"},
+		{"set by system:masters", admission.Update, "", deployment(), deployment("k1", healthy), master, "k1"},
+		{"one of two set by the other's syncer", admission.Update, "", deployment("k1", "{}"), deployment("k1", "{}", "k2", healthy), syncer1, "k2"},
+		{"kept by a tenant", admission.Update, "", deployment("k1", healthy), deployment("k1", healthy), admin, ""},
+		{"removed by a tenant", admission.Update, "", deployment("k1", healthy), deployment(), admin, ""},
+		{"removed by the hub's controllers", admission.Update, "", deployment("k1", healthy), deployment(), controller, ""},
+		{"created bare by a tenant", admission.Create, "", nil, deployment(), admin, ""},
+		{"deleted by a tenant", admission.Delete, "", deployment("k1", healthy), nil, admin, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gvr := appsv1.SchemeGroupVersion.WithResource("deployments")
+			a := admission.NewAttributesRecord(tc.obj, tc.old, appsv1.SchemeGroupVersion.WithKind("Deployment"), "ns", "web", gvr, tc.subresource, tc.op, nil, false, tc.who)
+			err := New(nil).Validate(context.Background(), a, nil)
+			if tc.refusedKey == "" {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if !apierrors.IsForbidden(err) {
+				t.Fatalf("got %v, want Forbidden", err)
+			}
+			if want := "annotation " + workloadv1alpha1.StatusAnnotation(tc.refusedKey) + " is the report of the syncer"; !strings.Contains(err.Error(), want) {
+				t.Errorf("message %q lacks %q", err.Error(), want)
+			}
+		})
+	}
+}

@@ -20,4 +20,14 @@
 // revisions of a Deployment, StatefulSet or DaemonSet
 // (pkg/controller/rollouthistory), which the hub alone writes: only
 // system:masters may write them, and anyone else changes the workload.
+//
+// So, finally, is a target's report of an object's status there, the
+// annotation status.workload.canopy.dev/<key> on an object of any
+// resource (workloadv1alpha1.StatusAnnotation): placement's health gates
+// (pkg/placement) and the aggregated status believe it, so whoever could
+// write it could push a rollout past a wave that is not healthy. Only the
+// syncer of the target of that key, and the hub's controllers, may add it
+// or change its value, by any create or update (patches and applies
+// arrive as updates); not even system:masters may. Anyone may remove it,
+// as a replace from a manifest does: the syncer reports again.
 package upsynced
