@@ -14,7 +14,9 @@
 # Knobs (environment): CANOPY_BENCH_CLIENTS (64), CANOPY_BENCH_DURATION
 # (15s per phase), CANOPY_BENCH_ROUNDS (3), CANOPY_BENCH_NICE (the flood's
 # and the burner's CPU priorities, "0,19"), CANOPY_BENCH_SEATS (the hubs'
-# --max-requests-inflight, "4,600"), CANOPY_BENCH_LIST (500: the most
+# --max-requests-inflight, "4,600"), CANOPY_BENCH_SHARE (the hubs'
+# --max-seats-per-cluster-percent, "50,100": 100 is no cap),
+# CANOPY_BENCH_LIST (500: the most
 # ConfigMaps a flood list asks for), CANOPY_BENCH_KUBE (1: kube-apiserver
 # too), CANOPY_BENCH_PROFILE (1: CPU profiles of the servers under the first
 # round's floods), CANOPY_HUB (a prebuilt hub binary; unset builds cmd/hub),

@@ -203,3 +203,105 @@ func writeManifest(t *testing.T, manifest string) string {
 	}
 	return file
 }
+
+// A logical cluster flooding the hub holds at most its share of a
+// replica's seats for tenants (--max-seats-per-cluster-percent, 50% of
+// the workload level's 3 of 4 seats here: one): its other requests wait in
+// a line of their own, and those arriving while 100 wait are refused with
+// 429, a Retry-After and a message naming the flag. Another logical
+// cluster's requests all go through meanwhile, and the flooder's go
+// through again once its flood is over.
+func TestFairnessShare(t *testing.T) {
+	t.Parallel()
+	h := &hub{bin: buildHub(t), dataDir: t.TempDir(), port: freePort(t), flags: []string{"--max-requests-inflight=4"}}
+	h.start(t)
+	admin := h.admin(t)
+	pki := filepath.Join(h.dataDir, "pki")
+	admin.addContexts(h, pki, "admin")
+	admin.createLogicalClusterFor("root", "a", "alice")
+	admin.createLogicalClusterFor("root", "b", "bob")
+	alice, bob := userKubeconfig(t, pki, "alice"), userKubeconfig(t, pki, "bob")
+	alice.addContexts(h, pki, "alice")
+	bob.addContexts(h, pki, "bob")
+	server := "https://127.0.0.1:" + strconv.Itoa(h.port)
+	list := func(cluster string) request {
+		return request{method: http.MethodGet, path: "/clusters/root:" + cluster + "/api/v1/namespaces/default/configmaps"}
+	}
+	fillConfigMaps(t, server, pki, "root:a", 300)
+
+	// The flood's requests go over one HTTP/2 connection, so that they
+	// all arrive at once.
+	flooder := alice.httpClient("a")
+	flooder.Timeout = 2 * time.Minute
+	const flood = 300
+	codes := make([]answer, flood)
+	var wg sync.WaitGroup
+	for i := range flood {
+		wg.Go(func() {
+			var err error
+			if codes[i], err = tryDo(flooder, server, list("a")); err != nil {
+				t.Errorf("a list of the flood: %v", err)
+			}
+		})
+	}
+	quiet := bob.httpClient("b")
+	for i := range 20 {
+		if a := do(t, quiet, server, list("b")); a.code != http.StatusOK {
+			t.Errorf("root:b's list %d during root:a's flood: %d %s", i, a.code, a.body)
+		}
+	}
+	wg.Wait()
+
+	served, refused := 0, 0
+	for _, a := range codes {
+		switch a.code {
+		case http.StatusOK:
+			served++
+		case http.StatusTooManyRequests:
+			refused++
+			if a.status.Reason != "TooManyRequests" || !strings.Contains(a.status.Message, "root:a") ||
+				!strings.Contains(a.status.Message, "--max-seats-per-cluster-percent=50") || a.header.Get("Retry-After") != strconv.Itoa(fairness.RetryAfterSeconds) {
+				t.Errorf("a refusal of the flood: %s, Retry-After %q; want a TooManyRequests Status naming root:a and the flag, Retry-After %d",
+					a.body, a.header.Get("Retry-After"), fairness.RetryAfterSeconds)
+			}
+		default:
+			t.Errorf("a list of the flood: %d %s; want 200 or 429", a.code, a.body)
+		}
+	}
+	t.Logf("the flood of %d lists: %d served, %d refused", flood, served, refused)
+	if refused == 0 || served <= 1 {
+		t.Errorf("the flood of %d lists at once: %d served, %d refused; want some to wait and be served, and those past the line of %d refused",
+			flood, served, refused, fairness.MaxWaitingPerCluster)
+	}
+	if a := do(t, flooder, server, list("a")); a.code != http.StatusOK {
+		t.Errorf("root:a's list after its flood: %d %s", a.code, a.body)
+	}
+}
+
+// fillConfigMaps creates n ConfigMaps of 8 kB in the default namespace
+// of cluster as system:masters, so that a list of them takes a while.
+func fillConfigMaps(t *testing.T, server, pki, cluster string, n int) {
+	t.Helper()
+	client, err := adminClient(pki)
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for i := range work {
+				body := fmt.Sprintf(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm-%d"},"data":{"k":%q}}`, i, strings.Repeat("x", 8<<10))
+				a, err := tryDo(client, server, request{method: http.MethodPost, path: "/clusters/" + cluster + "/api/v1/namespaces/default/configmaps", body: body})
+				if err != nil || a.code != http.StatusCreated {
+					t.Errorf("creating ConfigMap cm-%d in %s: %v %d %s", i, cluster, err, a.code, a.body)
+				}
+			}
+		})
+	}
+	for i := range n {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+}

@@ -83,11 +83,12 @@ func mustBuild(t *testing.T, build func() (string, error)) string {
 const hubFlagsEnv = "CANOPY_E2E_HUB_FLAGS"
 
 // startHub starts a hub from bin on a data directory of its own, on the
-// embedded store when datastore is empty, and returns it with a kubectl
-// for the admin whose kubeconfig is a copy the test may change freely.
-func startHub(t *testing.T, bin, datastore string) (*hub, kubectl) {
+// embedded store when datastore is empty, with more flags for hub start,
+// and returns it with a kubectl for the admin whose kubeconfig is a copy
+// the test may change freely.
+func startHub(t *testing.T, bin, datastore string, flags ...string) (*hub, kubectl) {
 	t.Helper()
-	h := &hub{bin: bin, dataDir: t.TempDir(), datastore: datastore, port: freePort(t), flags: strings.Fields(os.Getenv(hubFlagsEnv))}
+	h := &hub{bin: bin, dataDir: t.TempDir(), datastore: datastore, port: freePort(t), flags: append(strings.Fields(os.Getenv(hubFlagsEnv)), flags...)}
 	h.start(t)
 	return h, h.admin(t)
 }
@@ -183,6 +184,25 @@ func (h *hub) stop(t *testing.T) {
 		t.Errorf("the hub did not stop within 15s of an interrupt")
 	}
 	h.cmd = nil
+	h.keepLog(t)
+}
+
+// keepLog writes what h printed to a file that outlives the test, when
+// the test failed: the data directory goes with the test, and a failure
+// that depends on timing is seldom seen twice.
+func (h *hub) keepLog(t *testing.T) {
+	if !t.Failed() {
+		return
+	}
+	name := strings.NewReplacer("/", "_", " ", "_").Replace(t.Name())
+	f, err := os.CreateTemp("", fmt.Sprintf("canopy-e2e-%s-hub-%d-*.log", name, h.port))
+	if err != nil {
+		t.Logf("keeping the hub's log: %v", err)
+		return
+	}
+	defer f.Close()
+	_, _ = f.WriteString(h.log.String())
+	t.Logf("the output of the hub on port %d is kept in %s", h.port, f.Name())
 }
 
 // waitReady polls /readyz as the admin, which also proves the generated
@@ -357,13 +377,19 @@ func TestMain(m *testing.M) {
 // of its own and the admin's kubectl.
 func onEachDatastore(t *testing.T, test func(t *testing.T, h *hub, k kubectl)) {
 	t.Helper()
+	onEachDatastoreWith(t, nil, test)
+}
+
+// onEachDatastoreWith is onEachDatastore with hubs started with flags.
+func onEachDatastoreWith(t *testing.T, flags []string, test func(t *testing.T, h *hub, k kubectl)) {
+	t.Helper()
 	if _, err := exec.LookPath("kubectl"); err != nil {
 		t.Fatalf("kubectl must be on PATH: %v", err)
 	}
 	bin := buildHub(t)
 	for _, ds := range datastores {
 		t.Run(ds.name, func(t *testing.T) {
-			h, k := startHub(t, bin, ds.url(t))
+			h, k := startHub(t, bin, ds.url(t), flags...)
 			test(t, h, k)
 		})
 	}

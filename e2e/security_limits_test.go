@@ -89,9 +89,19 @@ type answer struct {
 
 func do(t *testing.T, client *http.Client, server string, r request) answer {
 	t.Helper()
+	a, err := tryDo(client, server, r)
+	if err != nil {
+		t.Fatalf("%s %s: %v", r.method, r.path, err)
+	}
+	return a
+}
+
+// tryDo is do for a goroutine other than the test's, which may not end
+// the test: it returns the error instead.
+func tryDo(client *http.Client, server string, r request) (answer, error) {
 	req, err := http.NewRequest(r.method, server+r.path, strings.NewReader(r.body))
 	if err != nil {
-		t.Fatal(err)
+		return answer{}, err
 	}
 	if r.contentType == "" && r.body != "" {
 		r.contentType = "application/json"
@@ -104,16 +114,16 @@ func do(t *testing.T, client *http.Client, server string, r request) answer {
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		t.Fatalf("%s %s: %v", r.method, r.path, err)
+		return answer{}, err
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
-		t.Fatalf("%s %s: %v", r.method, r.path, err)
+		return answer{}, err
 	}
 	a := answer{code: resp.StatusCode, body: body, header: resp.Header}
 	_ = json.Unmarshal(body, &a.status)
-	return a
+	return a, nil
 }
 
 // rawServer is an API server to send raw requests to: a physical

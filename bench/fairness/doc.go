@@ -36,7 +36,10 @@
 // request then runs at the same time as the steady client's and shares
 // the CPU with it, with or without fairness. CANOPY_BENCH_SEATS lists the
 // seats (--max-requests-inflight) the hubs with fairness are started
-// with; the hub without fairness gets the first.
+// with; the hub without fairness gets the first. CANOPY_BENCH_SHARE lists
+// the shares (--max-seats-per-cluster-percent) each of them is started
+// with, 100 being none: a line per seat count prints the floor, the flood
+// with each share and without fairness side by side, as ratios.
 //
 // Beside the latencies it prints, from the server's /metrics over each
 // phase, the tenants' priority level's queue wait and execution time, the

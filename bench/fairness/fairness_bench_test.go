@@ -43,6 +43,7 @@ const (
 	envRounds   = "CANOPY_BENCH_ROUNDS"   // rounds of all phases, interleaved (3)
 	envNice     = "CANOPY_BENCH_NICE"     // the flood's and the burner's CPU priorities, a list ("0,19")
 	envSeats    = "CANOPY_BENCH_SEATS"    // the hubs' --max-requests-inflight, a list ("4,600")
+	envShare    = "CANOPY_BENCH_SHARE"    // the hubs' --max-seats-per-cluster-percent, a list ("50,100")
 	envChunk    = "CANOPY_BENCH_LIST"     // ConfigMaps a flood list asks for at most (500)
 	envHub      = "CANOPY_HUB"            // a prebuilt hub binary; unset builds cmd/hub
 	envOut      = "CANOPY_BENCH_OUT"      // directory for the hubs' logs and profiles (a temp dir)
@@ -66,12 +67,14 @@ type phase struct {
 	nice   int
 	base   int  // the phase, idle, whose p99 this one's is compared with
 	goal   bool // the goal applies
+	config hubConfig
 }
 
 // hubConfig is how a hub the benchmark measures is started.
 type hubConfig struct {
 	fairness bool
 	seats    int
+	share    int // percent of the tenants' seats one logical cluster may hold
 }
 
 // sample is what one phase measured in one round.
@@ -92,6 +95,7 @@ func BenchmarkFairness(b *testing.B) {
 	duration := knob.Duration(b, envDuration, 15*time.Second)
 	rounds := knob.Int(b, envRounds, 3)
 	seats := intList(b, envSeats, "4,600", 1, 100000)
+	shares := intList(b, envShare, "50,100", 1, 100)
 	chunk := knob.Int(b, envChunk, 500)
 	nices := intList(b, envNice, "0,19", 0, 19)
 	profile := os.Getenv(envProfile) == "1"
@@ -103,18 +107,21 @@ func BenchmarkFairness(b *testing.B) {
 	if err := os.WriteFile(tokens, []byte("flood-token,flooder,1\nsteady-token,steady,2\n"), 0o600); err != nil {
 		b.Fatal(err)
 	}
-	// The hubs, each with fairness at some seats and one without at the
-	// first, are all up for the whole run, so that every round measures
-	// every phase on the same hubs.
+	// The hubs, each with fairness at some seats and share and one
+	// without at the first seats, are all up for the whole run, so that
+	// every round measures every phase on the same hubs.
 	configs := []hubConfig{}
 	for _, n := range seats {
-		configs = append(configs, hubConfig{fairness: true, seats: n})
+		for _, p := range shares {
+			configs = append(configs, hubConfig{fairness: true, seats: n, share: p})
+		}
 	}
-	configs = append(configs, hubConfig{fairness: false, seats: seats[0]})
+	configs = append(configs, hubConfig{fairness: false, seats: seats[0], share: 100})
 	hubs := map[hubConfig]*target{}
 	for _, c := range configs {
-		h := proc.StartHub(b, bin, pg.NewDatabase(b), filepath.Join(out, fmt.Sprintf("hub-fairness-%v-seats-%d.log", c.fairness, c.seats)),
-			"--token-auth-file", tokens, "--enable-priority-and-fairness="+strconv.FormatBool(c.fairness), "--max-requests-inflight", strconv.Itoa(c.seats))
+		h := proc.StartHub(b, bin, pg.NewDatabase(b), filepath.Join(out, fmt.Sprintf("hub-fairness-%v-seats-%d-share-%d.log", c.fairness, c.seats, c.share)),
+			"--token-auth-file", tokens, "--enable-priority-and-fairness="+strconv.FormatBool(c.fairness),
+			"--max-requests-inflight", strconv.Itoa(c.seats), "--max-seats-per-cluster-percent", strconv.Itoa(c.share))
 		hubs[c] = setUp(b, h)
 	}
 	// The idle hub and the burner's floor are measured on the first; every
@@ -126,7 +133,8 @@ func BenchmarkFairness(b *testing.B) {
 	}
 	for _, n := range nices {
 		for _, c := range configs {
-			phases = append(phases, phase{name: fmt.Sprintf("flood nice %d fairness=%v seats=%d", n, c.fairness, c.seats), load: "flood", target: hubs[c], nice: n, goal: c.fairness})
+			phases = append(phases, phase{name: fmt.Sprintf("flood nice %d fairness=%v seats=%d share=%d", n, c.fairness, c.seats, c.share),
+				load: "flood", target: hubs[c], nice: n, goal: c.fairness, config: c})
 		}
 	}
 	if os.Getenv(envKube) == "1" {
@@ -156,8 +164,8 @@ func BenchmarkFairness(b *testing.B) {
 				benchreport.MS(s.steady.P50), benchreport.MS(s.steady.P99), s.steadyErr, ratio(s), s.summary())
 		}
 	}
-	fmt.Printf("\nFairness between logical clusters: %d clients flooding root:flood (lists of %d and creates) from a process of their own, one client in root:steady at %d requests/s, %v per phase, %d rounds interleaved, seats (--max-requests-inflight) %v, GOMAXPROCS %d\n",
-		clients, chunk, steadyRate, duration, rounds, seats, runtime.GOMAXPROCS(0))
+	fmt.Printf("\nFairness between logical clusters: %d clients flooding root:flood (lists of %d and creates) from a process of their own, one client in root:steady at %d requests/s, %v per phase, %d rounds interleaved, seats (--max-requests-inflight) %v, shares (--max-seats-per-cluster-percent) %v, GOMAXPROCS %d\n",
+		clients, chunk, steadyRate, duration, rounds, seats, shares, runtime.GOMAXPROCS(0))
 	fmt.Printf("load average at start: %s, at end: %s\n", loadStart, benchreport.LoadAverage())
 	fmt.Printf("medians over the rounds; ratio is the phase's p99 over the same round's idle p99\n\n")
 	fmt.Printf("%-40s %9s %9s %8s %s\n", "phase", "p50 ms", "p99 ms", "ratio", "per round: p99 ms (ratio)")
@@ -178,6 +186,8 @@ func BenchmarkFairness(b *testing.B) {
 		}
 	}
 	fmt.Println()
+	sideBySide(phases, samples, nices)
+	fmt.Println()
 	for i, p := range phases {
 		if p.goal {
 			r := median(samples[i], ratio)
@@ -185,6 +195,39 @@ func BenchmarkFairness(b *testing.B) {
 			fmt.Printf("goal, %s: steady p99 under the flood at most %d× its idle p99: %.2f× %s (the floor, an idle hub beside the burner at nice %d: %.2f×)\n",
 				p.name, goalRatio, r, benchreport.PassMiss(r <= goalRatio), p.nice, floor)
 			b.ReportMetric(r, "p99-ratio-"+strings.ReplaceAll(p.name, " ", "-"))
+		}
+	}
+}
+
+// sideBySide prints, for each CPU priority of the flood and each seat
+// count, the median ratios of the floor, the flood with each share and
+// the flood without fairness on one line, as the goal compares
+// them.
+func sideBySide(phases []phase, samples [][]sample, nices []int) {
+	for _, n := range nices {
+		floor := median(samples[1+slices.Index(nices, n)], ratio)
+		var seats []int
+		for _, p := range phases {
+			if p.load == "flood" && p.config.fairness && p.nice == n && !slices.Contains(seats, p.config.seats) {
+				seats = append(seats, p.config.seats)
+			}
+		}
+		for _, s := range seats {
+			line := fmt.Sprintf("side by side, flood at nice %d, %d seats: floor %.2f×", n, s, floor)
+			for i, p := range phases {
+				if p.load != "flood" || p.nice != n || p.config.seats == 0 || (p.config.fairness && p.config.seats != s) {
+					continue
+				}
+				what := "fairness off"
+				switch {
+				case p.config.fairness && p.config.share < 100:
+					what = fmt.Sprintf("share %d%%", p.config.share)
+				case p.config.fairness:
+					what = "share off"
+				}
+				line += fmt.Sprintf(", %s %.2f×", what, median(samples[i], ratio))
+			}
+			fmt.Println(line)
 		}
 	}
 }

@@ -2,7 +2,8 @@
 // path (acceptance 6 of issue 19): creates/s in a namespace without a
 // quota, beside creates/s in a namespace whose quota counts what is
 // created (count/configmaps: each create is charged to the quota's
-// status.used with one more write to the database, before it is stored)
+// status.used in its own transaction, which writes the quota once per
+// group commit)
 // and in one whose quota counts something else (requests.cpu: each create
 // is checked against it, and charged nothing), as ratios to the first.
 //

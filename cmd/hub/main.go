@@ -115,6 +115,8 @@ root logical cluster. A LogicalCluster named <child> created in logical cluster
 	cmd.Flags().IntVar(&o.HubLimits.ObjectBytes, "max-object-bytes", hublimits.DefaultLimits.ObjectBytes, "the largest a built-in object may be, encoded as JSON; a create, or an update that grows it, past it is refused with 413 RequestEntityTooLarge (custom resources: --custom-resource-max-bytes); 0 means no limit")
 	cmd.Flags().BoolVar(&fairness, "enable-priority-and-fairness", true, "queue requests by priority level and flow, each logical cluster a flow of its own, as kube-apiserver's API Priority and Fairness does (the hub's FlowSchemas are its own: README \"Fairness\"); false serves them first come first served")
 	cmd.Flags().IntVar(&o.MaxRequestsInFlight, "max-requests-inflight", hub.DefaultMaxRequestsInFlight, "requests each replica serves at once, shared among its priority levels; each replica applies its own")
+	cmd.Flags().DurationVar(&o.RequestTimeout, "request-timeout", time.Minute, "how long a request other than a watch may take, from its headers to its answer, before it gets 504 Timeout, as kube-apiserver's flag of that name")
+	cmd.Flags().IntVar(&o.MaxSeatsPerClusterPercent, "max-seats-per-cluster-percent", hub.DefaultMaxSeatsPerClusterPercent, "how much, in percent, of a replica's seats for tenants (the workload priority level's) one logical cluster may hold at once; its other requests wait in a line of their own, at most 100, beyond which they are refused with 429; 100 means no cap (README \"Fairness\")")
 	return cmd
 }
 
@@ -125,8 +127,14 @@ func validateLimits(o hub.Options) error {
 		return fmt.Errorf("--max-logical-clusters-per-parent %d and --max-object-bytes %d may not be negative; 0 means no limit",
 			o.HubLimits.LogicalClustersPerParent, o.HubLimits.ObjectBytes)
 	}
+	if o.RequestTimeout <= 0 {
+		return fmt.Errorf("--request-timeout %s must be more than 0", o.RequestTimeout)
+	}
 	if o.MaxRequestsInFlight < 1 {
 		return fmt.Errorf("--max-requests-inflight %d must be at least 1", o.MaxRequestsInFlight)
+	}
+	if o.MaxSeatsPerClusterPercent < 1 || o.MaxSeatsPerClusterPercent > 100 {
+		return fmt.Errorf("--max-seats-per-cluster-percent %d must be from 1 to 100; 100 means no cap", o.MaxSeatsPerClusterPercent)
 	}
 	if o.CustomResourceLimits.MaxDepth < 1 {
 		return fmt.Errorf("--custom-resource-max-depth %d must be at least 1", o.CustomResourceLimits.MaxDepth)

@@ -34,14 +34,21 @@ func UID(name string) types.UID { return types.UID("canopy-" + name) }
 
 // priorityLevels are the hub's PriorityLevelConfigurations. Shares split
 // a replica's seats: controllers and syncers get a third each of what
-// tenants get, and lend half of it when idle; tenants lend most of theirs.
+// tenants get, and lend half of it when idle; tenants lend 40% of theirs.
+// Upstream's controller lends what a level does not use for 10 s at a
+// time, down to the seats it may not lend, so those are what tenants are
+// sure of when a flood begins. They are 60%, more than one logical
+// cluster's default share (share.go), so that a flood held to its share
+// leaves others seats even then: lending 90%, a level of 3 seats (a
+// replica of 4) kept none, and a quiet tenant waited 10 s for the next
+// adjustment while the flood's requests waited too.
 func priorityLevels() []*flowcontrolv1.PriorityLevelConfiguration {
 	return []*flowcontrolv1.PriorityLevelConfiguration{
 		bootstrap.MandatoryPriorityLevelConfigurationExempt,
 		bootstrap.MandatoryPriorityLevelConfigurationCatchAll,
 		limited(LevelControllers, 40, 50, 6),
 		limited(LevelSyncers, 40, 50, 6),
-		limited(LevelWorkload, 120, 90, 2),
+		limited(LevelWorkload, 120, 40, 2),
 	}
 }
 

@@ -30,8 +30,24 @@
 //
 // The controllers' and syncers' levels each get a third of the workload
 // level's nominal seats and lend half of them when idle, so they always
-// have seats a flood of tenants cannot take; the workload level lends most
-// of its own when tenants are quiet.
+// have seats a flood of tenants cannot take; the workload level lends 40%
+// of its own when tenants are quiet, keeping more than one logical
+// cluster's share (share.go) for the others.
+//
+// A logical cluster holds at most --max-seats-per-cluster-percent (50 by
+// default) of the workload level's nominal seats at once, queued in flow
+// control or executing; its other requests wait in a line of its own,
+// first come first served, before flow control sees them (share.go). Fair
+// queuing alone orders who is dispatched next, but a dispatched request
+// keeps its seat until it is done, so a flood could hold every seat and a
+// quiet tenant's request wait for one of the flood's to end. A line holds
+// at most 100 requests; past that, and past the wait flow control allows
+// (a quarter of the request's timeout), a request is refused with 429, a
+// Retry-After and a Status naming the flag, through AnswerRefused
+// (refusal.go), since upstream's filter answers its own refusals with a
+// bare "Too many requests". The hub admin, the hub's controllers, the
+// syncers and probes are not capped. Lines exist only while their logical
+// cluster has requests in flight, and are a replica's, as its seats are.
 //
 // Upstream's FlowSchemas know two flow distinguishers, ByUser and
 // ByNamespace, and neither is the logical cluster: a user is global to the

@@ -16,32 +16,48 @@ import (
 
 // New is upstream's priority and fairness controller over the hub's
 // configuration, sharing serverConcurrencyLimit seats among its priority
-// levels, with each request's flow told by its logical cluster. Its Run,
-// which the generic API server calls once it serves, starts the informers
-// that feed it too.
-func New(serverConcurrencyLimit int) utilflowcontrol.Interface {
+// levels, with each request's flow told by its logical cluster, and each
+// logical cluster holding at most sharePercent of the workload level's
+// seats (share.go; 100 or more means no cap). Its Run, which the generic
+// API server calls once it serves, starts the informers that feed it too.
+func New(serverConcurrencyLimit, sharePercent int) utilflowcontrol.Interface {
+	c := byCluster{share: newShare(serverConcurrencyLimit, sharePercent)}
 	var objects []runtime.Object
 	for _, pl := range priorityLevels() {
 		pl = pl.DeepCopy()
 		pl.UID = UID(pl.Name)
 		objects = append(objects, pl)
+		if pl.Name == LevelWorkload {
+			c.level = pl
+		}
 	}
 	for _, fs := range flowSchemas() {
 		fs = fs.DeepCopy()
 		fs.UID = UID(fs.Name)
 		objects = append(objects, fs)
+		if fs.Name == LevelWorkload {
+			c.schema = fs
+		}
 	}
 	client := fake.NewClientset(objects...)
-	informers := kubeinformers.NewSharedInformerFactory(client, 0)
-	return byCluster{utilflowcontrol.New(informers, client.FlowcontrolV1(), serverConcurrencyLimit), informers}
+	c.informers = kubeinformers.NewSharedInformerFactory(client, 0)
+	c.Interface = utilflowcontrol.New(c.informers, client.FlowcontrolV1(), serverConcurrencyLimit)
+	return c
 }
 
 // byCluster is upstream's controller, classifying a request of a logical
 // cluster as if its namespace were its logical cluster: so a FlowSchema
 // distinguishing ByNamespace gives each logical cluster a flow of its own.
+// A tenant's request first waits for its logical cluster's share, if
+// there is a cap.
 type byCluster struct {
 	utilflowcontrol.Interface
 	informers kubeinformers.SharedInformerFactory
+	share     *share
+	// The workload level and its FlowSchema, which a request the share
+	// refuses is answered as classified in.
+	schema *flowcontrolv1.FlowSchema
+	level  *flowcontrolv1.PriorityLevelConfiguration
 }
 
 // Run starts the informers of the configuration, then the controller,
@@ -55,10 +71,33 @@ func (c byCluster) Handle(ctx context.Context, digest utilflowcontrol.RequestDig
 	noteFn func(fs *flowcontrolv1.FlowSchema, pl *flowcontrolv1.PriorityLevelConfiguration, flowDistinguisher string),
 	workEstimator func() fcrequest.WorkEstimate, queueNoteFn fq.QueueNoteFn, execFn func(),
 ) {
+	if cluster, capped := applies(ctx, digest); capped && c.share != nil {
+		release, err := c.share.acquire(ctx, cluster)
+		if err != nil {
+			c.refuse(ctx, cluster, err, noteFn, execFn)
+			return
+		}
+		defer release()
+	}
 	if cluster, ok := logicalcluster.ClusterFrom(ctx); ok && digest.RequestInfo != nil {
 		info := *digest.RequestInfo
 		info.Namespace = string(cluster)
 		digest.RequestInfo = &info
 	}
 	c.Interface.Handle(ctx, digest, noteFn, workEstimator, queueNoteFn, execFn)
+}
+
+// refuse answers a request the share refused, with a Status saying why,
+// through the handler behind AnswerRefused. Without WithRefusals in front,
+// it is not executed, which upstream's filter answers with a bare 429.
+func (c byCluster) refuse(ctx context.Context, cluster logicalcluster.Name, err error,
+	noteFn func(fs *flowcontrolv1.FlowSchema, pl *flowcontrolv1.PriorityLevelConfiguration, flowDistinguisher string), execFn func(),
+) {
+	r, ok := ctx.Value(refusalKey{}).(*refusal)
+	if !ok {
+		return
+	}
+	r.err = err
+	noteFn(c.schema, c.level, string(cluster))
+	execFn()
 }

@@ -20,7 +20,7 @@ import (
 // tenant's flow is its logical cluster, whoever the user and whatever the
 // namespace.
 func TestClassification(t *testing.T) {
-	fc := New(20)
+	fc := New(20, DefaultSharePercent)
 	stop := make(chan struct{})
 	defer close(stop)
 	go func() { _ = fc.Run(stop) }()
@@ -56,6 +56,15 @@ func TestClassification(t *testing.T) {
 		if fs != c.flowSchema || distinguisher != c.distinguisher {
 			t.Errorf("%s in %s: FlowSchema %q, flow %q; want %q, %q", c.who.GetName(), c.cluster, fs, distinguisher, c.flowSchema, c.distinguisher)
 		}
+		// The share caps the workload level's requests and no others.
+		if _, capped := applies(ctx, utilflowcontrol.RequestDigest{RequestInfo: list, User: c.who}); capped != (c.flowSchema == LevelWorkload) {
+			t.Errorf("%s in %s: capped by the share %v, want %v", c.who.GetName(), c.cluster, capped, !capped)
+		}
+	}
+	probe := &request.RequestInfo{Path: "/readyz", Verb: "get"}
+	anonymous := &user.DefaultInfo{Name: user.Anonymous, Groups: []string{user.AllUnauthenticated}}
+	if _, capped := applies(logicalcluster.WithCluster(context.Background(), logicalcluster.Root), utilflowcontrol.RequestDigest{RequestInfo: probe, User: anonymous}); capped {
+		t.Errorf("probe /readyz capped by the share")
 	}
 	if list.Namespace != "default" {
 		t.Errorf("classifying changed the request's namespace to %q", list.Namespace)

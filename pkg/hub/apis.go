@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"fmt"
 	"net/http"
 	"time"
 
@@ -168,17 +169,10 @@ func (h *hubServer) installAdmission(cfg *genericapiserver.Config, authz authori
 	if err != nil {
 		return err
 	}
-	var counted []schema.GroupResource
-	for _, s := range h.apis.quotaCounted() {
-		counted = append(counted, s.DefaultQualifiedResource)
+	quotas, err := h.quotaAdmission(cfg)
+	if err != nil {
+		return err
 	}
-	// kube-apiserver's ResourceQuota, in every logical cluster.
-	quotas := quotaadmission.New(quotaadmission.Config{
-		Quotas:  h.informers.For(h.apis.ResourceQuotas),
-		Counted: counted,
-		Status:  h.apis.ResourceQuotaStatus,
-		Stop:    cfg.DrainedNotify(),
-	})
 	// Leases are charged at admission; a create the store then refuses
 	// gives its charge back at once, and the recount gives back the rest.
 	leases := clusterquota.New(h.apis.clusters.ClusterQuotas, h.informers.For(h.apis.clusters.ClusterQuotas))
@@ -201,6 +195,35 @@ func (h *hubServer) installAdmission(cfg *genericapiserver.Config, authz authori
 		leases,
 	)
 	return nil
+}
+
+// quotaAdmission is kube-apiserver's ResourceQuota admission, in every
+// logical cluster, charging plain creates through the quotas' own store.
+func (h *hubServer) quotaAdmission(cfg *genericapiserver.Config) (*quotaadmission.Plugin, error) {
+	var counted []schema.GroupResource
+	for _, s := range h.apis.quotaCounted() {
+		counted = append(counted, s.DefaultQualifiedResource)
+	}
+	// Plain creates pay their quota charges through the quotas' own
+	// store, in the create's transaction.
+	quotaStore, ok := h.apis.factory.SQLStore(h.apis.ResourceQuotas.DefaultQualifiedResource)
+	if !ok {
+		return nil, fmt.Errorf("no SQL store for %s", h.apis.ResourceQuotas.DefaultQualifiedResource)
+	}
+	// kube-apiserver's ResourceQuota, in every logical cluster.
+	quotas := quotaadmission.New(quotaadmission.Config{
+		Quotas:     h.informers.For(h.apis.ResourceQuotas),
+		Counted:    counted,
+		Status:     h.apis.ResourceQuotaStatus,
+		Stop:       cfg.DrainedNotify(),
+		Ledger:     h.backend.Ledger(),
+		QuotaStore: quotaStore,
+		QuotaKey:   h.apis.ResourceQuotas.KeyFunc,
+	})
+	for _, s := range h.apis.quotaCounted() {
+		quotas.Track(s)
+	}
+	return quotas, nil
 }
 
 // newGenericServer makes the generic API server of cfg, with the custom

@@ -32,6 +32,7 @@ import (
 
 	rbacauthorizer "github.com/canopy-dev/canopy/pkg/authorization/rbac"
 	"github.com/canopy-dev/canopy/pkg/boundedencoding"
+	"github.com/canopy-dev/canopy/pkg/fairness"
 	generatedopenapi "github.com/canopy-dev/canopy/pkg/generated/openapi"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/otlp"
@@ -192,6 +193,9 @@ func (c *config) genericConfig(clusters *tenancy.Storage, authz authorizer.Autho
 	// encoders send compact JSON past a bound.
 	cfg.Serializer = boundedencoding.NegotiatedSerializer(c.codecs)
 	cfg.EffectiveVersion = effectiveVersion()
+	if c.RequestTimeout > 0 {
+		cfg.RequestTimeout = c.RequestTimeout
+	}
 	// Server-side apply needs the schemas, and kubectl's client-side
 	// validation and explain read them from /openapi.
 	namer := openapinamer.NewDefinitionNamer(c.scheme)
@@ -243,7 +247,10 @@ func (c *config) genericConfig(clusters *tenancy.Storage, authz authorizer.Autho
 		// on, sees the path within the logical cluster and the cluster in
 		// the context. Whether a logical cluster exists is told only to
 		// its members, after authorization.
-		return logicalcluster.WithLogicalCluster(withTokenCluster(genericapiserver.DefaultBuildHandlerChain(withServedClusters(logicalcluster.WithWildcardReadOnly(apiHandler), clusters, members, gc.Serializer), gc), tokens, gc.Serializer))
+		// A request the share of its logical cluster refuses is answered
+		// in front of withServedClusters, which reads the database.
+		served := fairness.AnswerRefused(withServedClusters(logicalcluster.WithWildcardReadOnly(apiHandler), clusters, members, gc.Serializer), gc.Serializer)
+		return logicalcluster.WithLogicalCluster(fairness.WithRefusals(withTokenCluster(genericapiserver.DefaultBuildHandlerChain(served, gc), tokens, gc.Serializer)))
 	}
 	return cfg, nil
 }

@@ -10,9 +10,14 @@ import (
 // --max-requests-inflight and --max-mutating-requests-inflight added.
 const DefaultMaxRequestsInFlight = 600
 
+// DefaultMaxSeatsPerClusterPercent is the share of the tenants' seats one
+// logical cluster may hold at once unless told otherwise.
+const DefaultMaxSeatsPerClusterPercent = fairness.DefaultSharePercent
+
 // applyFairness gives cfg upstream's priority and fairness filter over the
 // hub's own configuration (package fairness), sharing this replica's
-// MaxRequestsInFlight seats; with DisablePriorityAndFairness, the
+// MaxRequestsInFlight seats, each logical cluster holding at most
+// MaxSeatsPerClusterPercent of the tenants' level; with DisablePriorityAndFairness, the
 // generic server's plain in-flight limits instead.
 func applyFairness(cfg *genericapiserver.Config, o Options) {
 	seats := o.MaxRequestsInFlight
@@ -25,5 +30,9 @@ func applyFairness(cfg *genericapiserver.Config, o Options) {
 	if o.DisablePriorityAndFairness {
 		return
 	}
-	cfg.FlowControl = fairness.New(seats)
+	share := o.MaxSeatsPerClusterPercent
+	if share <= 0 {
+		share = DefaultMaxSeatsPerClusterPercent
+	}
+	cfg.FlowControl = fairness.New(seats, share)
 }

@@ -92,6 +92,15 @@ type Options struct {
 	// within MaxRequestsInFlight, as kube-apiserver's
 	// --enable-priority-and-fairness=false does.
 	DisablePriorityAndFairness bool
+	// RequestTimeout is how long a request other than a watch may take,
+	// from its headers to its answer, before it gets 504 Timeout, as
+	// kube-apiserver's --request-timeout; zero means its one minute.
+	RequestTimeout time.Duration
+	// MaxSeatsPerClusterPercent is how much of the workload priority
+	// level's seats one logical cluster may hold at once, its other
+	// requests waiting in a line of their own (package fairness, share.go);
+	// zero means fairness.DefaultSharePercent, 100 no cap.
+	MaxSeatsPerClusterPercent int
 }
 
 // DefaultSyncTargetHeartbeatTimeout is four of the syncer's 10s

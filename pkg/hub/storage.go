@@ -172,7 +172,7 @@ var storedGroups = []struct {
 
 // newAPIStorage builds the storage of every API over c's datastore.
 func newAPIStorage(c *config) (*apiStorage, error) {
-	s := &apiStorage{factory: &registry.Factory{Backend: c.backend, Serializer: c.codecs}}
+	s := &apiStorage{factory: registry.NewFactory(c.backend, c.codecs)}
 	signer, err := serviceaccount.NewSigner(c.pki.serviceAccountKey, c.issuers, c.ServiceAccountMaxTokenExpiration)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package registry
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -35,6 +36,30 @@ type Factory struct {
 	// Kubernetes stores the built-in types, since it is smaller and faster
 	// to decode; types without generated protobuf code need JSON.
 	StorageMediaType string
+
+	// stores are the SQL stores completed, by resource (SQLStore): a
+	// pointer, so that the copies groups make to store JSON share it.
+	// Nil, as in a Factory not made by NewFactory, records none.
+	stores *sync.Map
+}
+
+// NewFactory returns a Factory over b and s whose SQLStore finds the
+// stores it and its copies complete.
+func NewFactory(b *sqlstorage.Backend, s runtime.StorageSerializer) *Factory {
+	return &Factory{Backend: b, Serializer: s, stores: &sync.Map{}}
+}
+
+// SQLStore is the SQL store under the resource gr, once completed: what
+// charges to gr's objects are paid through (sqlstorage.Charge).
+func (f *Factory) SQLStore(gr schema.GroupResource) (*sqlstorage.Store, bool) {
+	if f.stores == nil {
+		return nil, false
+	}
+	s, ok := f.stores.Load(gr)
+	if !ok {
+		return nil, false
+	}
+	return s.(*sqlstorage.Store), true
 }
 
 // Complete finishes s, as genericregistry.Store.CompleteWithOptions does,
@@ -122,6 +147,9 @@ func (f *Factory) decorator(keyOf func(runtime.Object) (string, error), share fu
 			GroupResource: config.GroupResource, Transformer: config.Transformer,
 			Share: share,
 		})
+		if f.stores != nil {
+			f.stores.Store(config.GroupResource, s)
+		}
 		c, err := cacher.NewCacherFromConfig(cacher.Config{
 			Storage:             listThenWatch{s},
 			Versioner:           storage.APIObjectVersioner{},
@@ -200,5 +228,28 @@ func stampOnUpdate(next genericregistry.BeginUpdateFunc) genericregistry.BeginUp
 			return next(ctx, obj, old, options)
 		}
 		return func(context.Context, bool) {}, nil
+	}
+}
+
+// AroundCreate has s call begin as each create of s begins, with the
+// create's context, which its admission and its storage see too, and the
+// function begin returns once the create ends, success telling whether
+// the object was stored.
+func AroundCreate(s *genericregistry.Store, begin func(ctx context.Context) (end func(ctx context.Context, success bool))) {
+	next := s.BeginCreate
+	s.BeginCreate = func(ctx context.Context, obj runtime.Object, options *metav1.CreateOptions) (genericregistry.FinishFunc, error) {
+		finish := genericregistry.FinishFunc(func(context.Context, bool) {})
+		if next != nil {
+			f, err := next(ctx, obj, options)
+			if err != nil {
+				return nil, err
+			}
+			finish = f
+		}
+		end := begin(ctx)
+		return func(ctx context.Context, success bool) {
+			end(ctx, success)
+			finish(ctx, success)
+		}, nil
 	}
 }

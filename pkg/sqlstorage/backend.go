@@ -79,6 +79,8 @@ type Backend struct {
 	opts Options
 
 	writes chan *op
+	// ledger carries the charges of creates from admission to the stores.
+	ledger Ledger
 
 	tracer trace.Tracer
 	// system is the db.system attribute of every span.

@@ -167,9 +167,12 @@ func (s *Store) Create(ctx context.Context, key string, obj, out runtime.Object,
 	if err != nil {
 		return storage.NewInternalError(err)
 	}
-	o := &op{key: k, value: stored, expiresAt: expiry(ttl), done: make(chan struct{})}
+	o := &op{key: k, value: stored, expiresAt: expiry(ttl), charges: s.b.ledger.take(ctx), done: make(chan struct{})}
 	if err := s.write(ctx, o); err != nil {
 		return err
+	}
+	if o.refused != nil {
+		return o.refused
 	}
 	if !o.applied {
 		return storage.NewKeyExistsError(k, 0)

@@ -1,10 +1,12 @@
 package sqlstorage
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,6 +23,8 @@ type op struct {
 	// span is the write's span in its request's trace; invalid when the
 	// request is not traced.
 	span trace.SpanContext
+	// charges are what a create pays to quotas in its transaction.
+	charges []Charge
 
 	// Results, valid once done is closed.
 	applied   bool
@@ -28,8 +32,13 @@ type op struct {
 	createRev int64     // the revision that created the key
 	prevValue []byte    // the version the write replaced, nil for a creation
 	current   *kvRecord // the current version, when the precondition failed
-	err       error
-	done      chan struct{}
+	// refused is why a charge refused the create, which then took no revision.
+	refused error
+	// paid are the quota versions written for the charges of this write
+	// and of earlier ones in its transaction.
+	paid []event
+	err  error
+	done chan struct{}
 }
 
 // kvRecord is one stored version of a key.
@@ -41,6 +50,13 @@ type kvRecord struct {
 
 // submit queues o for the writer and waits for its outcome.
 func (b *Backend) submit(ctx context.Context, o *op) error {
+	// A request whose time is up is not begun: its client has had its
+	// 504 Timeout, and a select would queue it half the time anyway, as
+	// both of its cases are ready. Once queued, its outcome is the
+	// commit's, whatever the client was told.
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	select {
 	case b.writes <- o:
 	case <-ctx.Done():
@@ -77,17 +93,34 @@ func (b *Backend) writeLoop(ctx context.Context) {
 		began := time.Now()
 		batch = b.commit(ctx, batch, b.join)
 		endCommit(b.startCommit(batch, trace.WithTimestamp(began)), batch)
-		var committed []event
-		for _, o := range batch {
-			if o.err == nil && o.applied {
-				committed = append(committed, event{rev: o.rev, createRev: o.createRev, key: o.key, value: o.value, prevValue: o.prevValue})
-			}
-		}
-		b.appendCommitted(committed)
+		b.appendCommitted(committedEvents(batch))
 		for _, o := range batch {
 			close(o.done)
 		}
 	}
+}
+
+// committedEvents are the versions batch wrote, in revision order.
+func committedEvents(batch []*op) []event {
+	var committed []event
+	charged := false
+	for _, o := range batch {
+		if o.err != nil {
+			continue
+		}
+		if o.applied {
+			committed = append(committed, event{rev: o.rev, createRev: o.createRev, key: o.key, value: o.value, prevValue: o.prevValue})
+		}
+		committed = append(committed, o.paid...)
+		charged = charged || len(o.paid) > 0
+	}
+	if charged {
+		// A quota's version is reported with the last create charging it,
+		// and written after it, when a later write touched the quota or the
+		// batch ended.
+		slices.SortFunc(committed, func(a, b event) int { return cmp.Compare(a.rev, b.rev) })
+	}
+	return committed
 }
 
 // join adds to batch the writes queued, up to MaxBatch in all, without
@@ -190,8 +223,24 @@ func (b *Backend) apply(ctx context.Context, tx *sql.Tx, batch []*op, join func(
 		pending = pending[:0]
 		return err
 	}
+	var charged tab
 	for _, o := range batch {
-		o.applied, o.rev, o.createRev, o.prevValue, o.current = false, 0, 0, nil, nil
+		o.applied, o.rev, o.createRev, o.prevValue, o.current, o.refused, o.paid = false, 0, 0, nil, nil, nil, nil
+		switch {
+		case len(o.charges) > 0:
+			if err := chargeCreate(ctx, tx, b.d, o, current, &charged); err != nil {
+				return batch, err
+			}
+			if o.refused != nil || o.current != nil {
+				continue
+			}
+		case o.expect != 0 && charged.holds(o.key):
+			// The quota's charges are written before the write that
+			// expects its version, which they change.
+			if err := charged.settle(ctx, tx, b.d, &rev); err != nil {
+				return batch, err
+			}
+		}
 		next := rev + 1
 		var expires any
 		if o.expiresAt != 0 {
@@ -277,6 +326,9 @@ func (b *Backend) apply(ctx context.Context, tx *sql.Tx, batch []*op, join func(
 	if err := flush(); err != nil {
 		return batch, err
 	}
+	if err := charged.settle(ctx, tx, b.d, &rev); err != nil {
+		return batch, err
+	}
 	if rev == start {
 		return batch, nil
 	}
@@ -322,6 +374,24 @@ func currentVersions(ctx context.Context, tx *sql.Tx, d *dialect, batch []*op) (
 		current[key] = &r
 	}
 	return current, rows.Err()
+}
+
+// chargeCreate has the charges of create o paid, unless its key exists
+// (o.current) or a charge refuses it (o.refused).
+func chargeCreate(ctx context.Context, tx *sql.Tx, d *dialect, o *op, current map[string]*kvRecord, charged *tab) error {
+	if current != nil {
+		o.current = current[o.key]
+	} else {
+		cur, err := currentVersion(ctx, tx, d, o.key)
+		if err != nil {
+			return err
+		}
+		o.current = cur
+	}
+	if o.current != nil {
+		return nil
+	}
+	return charged.pay(ctx, tx, d, o)
 }
 
 type queryer interface {

@@ -4,12 +4,11 @@ import (
 	"context"
 	"sync"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/klog/v2"
 
 	tenancyv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/tenancy/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/registry"
 )
 
 // pendingCreate is what admission charged for one create in flight.
@@ -26,16 +25,7 @@ type pendingCreate struct {
 // back by the recount (pkg/controller/clusterquota), from the objects
 // that exist.
 func (p *Plugin) Track(s *genericregistry.Store) {
-	begin := s.BeginCreate
-	s.BeginCreate = func(ctx context.Context, obj runtime.Object, options *metav1.CreateOptions) (genericregistry.FinishFunc, error) {
-		finish := genericregistry.FinishFunc(func(context.Context, bool) {})
-		if begin != nil {
-			f, err := begin(ctx, obj, options)
-			if err != nil {
-				return nil, err
-			}
-			finish = f
-		}
+	registry.AroundCreate(s, func(ctx context.Context) func(context.Context, bool) {
 		// Admission sees a copy of obj, with the same context: the
 		// context is what finds this create's charges.
 		pending := &pendingCreate{}
@@ -43,19 +33,23 @@ func (p *Plugin) Track(s *genericregistry.Store) {
 		return func(ctx context.Context, success bool) {
 			p.pending.Delete(ctx)
 			if !success {
-				pending.mu.Lock()
-				defer pending.mu.Unlock()
-				for _, c := range pending.charges {
-					// Taking back a pending charge the recount has
-					// dropped already takes nothing: the write removes the
-					// charge and its amount together.
-					if err := p.apply(ctx, c, pending.entry, false, true); err != nil {
-						klog.FromContext(ctx).Error(err, "Could not give back a lease's charge; it counts until it expires", "lease", c.holder)
-					}
-				}
+				p.giveBack(ctx, pending)
 			}
-			finish(ctx, success)
-		}, nil
+		}
+	})
+}
+
+// giveBack takes back the charges of a create that was not stored.
+func (p *Plugin) giveBack(ctx context.Context, pending *pendingCreate) {
+	pending.mu.Lock()
+	defer pending.mu.Unlock()
+	for _, c := range pending.charges {
+		// Taking back a pending charge the recount has dropped already
+		// takes nothing: the write removes the charge and its amount
+		// together.
+		if err := p.apply(ctx, c, pending.entry, false, true); err != nil {
+			klog.FromContext(ctx).Error(err, "Could not give back a lease's charge; it counts until it expires", "lease", c.holder)
+		}
 	}
 }
 

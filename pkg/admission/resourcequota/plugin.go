@@ -15,6 +15,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	hubquota "github.com/canopy-dev/canopy/pkg/quota"
+	"github.com/canopy-dev/canopy/pkg/sqlstorage"
 )
 
 // workers is how many namespaces' requests are checked at once:
@@ -34,14 +35,25 @@ type Config struct {
 	// Stop ends the Evaluator's workers: the server's drained signal, as
 	// kube-apiserver's.
 	Stop <-chan struct{}
+	// Ledger takes the charges of plain creates to the stores, which pay
+	// them in the creates' own transactions (charge.go).
+	Ledger *sqlstorage.Ledger
+	// QuotaStore is the quotas' SQL store, through which they are paid,
+	// and QuotaKey the storage key of a quota of the request's namespace.
+	QuotaStore *sqlstorage.Store
+	QuotaKey   func(ctx context.Context, name string) (string, error)
 }
 
 // Plugin enforces the ResourceQuotas of every logical cluster.
 type Plugin struct {
 	*admission.Handler
-	quotas    *informer.Informer
-	registry  quota.Registry
-	evaluator upstream.Evaluator
+	quotas     *informer.Informer
+	registry   quota.Registry
+	accessor   *accessor
+	evaluator  upstream.Evaluator
+	ledger     *sqlstorage.Ledger
+	quotaStore *sqlstorage.Store
+	quotaKey   func(ctx context.Context, name string) (string, error)
 }
 
 var _ admission.ValidationInterface = &Plugin{}
@@ -49,11 +61,16 @@ var _ admission.ValidationInterface = &Plugin{}
 // New returns the plugin of c.
 func New(c Config) *Plugin {
 	registry := hubquota.NewRegistry(c.Counted, nilList)
+	accessor := newAccessor(c.Quotas, c.Status)
 	return &Plugin{
-		Handler:   admission.NewHandler(admission.Create, admission.Update),
-		quotas:    c.Quotas,
-		registry:  registry,
-		evaluator: upstream.NewQuotaEvaluator(newAccessor(c.Quotas, c.Status), nil, registry, nil, nil, workers, c.Stop),
+		Handler:    admission.NewHandler(admission.Create, admission.Update),
+		quotas:     c.Quotas,
+		registry:   registry,
+		accessor:   accessor,
+		evaluator:  upstream.NewQuotaEvaluator(accessor, nil, registry, nil, nil, workers, c.Stop),
+		ledger:     c.Ledger,
+		quotaStore: c.QuotaStore,
+		quotaKey:   c.QuotaKey,
 	}
 }
 
@@ -62,7 +79,8 @@ func nilList(schema.GroupResource) generic.ListFuncByNamespace { return nil }
 
 // Validate checks a against the quotas of its namespace, as
 // kube-apiserver's plugin does (upstream's QuotaAdmission.Validate), and
-// charges it to them.
+// charges it to them: a plain create in its own transaction
+// (chargeInStore), anything else through upstream's Evaluator.
 func (p *Plugin) Validate(ctx context.Context, a admission.Attributes, _ admission.ObjectInterfaces) error {
 	if a.GetNamespace() == "" || (a.GetOperation() == admission.Create && a.GetKind().GroupKind() == namespaceKind) {
 		return nil
@@ -73,6 +91,9 @@ func (p *Plugin) Validate(ctx context.Context, a admission.Attributes, _ admissi
 	}
 	if len(p.quotas.InNamespace(cluster, a.GetNamespace())) == 0 {
 		return nil
+	}
+	if handled, err := p.chargeInStore(ctx, cluster, a); handled {
+		return err
 	}
 	return p.evaluator.Evaluate(&keyed{Attributes: a, key: namespaceKey(cluster, a.GetNamespace())})
 }
