@@ -119,3 +119,15 @@ spec:
 	}
 	aggregated("7")
 }
+
+// statusReport is what the syncer of target key reports, in its
+// StatusReport, of the status of resource's object name in namespace ns
+// of context's logical cluster: "" while it has none.
+func statusReport(admin kubectl, context, ns, resource, name, key string) string {
+	out, err := admin.run("--context", context, "-n", ns, "get", "statusreports.workload.canopy.dev",
+		workloadv1alpha1.StatusReportName(resource, name, key), "-o", "jsonpath={.spec.status}")
+	if err != nil {
+		return ""
+	}
+	return out
+}
