@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -14,8 +15,10 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/canopy-dev/canopy/e2e/pcluster"
@@ -177,6 +180,7 @@ spec:
 	waitDownstream(t, clusters["pc1"], drillNS("pc1"), "drill", 1)
 	waitDownstream(t, clusters["pc2"], drillNS("pc2"), "drill", 1)
 	versions := watchVersions(t, admin, "team", "shop", "web")
+	reports := watchReports(t, admin, "team", "shop")
 	syncers["pc1"].kill()
 	lost := time.Now()
 	waitFor(t, placementHeartbeatTimeout+30*time.Second, "pc1 NotReady", func() (bool, string) {
@@ -209,7 +213,7 @@ spec:
 	}
 	t.Logf("pc1's share runs in pc2 and pc1 is released %s after its syncer stopped (heartbeat timeout %s, grace period %s)",
 		time.Since(lost).Round(time.Second), placementHeartbeatTimeout, placementGrace)
-	checkMadeBeforeBreak(t, versions(), keys["pc1"], keys["pc2"], 6)
+	checkMadeBeforeBreak(t, versions(), reports(), keys["pc1"], keys["pc2"], 6)
 	if got := p.shares("team", "shop", "web"); len(got) != 1 || got["pc2"] != "" {
 		t.Errorf("web after failover: %v, want all on pc2", got)
 	}
@@ -431,12 +435,79 @@ func watchVersions(t *testing.T, admin kubectl, kubeContext, namespace, name str
 	}
 }
 
+// watchReports watches the StatusReports of namespace in the logical
+// cluster of kubeContext from now on, and returns what gives every event
+// seen so far, in order, those listed first as added.
+func watchReports(t *testing.T, admin kubectl, kubeContext, namespace string) func() []watch.Event {
+	t.Helper()
+	dc, err := dynamic.NewForConfig(admin.restConfig(kubeContext))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	reports := dc.Resource(workloadv1alpha1.SchemeGroupVersion.WithResource("statusreports")).Namespace(namespace)
+	list, err := reports.List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := reports.Watch(ctx, metav1.ListOptions{ResourceVersion: list.GetResourceVersion()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var seen []watch.Event
+	for i := range list.Items {
+		seen = append(seen, watch.Event{Type: watch.Added, Object: &list.Items[i]})
+	}
+	go func() {
+		for ev := range w.ResultChan() {
+			mu.Lock()
+			seen = append(seen, ev)
+			mu.Unlock()
+		}
+	}()
+	return func() []watch.Event {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(seen)
+	}
+}
+
+// reportAt is the status target key reported of Deployment d as the hub
+// had it in d's version: its annotation, written by an older syncer, or
+// the last version of its StatusReport before d's. The hub's resource
+// versions are one counter, so they order the two kinds' changes.
+func reportAt(reports []watch.Event, d appsv1.Deployment, key string) string {
+	if raw, ok := d.Annotations[workloadv1alpha1.StatusAnnotation(key)]; ok {
+		return raw
+	}
+	at, _ := strconv.ParseInt(d.ResourceVersion, 10, 64)
+	name := workloadv1alpha1.StatusReportName("deployments.apps", d.Name, key)
+	held := ""
+	for _, ev := range reports {
+		u, ok := ev.Object.(*unstructured.Unstructured)
+		if !ok || u.GetName() != name {
+			continue
+		}
+		if rv, _ := strconv.ParseInt(u.GetResourceVersion(), 10, 64); rv > at {
+			break
+		}
+		held = ""
+		if status, ok, _ := unstructured.NestedFieldNoCopy(u.Object, "spec", "status"); ok && ev.Type != watch.Deleted {
+			raw, _ := json.Marshal(status)
+			held = string(raw)
+		}
+	}
+	return held
+}
+
 // checkMadeBeforeBreak checks, in the versions of a Deployment of
 // replicas divided over the targets of from and to, that it was released
 // from from only in a version where to had all the replicas assigned and
 // to's syncer reported them all available, and that it was first
 // assigned them all while still on from.
-func checkMadeBeforeBreak(t *testing.T, versions []appsv1.Deployment, from, to string, replicas int32) {
+func checkMadeBeforeBreak(t *testing.T, versions []appsv1.Deployment, reports []watch.Event, from, to string, replicas int32) {
 	t.Helper()
 	movedWhileOnFrom := false
 	for _, d := range versions {
@@ -454,10 +525,10 @@ func checkMadeBeforeBreak(t *testing.T, versions []appsv1.Deployment, from, to s
 			ObservedGeneration int64 `json:"observedGeneration"`
 			AvailableReplicas  int32 `json:"availableReplicas"`
 		}
-		if err := json.Unmarshal([]byte(d.Annotations[workloadv1alpha1.StatusAnnotation(to)]), &report); err != nil ||
+		held := reportAt(reports, d, to)
+		if err := json.Unmarshal([]byte(held), &report); err != nil ||
 			!allOnTo || report.ObservedGeneration < d.Generation || report.AvailableReplicas < replicas {
-			t.Errorf("version %s released %s while %s reported %q (of generation %d)", d.ResourceVersion, from, to,
-				d.Annotations[workloadv1alpha1.StatusAnnotation(to)], d.Generation)
+			t.Errorf("version %s released %s while %s reported %q (of generation %d)", d.ResourceVersion, from, to, held, d.Generation)
 		}
 		return
 	}

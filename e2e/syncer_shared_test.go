@@ -68,7 +68,7 @@ func TestSyncerSharedDeployment(t *testing.T) {
 		t.Errorf("the hub's aggregated status: replicas, available, Available %q, want 6 6 True", got)
 	}
 	for name, key := range keys {
-		report := admin.must("--context", "a", "-n", "ns1", "get", "deployment", "web", "-o", "jsonpath={.metadata.annotations."+strings.ReplaceAll(workloadv1alpha1.StatusAnnotation(key), ".", "\\.")+"}")
+		report := statusReport(admin, "a", "ns1", "deployments.apps", "web", key)
 		if !strings.Contains(report, `"availableReplicas":`) {
 			t.Errorf("%s's report of its status at the hub: %q", name, report)
 		}
@@ -130,11 +130,12 @@ func TestSyncerSharedDeployment(t *testing.T) {
 	deadline := time.Now().Add(time.Minute)
 	for {
 		got := admin.must("--context", "a", "-n", "ns1", "get", "deployment", "web", "-o", "jsonpath={.status.availableReplicas} {.metadata.annotations}")
-		if strings.HasPrefix(got, "6 ") && !strings.Contains(got, workloadv1alpha1.StatusAnnotationPrefix) {
+		reports := admin.must("--context", "a", "-n", "ns1", "get", "statusreports.workload.canopy.dev", "-o", "name")
+		if strings.HasPrefix(got, "6 ") && !strings.Contains(got, workloadv1alpha1.StatusAnnotationPrefix) && reports == "" {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the hub object, assigned to pc1 alone: available replicas and annotations %q, want 6 and no status reports", got)
+			t.Fatalf("the hub object, assigned to pc1 alone: available replicas and annotations %q, StatusReports %q; want 6 and no status reports", got, reports)
 		}
 		time.Sleep(500 * time.Millisecond)
 	}

@@ -113,8 +113,7 @@ func TestSyncerSharedCluster(t *testing.T) {
 			return len(up) > 0 && !slices.ContainsFunc(up, func(e string) bool { return !slices.Contains(down, e) }),
 				fmt.Sprintf("hub %v, downstream %v", up, down)
 		})
-		report := admin.must("--context", "a", "-n", "ns1", "get", "deployment", "web", "-o",
-			"jsonpath={.metadata.annotations."+strings.ReplaceAll(workloadv1alpha1.StatusAnnotation(keys[name]), ".", "\\.")+"}")
+		report := statusReport(admin, "a", "ns1", "deployments.apps", "web", keys[name])
 		if want := fmt.Sprintf(`"availableReplicas":%d`, replicas[name]); !strings.Contains(report, want) {
 			t.Errorf("%s's report of web's status at the hub: %q, want %s", name, report, want)
 		}

@@ -154,6 +154,7 @@ func run(ctx context.Context, b *testing.B, c config) result {
 	defer cancel()
 	deploy := root.Resource(deployments).Namespace(namespace)
 	follow.Follow(ctx, b, deploy, o.hub, func(map[string]bool) {})
+	follow.Follow(ctx, b, root.Resource(workloadv1alpha1.SchemeGroupVersion.WithResource("statusreports")).Namespace(namespace), o.statusReport, func(map[string]bool) {})
 	for _, pc := range f.Clusters {
 		informer, err := fleet.Downstream(ctx, pc, deployments)
 		if err != nil {
@@ -228,6 +229,8 @@ type observer struct {
 	applied, available, reported map[string]map[string]time.Time
 	// targetOf names each target by its key.
 	targetOf map[string]string
+	// generation is the hub object's last seen.
+	generation int64
 }
 
 func (o *observer) hub(u *unstructured.Unstructured, deleted bool) {
@@ -239,16 +242,41 @@ func (o *observer) hub(u *unstructured.Unstructured, deleted bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.state = s
+	o.generation = u.GetGeneration()
 	first(o.hubSteps, s.To, s.Step, now)
+	// A syncer of an earlier release reports in an annotation.
+	for key := range o.targetOf {
+		o.judge(key, u.GetAnnotations()[workloadv1alpha1.StatusAnnotation(key)], now)
+	}
+}
+
+// statusReport records the report of a target on the rolled out object.
+func (o *observer) statusReport(u *unstructured.Unstructured, deleted bool) {
+	now := time.Now()
+	status, ok, _ := unstructured.NestedFieldNoCopy(u.Object, "spec", "status")
+	if reported, _, _ := unstructured.NestedString(u.Object, "spec", "name"); deleted || !ok || reported != name {
+		return
+	}
+	raw, err := json.Marshal(status)
+	if err != nil {
+		return
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.judge(u.GetLabels()[workloadv1alpha1.ReportedByLabel], string(raw), now)
+}
+
+// judge records when the target of key was first seen reporting, in
+// raw, that it runs a revision healthily.
+func (o *observer) judge(key, raw string, now time.Time) {
+	target, known := o.targetOf[key]
+	report, err := engine.ReportFrom(raw)
+	if !known || err != nil || report.Revision == "" {
+		return
+	}
 	var judge engine.Policy
-	for key, target := range o.targetOf {
-		report, err := engine.ReportFrom(u.GetAnnotations()[workloadv1alpha1.StatusAnnotation(key)])
-		if err != nil || report.Revision == "" {
-			continue
-		}
-		if healthy, _ := judge.Healthy(report, report.Revision, u.GetGeneration()); healthy {
-			first(o.reported, target, report.Revision, now)
-		}
+	if healthy, _ := judge.Healthy(report, report.Revision, o.generation); healthy {
+		first(o.reported, target, report.Revision, now)
 	}
 }
 

@@ -66,7 +66,8 @@ keeps on the workload itself:
 				if err != nil {
 					return err
 				}
-				r := rolloutClient{client: client.Resource(gvr).Namespace(namespace), name: name}
+				r := rolloutClient{client: client.Resource(gvr).Namespace(namespace), name: name, resource: gvr.GroupResource().String(),
+					reports: client.Resource(workloadv1alpha1.SchemeGroupVersion.WithResource("statusreports")).Namespace(namespace)}
 				if verb == "status" {
 					return r.status(cmd.Context(), cmd.OutOrStdout())
 				}
@@ -87,6 +88,10 @@ keeps on the workload itself:
 type rolloutClient struct {
 	client dynamic.ResourceInterface
 	name   string
+	// resource is the workload's, as deployments.apps, and reports are
+	// the StatusReports of its namespace.
+	resource string
+	reports  dynamic.ResourceInterface
 }
 
 // get is the workload and its rollout's state.
@@ -129,10 +134,24 @@ func (r rolloutClient) status(ctx context.Context, w io.Writer) error {
 	}
 	slices.Sort(keys)
 	for _, key := range keys {
-		report, _ := engine.ReportFrom(annotations[workloadv1alpha1.StatusAnnotation(key)])
+		report, _ := engine.ReportFrom(r.reportOf(ctx, obj, key))
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", key, annotations[workloadv1alpha1.RevisionAnnotation(key)], orNone(report.Revision))
 	}
 	return tw.Flush()
+}
+
+// reportOf is the report of the target of key on obj, as JSON: its
+// StatusReport, or the annotation a syncer of an earlier release wrote.
+func (r rolloutClient) reportOf(ctx context.Context, obj *unstructured.Unstructured, key string) string {
+	report, err := r.reports.Get(ctx, workloadv1alpha1.StatusReportName(r.resource, obj.GetName(), key), metav1.GetOptions{})
+	if err == nil && slices.ContainsFunc(report.GetOwnerReferences(), func(o metav1.OwnerReference) bool { return o.UID == obj.GetUID() }) {
+		if status, ok, _ := unstructured.NestedFieldNoCopy(report.Object, "spec", "status"); ok {
+			if raw, err := json.Marshal(status); err == nil {
+				return string(raw)
+			}
+		}
+	}
+	return obj.GetAnnotations()[workloadv1alpha1.StatusAnnotation(key)]
 }
 
 func orNone(s string) string {

@@ -187,8 +187,8 @@ func (h *hubServer) installLostTargetController() error {
 }
 
 // lostTargetConfig is what the lost targets' controller releases: the
-// objects placement places, and the pods, nodes and Events syncers copy
-// up.
+// objects placement places, the pods, nodes and Events syncers copy up,
+// and the StatusReports they write.
 func lostTargetConfig(syncTargets *genericregistry.Store, data []*genericregistry.Store,
 	placeable map[workloadv1alpha1.GroupResource]placementcontroller.Resource, informers *informer.Factory, owner shard.Ownership,
 ) losttarget.Config {
@@ -197,7 +197,8 @@ func lostTargetConfig(syncTargets *genericregistry.Store, data []*genericregistr
 		cfg.Objects = append(cfg.Objects, r.Store)
 	}
 	for _, s := range data {
-		if gr := s.DefaultQualifiedResource; gr == corev1.Resource("pods") || gr == corev1.Resource("events") || gr == corev1.Resource("nodes") {
+		if gr := s.DefaultQualifiedResource; gr == corev1.Resource("pods") || gr == corev1.Resource("events") || gr == corev1.Resource("nodes") ||
+			gr == workloadv1alpha1.Resource("statusreports") {
 			cfg.Upsynced = append(cfg.Upsynced, s)
 		}
 	}
@@ -207,7 +208,7 @@ func lostTargetConfig(syncTargets *genericregistry.Store, data []*genericregistr
 // installStatusAggregationController sums up the SyncTargets' status of
 // the workloads placement spreads over several of them.
 func (h *hubServer) installStatusAggregationController() error {
-	return h.addController("status-aggregation", statusaggregation.New(h.apis.SyncTargets, h.apis.Aggregated, h.clients.statusAggregation, h.informers, h.shards))
+	return h.addController("status-aggregation", statusaggregation.New(h.apis.SyncTargets, h.apis.StatusReports, h.apis.Aggregated, h.clients.statusAggregation, h.informers, h.shards))
 }
 
 // installRolloutHistoryController keeps the ReplicaSets recording each
@@ -242,6 +243,7 @@ func (h *hubServer) installPlacementController() error {
 		Informers:       h.informers,
 		Ownership:       h.shards,
 		Leases:          h.apis.clusters.ClusterQuotas,
+		Reports:         h.apis.StatusReports,
 	}))
 }
 

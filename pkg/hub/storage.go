@@ -109,6 +109,7 @@ type apiStorage struct {
 	Aggregated map[string]statusaggregation.Resource
 
 	SyncTargets          *genericregistry.Store
+	StatusReports        *genericregistry.Store
 	SyncTargetStatus     rest.Updater
 	Placements           *genericregistry.Store
 	PlacementStatus      rest.Updater
@@ -253,6 +254,7 @@ func (s *apiStorage) lookUp() error {
 	s.ControllerRevisions = l.store(apps, "controllerrevisions")
 	s.Aggregated = l.aggregated()
 	s.SyncTargets = l.store(workload, "synctargets")
+	s.StatusReports = l.store(workload, "statusreports")
 	s.SyncTargetStatus = lookUp[rest.Updater](&l, workload, "synctargets/status")
 	s.Placements = l.store(placement, "placements")
 	s.PlacementStatus = lookUp[rest.Updater](&l, placement, "placements/status")

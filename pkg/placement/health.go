@@ -63,7 +63,8 @@ type Report struct {
 }
 
 // ReportFrom is the report of a target's status annotation raw
-// (workloadv1alpha1.StatusAnnotation), which names the revision it
+// (a StatusReport's spec.status, or workloadv1alpha1.StatusAnnotation of
+// a syncer of an earlier release), which names the revision it
 // reports on (workloadv1alpha1.ReportRevisionField).
 func ReportFrom(raw string) (Report, error) {
 	var r Report

@@ -40,6 +40,7 @@ import (
 type specController struct {
 	key        string
 	hub        *hubclient.Clients
+	reports    *hubclient.Reports
 	down       dynamic.Interface
 	downKube   kubernetes.Interface
 	namespaces corelisters.NamespaceLister
@@ -324,10 +325,16 @@ func (c *specController) release(ctx context.Context, k objectKey, obj *unstruct
 	released := obj.DeepCopy()
 	released.SetFinalizers(slices.DeleteFunc(released.GetFinalizers(), func(f string) bool { return f == finalizer }))
 	// Its report of the status at the target, where the object was
-	// shared, goes with it.
+	// shared, goes with it: the annotation of an earlier release too.
 	annotations := released.GetAnnotations()
 	delete(annotations, workloadv1alpha1.StatusAnnotation(c.key))
 	released.SetAnnotations(annotations)
+	r := c.resources[k.resource]
+	if _, held := c.reports.Held(k.cluster, r.gvr.GroupResource(), obj); held && obj.GetNamespace() != "" {
+		if err := c.reports.Write(ctx, r.gvr, k.cluster, obj, nil); err != nil {
+			return err
+		}
+	}
 	return ignoreNotFound(c.updateHub(ctx, k, released))
 }
 

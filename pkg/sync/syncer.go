@@ -323,11 +323,18 @@ func (s *Syncer) setUp(accepted []workloadv1alpha1.GroupResource, down dynamic.I
 		dependencyInformers = append(dependencyInformers, informer)
 	}
 
-	reporter := report.New(s.hub, s.downKube, s.targetCluster, s.targetName, s.key)
-	s.spec = &specController{key: s.key, hub: s.hub, down: down, downKube: s.downKube, namespaces: nsInformer.Lister(), namespaceOf: downstreamNamespace,
+	// The target's reports of shared objects' status, by name.
+	hubReports, err := hubInformer(hubclient.StatusReports, labels.Set{workloadv1alpha1.ReportedByLabel: s.key}.String(), nil)
+	if err != nil {
+		return err
+	}
+	s.synced = append(s.synced, namedSync{hubName(hubclient.StatusReports), hubReports.HasSynced})
+	reports := hubclient.NewReports(s.hub, s.key, hubReports.GetStore())
+	reporter := report.New(s.hub, reports, s.downKube, s.targetCluster, s.targetName, s.key)
+	s.spec = &specController{key: s.key, hub: s.hub, reports: reports, down: down, downKube: s.downKube, namespaces: nsInformer.Lister(), namespaceOf: downstreamNamespace,
 		resources: s.resources, report: reporter, tracer: tracer, queue: newQueue[objectKey](telemetry.QueueDown),
 		usable: s.served.usable, served: s.served.list}
-	s.status = &statusController{key: s.key, hub: s.hub, resources: s.resources, report: reporter, tracer: tracer,
+	s.status = &statusController{key: s.key, hub: s.hub, reports: reports, resources: s.resources, report: reporter, tracer: tracer,
 		queue: newQueue[objectKey](telemetry.QueueUp), usable: s.served.usable}
 	s.dependencies = &dependencyController{key: s.key, hub: s.hub, down: down, resources: s.resources, accepted: accepting,
 		report: reporter, tracer: tracer, spec: s.spec, queue: newQueue[dependencyKey](telemetry.QueueDependencies), usable: s.served.usable}
@@ -363,6 +370,9 @@ func (s *Syncer) setUp(accepted []workloadv1alpha1.GroupResource, down dynamic.I
 		}
 	}
 
+	if _, err := hubReports.AddEventHandler(s.status.reportHandler()); err != nil {
+		return err
+	}
 	hubPods, err := hubInformer(pods, upsynced, cache.Indexers{byNode: indexPodByNode})
 	if err != nil {
 		return err

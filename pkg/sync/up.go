@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
 
@@ -23,6 +24,7 @@ import (
 type statusController struct {
 	key       string
 	hub       *hubclient.Clients
+	reports   *hubclient.Reports
 	resources []*resource
 	report    *report.Reporter
 	tracer    trace.Tracer
@@ -80,7 +82,9 @@ func (c *statusController) sync(ctx context.Context, k objectKey) error {
 	if !ok {
 		return nil
 	}
-	w, err := status.Decide(h.Unstructured, c.report.WithRejection(r.ref(k.origin), h.Unstructured, st), c.key, down.GetAnnotations()[workloadv1alpha1.AppliedRevisionAnnotation])
+	held, hasReport := c.reports.Held(k.cluster, r.gvr.GroupResource(), h.Unstructured)
+	w, err := status.Decide(h.Unstructured, c.report.WithRejection(r.ref(k.origin), h.Unstructured, st), c.key,
+		down.GetAnnotations()[workloadv1alpha1.AppliedRevisionAnnotation], held, hasReport)
 	if err != nil || w.None() {
 		return err
 	}
@@ -91,7 +95,10 @@ func (c *statusController) sync(ctx context.Context, k objectKey) error {
 	if w.SetReport {
 		// Where other targets share the status, the hub aggregates what
 		// each reports (pkg/controller/statusaggregation).
-		err = c.hub.PatchReport(ctx, r.gvr, c.key, k.cluster, k.namespace, k.name, w.Report)
+		err = c.reports.Write(ctx, r.gvr, k.cluster, h.Unstructured, w.Report)
+	}
+	if err == nil && w.DropAnnotation {
+		err = c.hub.PatchReport(ctx, r.gvr, c.key, k.cluster, k.namespace, k.name, nil)
 	}
 	if err == nil && w.Status != nil {
 		if _, err = c.hub.PatchStatus(ctx, r.gvr, k.cluster, k.namespace, k.name, w.Status); ignoreNotFound(err) != nil {
@@ -104,4 +111,23 @@ func (c *statusController) sync(ctx context.Context, k objectKey) error {
 	}
 	telemetry.ObserveLatency(ctx, telemetry.QueueUp, r.gvr)
 	return nil
+}
+
+// reportHandler queues the hub object of each of the target's
+// StatusReports on any event, so that a report changed or deleted at
+// the hub by someone else is written again.
+func (c *statusController) reportHandler() cache.ResourceEventHandler {
+	return onAny(func(obj any) {
+		h, ok := obj.(*hubObject)
+		if !ok {
+			return
+		}
+		resource, _, _ := unstructured.NestedString(h.Object, "spec", "resource")
+		name, _, _ := unstructured.NestedString(h.Object, "spec", "name")
+		for i, r := range c.resources {
+			if r.gvr.GroupResource().String() == resource {
+				c.enqueue(objectKey{i, origin{h.cluster, h.Unstructured.GetNamespace(), name}})
+			}
+		}
+	})
 }

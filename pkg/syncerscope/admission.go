@@ -82,8 +82,8 @@ func (p *Admission) Validate(ctx context.Context, a admission.Attributes, _ admi
 		return admission.NewForbidden(a, err)
 	}
 	if copies(gr) {
-		if !t.copied(obj) || gr == nodes && obj.GetLabels()[workloadv1alpha1.UpsyncedLabel] != t.key {
-			return admission.NewForbidden(a, fmt.Errorf("the syncer of SyncTarget %s writes only the pods, nodes and Events labelled %s=%s, and Events labelled %s=%s",
+		if !t.copied(obj) || gr != pods && gr != events && obj.GetLabels()[copyLabel(gr)] != t.key {
+			return admission.NewForbidden(a, fmt.Errorf("the syncer of SyncTarget %s writes only the pods, nodes and Events labelled %s=%s, and Events and StatusReports labelled %s=%s",
 				t, workloadv1alpha1.UpsyncedLabel, t.key, workloadv1alpha1.ReportedByLabel, t.key))
 		}
 		reason, err := p.denyCopy(ctx, t, gr, obj)
@@ -138,6 +138,9 @@ func (p *Admission) denyCopy(ctx context.Context, t target, gr schema.GroupResou
 	}
 	where := fmt.Sprintf("namespace %s of logical cluster %s", obj.GetNamespace(), cluster)
 	accepted := accepted(st)
+	if gr == statusReports {
+		return p.denyReport(ctx, t, accepted, obj, where)
+	}
 	if gr == pods {
 		owner := obj.GetAnnotations()[workloadv1alpha1.OwnerAnnotation]
 		resource, name, ok := workloadv1alpha1.OwnerOf(owner)
@@ -163,6 +166,31 @@ func (p *Admission) denyCopy(ctx context.Context, t target, gr schema.GroupResou
 		return "", err
 	}
 	return fmt.Sprintf("the syncer of SyncTarget %s writes Events only where objects are assigned to it, and none is in %s", t, where), nil
+}
+
+// denyReport is why t's syncer may not write StatusReport obj; empty if
+// it may. It reports only on an object assigned to its target or holding
+// its finalizer, in the report's namespace, which owns the report alone:
+// a report on anything else would tell the hub of a status no target
+// has.
+func (p *Admission) denyReport(ctx context.Context, t target, accepted map[schema.GroupResource]bool, obj metav1.Object, where string) (string, error) {
+	report, ok := obj.(*workloadv1alpha1.StatusReport)
+	if !ok {
+		return fmt.Sprintf("the syncer of SyncTarget %s writes StatusReports only as workload.canopy.dev/v1alpha1 objects", t), nil
+	}
+	gr := schema.ParseGroupResource(report.Spec.Resource)
+	if accepted[gr] {
+		o, err := p.objects.Get(ctx, gr, obj.GetNamespace(), report.Spec.Name)
+		if err != nil && !apierrors.IsNotFound(err) {
+			return "", err
+		}
+		owners := obj.GetOwnerReferences()
+		if err == nil && (t.assigned(o) || t.holds(o)) && len(owners) == 1 && owners[0].UID == o.GetUID() {
+			return "", nil
+		}
+	}
+	return fmt.Sprintf("the syncer of SyncTarget %s reports only on objects assigned to it, owned by the object alone, and %s %s in %s is not",
+		t, gr, report.Spec.Name, where), nil
 }
 
 // denyNode is why t's syncer may not write node name in cluster; empty

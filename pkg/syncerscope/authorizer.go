@@ -24,6 +24,9 @@ var (
 	events      = corev1.Resource("events")
 	nodes       = corev1.Resource("nodes")
 	syncTargets = workloadv1alpha1.Resource("synctargets")
+	// statusReports are the syncers' reports of the status of objects at
+	// their targets (pkg/statusreport).
+	statusReports = workloadv1alpha1.Resource("statusreports")
 	// selfReviews tell the requester who it is and what it may do.
 	selfReviews = []schema.GroupResource{{Group: "authentication.k8s.io", Resource: "selfsubjectreviews"}, {Group: "authorization.k8s.io", Resource: "selfsubjectaccessreviews"}}
 	// dependencies are the kinds a pod template refers to, which follow
@@ -145,7 +148,7 @@ func (a *Authorizer) deny(ctx context.Context, t target, accepted map[schema.Gro
 			// Admission checks that what is created is labelled as its.
 			return "", nil
 		}
-		return what + ": it creates only the pods, nodes and Events it copies up or reports", nil
+		return what + ": it creates only the pods, nodes and Events it copies up or reports, and its StatusReports", nil
 	}
 	obj, err := a.objects.Get(ctx, gr, attrs.GetNamespace(), attrs.GetName())
 	if apierrors.IsNotFound(err) {
@@ -178,10 +181,19 @@ func (a *Authorizer) deny(ctx context.Context, t target, accepted map[schema.Gro
 }
 
 // copies tells whether the syncer writes the objects of gr that it
-// labels as its own: the pods and nodes it copies up and the Events it
-// copies up or reports.
+// labels as its own: the pods and nodes it copies up, the Events it
+// copies up or reports, and its StatusReports.
 func copies(gr schema.GroupResource) bool {
-	return gr == pods || gr == events || gr == nodes
+	return gr == pods || gr == events || gr == nodes || gr == statusReports
+}
+
+// copyLabel is the label, with the target's key as value, that a
+// syncer's list or watch of gr, one of those it copies, must require.
+func copyLabel(gr schema.GroupResource) string {
+	if gr == statusReports {
+		return workloadv1alpha1.ReportedByLabel
+	}
+	return workloadv1alpha1.UpsyncedLabel
 }
 
 // denyList is why t's syncer may not list or watch gr as attrs ask, in
@@ -194,7 +206,7 @@ func denyList(t target, accepted map[schema.GroupResource]bool, attrs authorizer
 	if err != nil {
 		return what + ": the label selector is invalid: " + err.Error(), nil
 	}
-	if copies(gr) && requires(requirements, workloadv1alpha1.UpsyncedLabel, t.key) {
+	if copies(gr) && requires(requirements, copyLabel(gr), t.key) {
 		return "", nil
 	}
 	if !accepted[gr] {

@@ -26,8 +26,14 @@
 //   - update and patch of an object assigned to it or holding its
 //     finalizer, which the Admission plugin narrows to adding or removing
 //     that finalizer and writing its annotation
-//     status.workload.canopy.dev/<key>, its target's status of an object
-//     assigned to several;
+//     status.workload.canopy.dev/<key> (which a syncer of an earlier
+//     release writes as its target's status of an object assigned to
+//     several, and a syncer now removes);
+//   - list and watch of the StatusReports labelled
+//     workload.canopy.dev/reported-by=<key>, and create, update, patch
+//     and delete of them: the Admission plugin checks that what is
+//     written keeps that label and reports on an object assigned to the
+//     target or holding its finalizer, which alone owns it;
 //   - create, update, patch and delete of the pods, nodes and Events it
 //     copies up (labelled workload.canopy.dev/upsynced=<key>) and the Events it
 //     reports (workload.canopy.dev/reported-by=<key>), in the logical

@@ -27,6 +27,7 @@ var (
 	nodes               = corev1.Resource("nodes")
 	replicaSets         = appsv1.Resource("replicasets")
 	controllerRevisions = appsv1.Resource("controllerrevisions")
+	statusReports       = workloadv1alpha1.Resource("statusreports")
 )
 
 // Plugin refuses writes of upsynced pods by anyone but their syncer, of
@@ -60,6 +61,9 @@ func (p *Plugin) Validate(ctx context.Context, a admission.Attributes, _ admissi
 	}
 	if a.GetResource().GroupResource() == nodes {
 		return validateNode(a)
+	}
+	if a.GetResource().GroupResource() == statusReports {
+		return validateStatusReport(a)
 	}
 	if a.GetResource().GroupResource() != pods || (a.GetSubresource() != "" && a.GetSubresource() != "status") {
 		return nil
@@ -216,4 +220,31 @@ func reportChanges(old, obj runtime.Object) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// validateStatusReport refuses every write of a StatusReport but that of
+// the syncer of the target its label workloadv1alpha1.ReportedByLabel
+// names, before and after the write: the report is that target's word on
+// the status of an object there, which placement's health gates believe.
+// The hub's controllers may write it too, as its garbage collector
+// deletes the reports of objects gone and the losttarget controller
+// those of a lost target, and system:masters may delete one, which its
+// syncer writes again.
+func validateStatusReport(a admission.Attributes) error {
+	u := a.GetUserInfo()
+	if loopback.IsController(u) || a.GetOperation() == admission.Delete && privileged(u) {
+		return nil
+	}
+	keys := sets.New[string]()
+	for _, obj := range []runtime.Object{a.GetOldObject(), a.GetObject()} {
+		if m, err := meta.Accessor(obj); obj != nil && err == nil {
+			keys.Insert(m.GetLabels()[workloadv1alpha1.ReportedByLabel])
+		}
+	}
+	if u != nil && keys.Len() == 1 && !keys.Has("") && u.GetName() == workloadv1alpha1.SyncerUser(sets.List(keys)[0]) {
+		return nil
+	}
+	return admission.NewForbidden(a, fmt.Errorf(
+		"a StatusReport is the report, by the syncer of the SyncTarget whose key its label %s names, of the status of an object at that target, which only that syncer writes; "+
+			"read it, and change the object it reports on instead", workloadv1alpha1.ReportedByLabel))
 }

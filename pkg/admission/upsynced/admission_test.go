@@ -359,3 +359,61 @@ func TestStatusReports(t *testing.T) {
 		})
 	}
 }
+
+// TestStatusReportWrites checks who may write a StatusReport: the syncer
+// its label names, before and after the write, and the hub's
+// controllers; system:masters may delete one; nobody else may write
+// one, labelled or not.
+func TestStatusReportWrites(t *testing.T) {
+	report := func(key string) runtime.Object {
+		r := &workloadv1alpha1.StatusReport{ObjectMeta: metav1.ObjectMeta{Name: "web-0123456789abcdef", Namespace: "ns"}}
+		if key != "" {
+			r.Labels = map[string]string{workloadv1alpha1.ReportedByLabel: key}
+		}
+		return r
+	}
+	var (
+		syncer1    = &user.DefaultInfo{Name: workloadv1alpha1.SyncerUser("k1")}
+		syncer2    = &user.DefaultInfo{Name: workloadv1alpha1.SyncerUser("k2")}
+		admin      = &user.DefaultInfo{Name: "alice", Groups: []string{user.AllAuthenticated}}
+		master     = &user.DefaultInfo{Name: "root", Groups: []string{user.SystemPrivilegedGroup}}
+		controller = &user.DefaultInfo{Name: loopback.User("garbage-collector"), Groups: []string{loopback.Group}}
+	)
+	for _, tc := range []struct {
+		name     string
+		op       admission.Operation
+		old, obj runtime.Object
+		who      user.Info
+		allowed  bool
+	}{
+		{"create by its syncer", admission.Create, nil, report("k1"), syncer1, true},
+		{"update by its syncer", admission.Update, report("k1"), report("k1"), syncer1, true},
+		{"delete by its syncer", admission.Delete, report("k1"), nil, syncer1, true},
+		{"create by another syncer", admission.Create, nil, report("k1"), syncer2, false},
+		{"update by another syncer", admission.Update, report("k1"), report("k1"), syncer2, false},
+		{"label changed to another syncer's", admission.Update, report("k1"), report("k2"), syncer1, false},
+		{"create by a tenant", admission.Create, nil, report("k1"), admin, false},
+		{"unlabelled create by a tenant", admission.Create, nil, report(""), admin, false},
+		{"update by a tenant", admission.Update, report("k1"), report("k1"), admin, false},
+		{"delete by a tenant", admission.Delete, report("k1"), nil, admin, false},
+		{"create by system:masters", admission.Create, nil, report("k1"), master, false},
+		{"delete by system:masters", admission.Delete, report("k1"), nil, master, true},
+		{"delete by the hub's controllers", admission.Delete, report("k1"), nil, controller, true},
+		{"update by the hub's controllers", admission.Update, report("k1"), report("k1"), controller, true},
+		{"without identity", admission.Create, nil, report("k1"), nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gvr := workloadv1alpha1.SchemeGroupVersion.WithResource("statusreports")
+			a := admission.NewAttributesRecord(tc.obj, tc.old, workloadv1alpha1.SchemeGroupVersion.WithKind("StatusReport"), "ns", "web-0123456789abcdef", gvr, "", tc.op, nil, false, tc.who)
+			err := New(nil).Validate(context.Background(), a, nil)
+			switch {
+			case tc.allowed && err != nil:
+				t.Fatalf("refused: %v", err)
+			case !tc.allowed && !apierrors.IsForbidden(err):
+				t.Fatalf("got %v, want Forbidden", err)
+			case !tc.allowed && !strings.Contains(err.Error(), "which only that syncer writes; read it"):
+				t.Errorf("message %q does not say what to do", err.Error())
+			}
+		})
+	}
+}

@@ -12,9 +12,10 @@
 //     any more. Placement, which already excluded the target (its grace
 //     period is shorter than the eviction timeout, and a deleted or
 //     evicted target is never selected), gives its share to the others;
-//   - the pods, nodes and Events its syncer copied up (labels
-//     workload.canopy.dev/upsynced and workload.canopy.dev/reported-by),
-//     which nothing else would ever delete.
+//   - the pods, nodes and Events its syncer copied up, and its
+//     StatusReports (labels workload.canopy.dev/upsynced and
+//     workload.canopy.dev/reported-by), which nothing else would delete
+//     while their objects live.
 //
 // The loss is durable without any record of this controller's: a deleted
 // target is one whose key hub objects carry and no SyncTarget has had for

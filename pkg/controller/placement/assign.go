@@ -166,17 +166,17 @@ func same(a, b assignment) bool {
 // when hasStatus, is available at the target of key with replicas
 // there. Its syncer must hold it, and, for a resource with a status,
 // report it at the target (placement only waits while the object is
-// assigned to several targets, when each reports apart): having observed
-// the object's generation, with at least replicas available, and
-// Available where the status has that condition.
-func availableAt(obj metav1.Object, hasStatus bool, key string, replicas int32) bool {
+// assigned to several targets, when each reports apart, as reported
+// picks it): having observed the object's generation, with at least
+// replicas available, and Available where the status has that condition.
+func availableAt(obj metav1.Object, hasStatus bool, reported func(key string) (string, bool), key string, replicas int32) bool {
 	if !slices.Contains(obj.GetFinalizers(), workloadv1alpha1.FinalizerPrefix+key) {
 		return false
 	}
 	if !hasStatus {
 		return true
 	}
-	raw, ok := obj.GetAnnotations()[workloadv1alpha1.StatusAnnotation(key)]
+	raw, ok := reported(key)
 	if !ok {
 		return false
 	}

@@ -6,8 +6,10 @@ import (
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/statusreport"
 )
 
 func label(key string) string    { return workloadv1alpha1.StateLabel(key) }
@@ -191,7 +193,7 @@ func TestAvailableAt(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			obj := &metav1.ObjectMeta{Generation: 2, Finalizers: tc.finalizers, Annotations: tc.reports}
-			if got := availableAt(obj, tc.hasStatus, key, tc.replicas); got != tc.want {
+			if got := availableAt(obj, tc.hasStatus, statusreport.NewReader(nil).Picker("", schema.GroupResource{}, obj), key, tc.replicas); got != tc.want {
 				t.Errorf("available %v, want %v", got, tc.want)
 			}
 		})

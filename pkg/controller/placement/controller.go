@@ -25,6 +25,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	engine "github.com/canopy-dev/canopy/pkg/placement"
 	"github.com/canopy-dev/canopy/pkg/shard"
+	"github.com/canopy-dev/canopy/pkg/statusreport"
 )
 
 const (
@@ -85,6 +86,10 @@ type Config struct {
 	// workloads are held back from exceeding (leases.go); nil places
 	// without them.
 	Leases *genericregistry.Store
+	// Reports are the targets' StatusReports, which a rollout's health
+	// gates and a move's make-before-break read; nil reads the status
+	// annotations only.
+	Reports *genericregistry.Store
 }
 
 // Patcher patches objects through the API, as *loopback.Client does.
@@ -98,6 +103,11 @@ type objectRef struct {
 	resource        workloadv1alpha1.GroupResource
 	cluster         logicalcluster.Name
 	namespace, name string
+}
+
+// groupResource is the resource of the object of ref.
+func (ref objectRef) groupResource() schema.GroupResource {
+	return schema.GroupResource{Group: ref.resource.Group, Resource: ref.resource.Resource}
 }
 
 // region names the objects to place again after a change: those of a
@@ -124,6 +134,8 @@ type Controller struct {
 	// leases is the informer of the ClusterQuotas, nil without them.
 	leases    *informer.Informer
 	resources map[workloadv1alpha1.GroupResource]*informer.Informer
+	// reports picks the targets' reports of the objects' status.
+	reports *statusreport.Reader
 	// worldListed tell when the world holds each of its informers' first
 	// list.
 	worldListed []cache.InformerSynced
@@ -198,6 +210,20 @@ func New(cfg Config) *Controller {
 		c.objects.Watch(i, func(obj runtime.Object, deleted bool) []objectRef { return c.objectChanged(gr, obj, deleted) })
 	}
 	c.regions.Watch(c.namespaces, c.namespaceChanged)
+	c.reports = statusreport.NewReader(nil)
+	if cfg.Reports != nil {
+		reports := f.For(cfg.Reports)
+		c.reports = statusreport.NewReader(reports)
+		// A report that changes may be what a wave or a move waits for.
+		c.objects.Watch(reports, func(obj runtime.Object, _ bool) []objectRef {
+			ref, ok := statusreport.RefOf(obj)
+			if _, placed := cfg.Resources[workloadv1alpha1.GroupResource{Group: ref.Resource.Group, Resource: ref.Resource.Resource}]; !ok || !placed {
+				return nil
+			}
+			return []objectRef{{resource: workloadv1alpha1.GroupResource{Group: ref.Resource.Group, Resource: ref.Resource.Resource},
+				cluster: ref.Cluster, namespace: ref.Namespace, name: ref.Name}}
+		})
+	}
 	// A placement's status is its own logical cluster's, whose shard
 	// this replica may gain; its objects the objects loop queues.
 	cfg.Ownership.OnGain(func(s int) {

@@ -75,10 +75,11 @@
 // constraint changed. The new targets are assigned, and shares changed,
 // first; the old target keeps its label and share until every selected
 // target reports the object available (availableAt: its syncer holds the
-// object and, for a resource with a status, reports in
-// status.workload.canopy.dev/<key> the generation observed, the replicas
-// available and Available true). The syncers' reports queue the object
-// again, so no polling waits. With no target selected nothing is
+// object and, for a resource with a status, reports in its StatusReport
+// (pkg/statusreport, or the annotation status.workload.canopy.dev/<key>
+// of a syncer of an earlier release) the generation observed, the
+// replicas available and Available true). The syncers' reports queue the
+// object again, so no polling waits. With no target selected nothing is
 // released: an object always runs somewhere it ran. When a released
 // target's syncer returns, it finds the object unassigned and deletes
 // its copy downstream. The start of a move takes a token of a bucket

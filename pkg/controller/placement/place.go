@@ -79,13 +79,14 @@ func (c *Controller) place(ctx context.Context, ref objectRef) error {
 	for _, t := range d.Selected() {
 		selected[t.Key] = t.Replicas
 	}
+	reported := c.reports.Picker(ref.cluster, ref.groupResource(), m)
 	out := assign(from, o.Replicas, selected, func(key string, replicas int32) bool {
-		return availableAt(m, res.Status != nil, key, replicas)
+		return availableAt(m, res.Status != nil, reported, key, replicas)
 	})
 	if err := withOverrides(&out, from, policy, s.Targets); err != nil {
 		return err
 	}
-	progress, err := withRollout(&out, from, obj, policy, s.Targets, now)
+	progress, err := withRollout(&out, from, obj, policy, s.Targets, reported, now)
 	if err != nil {
 		return err
 	}
@@ -116,7 +117,7 @@ func (c *Controller) unplaced(ctx context.Context, ref objectRef, obj runtime.Ob
 		return err
 	}
 	out := finish(assignment{labels: m.GetLabels(), annotations: m.GetAnnotations()}, o.Replicas, func(key string, replicas int32) bool {
-		return availableAt(m, c.cfg.Resources[ref.resource].Status != nil, key, replicas)
+		return availableAt(m, c.cfg.Resources[ref.resource].Status != nil, c.reports.Picker(ref.cluster, ref.groupResource(), m), key, replicas)
 	})
 	written, err := c.carryOut(ctx, ref, obj, out)
 	if written && out.changed {

@@ -39,8 +39,11 @@ func Revision(spec map[string]any) (string, []byte, error) {
 // first placement of an object, and one on a single target, whose
 // status has no per-target report to judge, pin every target to the
 // object's spec at once. A policy without a rollout strategy removes
-// all of it: every target runs the hub object's spec.
-func withRollout(out *outcome, from assignment, obj runtime.Object, policy *engine.Policy, targets []engine.Target, now time.Time) (engine.Progress, error) {
+// all of it: every target runs the hub object's spec. reported picks
+// each target's report of the object's status.
+func withRollout(out *outcome, from assignment, obj runtime.Object, policy *engine.Policy, targets []engine.Target, reported func(key string) (string, bool),
+	now time.Time,
+) (engine.Progress, error) {
 	defer func() { out.changed = !same(from, out.assignment) }()
 	if !policy.HasRollout() {
 		dropRollout(out.annotations, nil, nil)
@@ -80,7 +83,8 @@ func withRollout(out *outcome, from assignment, obj runtime.Object, policy *engi
 	generation := u["metadata"].(map[string]any)["generation"]
 	gen, _ := generation.(int64)
 	progress := policy.Advance(state, steps, func(key string) (bool, string) {
-		report, err := engine.ReportFrom(out.annotations[workloadv1alpha1.StatusAnnotation(key)])
+		raw, _ := reported(key)
+		report, err := engine.ReportFrom(raw)
 		if err != nil {
 			return false, "its report does not read: " + err.Error()
 		}

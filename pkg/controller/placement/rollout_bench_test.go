@@ -50,7 +50,7 @@ func BenchmarkRolloutLook(b *testing.B) {
 	now := time.Now()
 	look := func(from assignment, obj *appsv1.Deployment) (outcome, engine.Progress) {
 		out := assign(from, nil, selected, func(string, int32) bool { return true })
-		p, err := withRollout(&out, from, obj, policy, targets, now)
+		p, err := withRollout(&out, from, obj, policy, targets, annotated(out.annotations), now)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -45,7 +45,7 @@ func TestWithRollout(t *testing.T) {
 	look := func(from assignment, d *appsv1.Deployment, at time.Time) (outcome, engine.Progress) {
 		t.Helper()
 		out := assign(from, nil, map[string]int32{k1: 0, k2: 0, targets[2].Key: 0}, func(string, int32) bool { return true })
-		p, err := withRollout(&out, from, d, policy, targets, at)
+		p, err := withRollout(&out, from, d, policy, targets, annotated(out.annotations), at)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,5 +78,14 @@ func TestWithRollout(t *testing.T) {
 	var stored engine.RolloutState
 	if err := json.Unmarshal([]byte(out.annotations[workloadv1alpha1.RolloutAnnotation]), &stored); err != nil || stored.Step != 1 || stored.From != r1 {
 		t.Errorf("the state on the object: %+v, %v", stored, err)
+	}
+}
+
+// annotated picks each target's report from its status annotation in
+// annotations, as they are when asked.
+func annotated(annotations map[string]string) func(key string) (string, bool) {
+	return func(key string) (string, bool) {
+		raw, ok := annotations[workloadv1alpha1.StatusAnnotation(key)]
+		return raw, ok
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
 	"github.com/canopy-dev/canopy/pkg/shard"
+	"github.com/canopy-dev/canopy/pkg/statusreport"
 )
 
 // workers is how many objects of a resource are aggregated at once.
@@ -56,15 +57,22 @@ type Controller struct {
 	targetsListed func() bool
 	targets       *targets
 	loops         map[*clusterwide.Loop[key]]*informer.Informer
-	client        Patcher
+	// byResource are the loops by the resource of their objects.
+	byResource map[schema.GroupResource]*clusterwide.Loop[key]
+	reports    *statusreport.Reader
+	client     Patcher
 }
 
 // New returns a controller over resources, named by resource name, that
-// reads the SyncTargets and the objects from their shared informers, and
-// writes with client the objects of the logical clusters owner says this
-// replica handles.
-func New(syncTargets *genericregistry.Store, resources map[string]Resource, client Patcher, informers *informer.Factory, owner shard.Ownership) *Controller {
-	c := &Controller{targetsListed: func() bool { return false }, targets: newTargets(), loops: map[*clusterwide.Loop[key]]*informer.Informer{}, client: client}
+// reads the SyncTargets, the targets' StatusReports and the objects from
+// their shared informers, and writes with client the objects of the
+// logical clusters owner says this replica handles.
+func New(syncTargets, reports *genericregistry.Store, resources map[string]Resource, client Patcher, informers *informer.Factory, owner shard.Ownership) *Controller {
+	c := &Controller{
+		targetsListed: func() bool { return false }, targets: newTargets(), client: client,
+		loops: map[*clusterwide.Loop[key]]*informer.Informer{}, byResource: map[schema.GroupResource]*clusterwide.Loop[key]{},
+		reports: statusreport.NewReader(informers.For(reports)),
+	}
 	for name, r := range resources {
 		i := informers.For(r.Store)
 		l := &clusterwide.Loop[key]{
@@ -76,6 +84,17 @@ func New(syncTargets *genericregistry.Store, resources map[string]Resource, clie
 		}
 		l.Watch(i, keys)
 		c.loops[l] = i
+		c.byResource[r.Resource.GroupResource()] = l
+	}
+	// A target's new report changes the status its object aggregates.
+	for _, l := range c.byResource {
+		l.Watch(informers.For(reports), func(obj runtime.Object, _ bool) []key {
+			ref, ok := statusreport.RefOf(obj)
+			if !ok || c.byResource[ref.Resource] != l {
+				return nil
+			}
+			return []key{{ref.Cluster, ref.Namespace, ref.Name}}
+		})
 	}
 	reg, err := informers.For(syncTargets).AddHandler(func(obj runtime.Object, _ logicalcluster.Name, deleted bool) {
 		changed := c.targets.set(obj, deleted)
@@ -161,7 +180,7 @@ func (c *Controller) process(ctx context.Context, r Resource, i *informer.Inform
 	}
 	reported := map[string]map[string]any{}
 	for _, t := range keys {
-		raw, ok := m.GetAnnotations()[workloadv1alpha1.StatusAnnotation(t)]
+		raw, ok := c.reports.Pick(k.cluster, r.Resource.GroupResource(), m, t)
 		if !ok {
 			continue
 		}

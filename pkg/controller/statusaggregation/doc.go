@@ -5,9 +5,11 @@
 // A syncer writes the status of an object assigned to its target alone
 // straight to the object's status. When the object is assigned to
 // several, the targets would overwrite each other there, so each syncer
-// writes its target's status, as JSON, to the object's annotation
-// status.workload.canopy.dev/<key>, which stays visible per target, and
-// this controller, one for every logical cluster and watching only
+// writes its target's status, as JSON, to a StatusReport of its own
+// (pkg/statusreport; a syncer of an earlier release, to the object's
+// annotation status.workload.canopy.dev/<key>), which stays visible per
+// target, and this controller, woken by a report's change as by the
+// object's, one for every logical cluster and watching only
 // objects with more than one assignment label, aggregates them
 // (Aggregate): counts summed, so that the hub shows the total of the
 // replicas each target runs; observedGeneration the least, and only once

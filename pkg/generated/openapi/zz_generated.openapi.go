@@ -77,6 +77,9 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		workloadv1alpha1.ImageOverride{}.OpenAPIModelName():                          schema_pkg_apis_workload_v1alpha1_ImageOverride(ref),
 		workloadv1alpha1.JSONPatchOperation{}.OpenAPIModelName():                     schema_pkg_apis_workload_v1alpha1_JSONPatchOperation(ref),
 		workloadv1alpha1.ObjectOverride{}.OpenAPIModelName():                         schema_pkg_apis_workload_v1alpha1_ObjectOverride(ref),
+		workloadv1alpha1.StatusReport{}.OpenAPIModelName():                           schema_pkg_apis_workload_v1alpha1_StatusReport(ref),
+		workloadv1alpha1.StatusReportList{}.OpenAPIModelName():                       schema_pkg_apis_workload_v1alpha1_StatusReportList(ref),
+		workloadv1alpha1.StatusReportSpec{}.OpenAPIModelName():                       schema_pkg_apis_workload_v1alpha1_StatusReportSpec(ref),
 		workloadv1alpha1.SyncTarget{}.OpenAPIModelName():                             schema_pkg_apis_workload_v1alpha1_SyncTarget(ref),
 		workloadv1alpha1.SyncTargetList{}.OpenAPIModelName():                         schema_pkg_apis_workload_v1alpha1_SyncTargetList(ref),
 		workloadv1alpha1.SyncTargetSpec{}.OpenAPIModelName():                         schema_pkg_apis_workload_v1alpha1_SyncTargetSpec(ref),
@@ -2420,6 +2423,142 @@ func schema_pkg_apis_workload_v1alpha1_ObjectOverride(ref common.ReferenceCallba
 		},
 		Dependencies: []string{
 			workloadv1alpha1.ContainerResourcesOverride{}.OpenAPIModelName(), workloadv1alpha1.ImageOverride{}.OpenAPIModelName(), workloadv1alpha1.JSONPatchOperation{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_workload_v1alpha1_StatusReport(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "StatusReport is a target's report of the status at the target of a hub object placed on several targets, which its syncer writes, one object per target and hub object, in the hub object's namespace and owned by it (pkg/statusreport). It takes the place of the annotation StatusAnnotation(key) on the hub object, which every target's syncer wrote on the one object they share.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(workloadv1alpha1.StatusReportSpec{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			workloadv1alpha1.StatusReportSpec{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_workload_v1alpha1_StatusReportList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "StatusReportList is a list of StatusReports.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(workloadv1alpha1.StatusReport{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			workloadv1alpha1.StatusReport{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_workload_v1alpha1_StatusReportSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "StatusReportSpec names the reported object and the reporting target, and holds the report.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"resource": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Resource is the reported object's resource, as deployments.apps.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name is the reported object's name, in the report's namespace.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"target": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Target is the key of the reporting target.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Status is the object's status at the target, as the annotation held it: its observedGeneration mapped to the hub's generation and the rollout revision the target runs (ReportRevisionField).",
+							Ref:         ref(runtime.RawExtension{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"resource", "name", "target"},
+			},
+		},
+		Dependencies: []string{
+			runtime.RawExtension{}.OpenAPIModelName()},
 	}
 }
 

@@ -27,7 +27,8 @@ func AddToScheme(s *runtime.Scheme) error {
 	if err := workloadv1alpha1.AddToScheme(s); err != nil {
 		return err
 	}
-	s.AddKnownTypes(internalVersion, &workloadv1alpha1.SyncTarget{}, &workloadv1alpha1.SyncTargetList{})
+	s.AddKnownTypes(internalVersion, &workloadv1alpha1.SyncTarget{}, &workloadv1alpha1.SyncTargetList{},
+		&workloadv1alpha1.StatusReport{}, &workloadv1alpha1.StatusReportList{})
 	return s.SetVersionPriority(workloadv1alpha1.SchemeGroupVersion)
 }
 
@@ -49,7 +50,28 @@ func NewStorage(f *registry.Factory, typer runtime.ObjectTyper) (registry.Group,
 			stampTaints(st, old, time.Now())
 		},
 	}
+	reports := registry.Kind[*workloadv1alpha1.StatusReport]{
+		ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator,
+		APIVersion: workloadv1alpha1.SchemeGroupVersion.String(),
+		Check:      validateStatusReport,
+	}
 	return jsonFactory.Build(workloadv1alpha1.SchemeGroupVersion, registry.Resource{
+		Singular: "statusreport", Plural: "statusreports",
+		New:      func() runtime.Object { return &workloadv1alpha1.StatusReport{} },
+		NewList:  func() runtime.Object { return &workloadv1alpha1.StatusReportList{} },
+		Strategy: reports,
+		Table: registry.Table{
+			Columns: []metav1.TableColumnDefinition{
+				registry.Column("Resource", "string", "The reported object's resource"),
+				registry.Column("Object", "string", "The reported object's name"),
+				registry.Column("Target", "string", "The key of the reporting SyncTarget"),
+			},
+			Cells: func(o runtime.Object) []any {
+				r := o.(*workloadv1alpha1.StatusReport)
+				return []any{r.Spec.Resource, r.Spec.Name, r.Spec.Target}
+			},
+		},
+	}, registry.Resource{
 		Singular: "synctarget", Plural: "synctargets",
 		New:      func() runtime.Object { return &workloadv1alpha1.SyncTarget{} },
 		NewList:  func() runtime.Object { return &workloadv1alpha1.SyncTargetList{} },
@@ -188,6 +210,30 @@ func validateTaints(taints []corev1.Taint, path *field.Path) field.ErrorList {
 			errs = append(errs, field.Duplicate(p, fmt.Sprintf("%s:%s", t.Key, t.Effect)))
 		}
 		seen.Insert(keyEffect{t.Key, t.Effect})
+	}
+	return errs
+}
+
+// validateStatusReport checks that a report names its object and target,
+// is labelled with the target's key and named as StatusReportName says,
+// so that whoever reads the report of a target finds it by name and the
+// hub's admission knows whose it is by its label.
+func validateStatusReport(r *workloadv1alpha1.StatusReport) field.ErrorList {
+	var errs field.ErrorList
+	spec := field.NewPath("spec")
+	for path, v := range map[string]string{"resource": r.Spec.Resource, "name": r.Spec.Name, "target": r.Spec.Target} {
+		if v == "" {
+			errs = append(errs, field.Required(spec.Child(path), "the reported object's resource and name, and the reporting target's key"))
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	if got := r.Labels[workloadv1alpha1.ReportedByLabel]; got != r.Spec.Target {
+		errs = append(errs, field.Invalid(field.NewPath("metadata", "labels").Key(workloadv1alpha1.ReportedByLabel), got, "must be spec.target, "+r.Spec.Target))
+	}
+	if want := workloadv1alpha1.StatusReportName(r.Spec.Resource, r.Spec.Name, r.Spec.Target); r.Name != want {
+		errs = append(errs, field.Invalid(field.NewPath("metadata", "name"), r.Name, "must be "+want+", the name of the report of spec.target on spec.resource spec.name"))
 	}
 	return errs
 }

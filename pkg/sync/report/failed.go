@@ -189,7 +189,7 @@ func (r *Reporter) reportRejection(ctx context.Context, ref Ref, obj *unstructur
 	shared := len(workloadv1alpha1.Targets(obj.GetLabels())) > 1
 	var status map[string]any
 	if keeps {
-		status = r.statusOf(obj, shared)
+		status = r.statusOf(ref, obj, shared)
 	}
 	conditioned, changed := withRejectedCondition(obj.GroupVersionKind(), status, f)
 	if (!keeps || changed) && !f.evented {
@@ -245,7 +245,7 @@ func (r *Reporter) Applied(ctx context.Context, ref Ref, obj *unstructured.Unstr
 	r.ForgetRejection(ref)
 	// Only the kinds that keep conditions have one to remove.
 	shared := len(workloadv1alpha1.Targets(obj.GetLabels())) > 1
-	status := r.statusOf(obj, shared)
+	status := r.statusOf(ref, obj, shared)
 	cleared, had := withoutCondition(&unstructured.Unstructured{Object: map[string]any{"status": status}}, FailedReason)
 	if !had {
 		return nil
@@ -259,15 +259,15 @@ func (r *Reporter) Applied(ctx context.Context, ref Ref, obj *unstructured.Unstr
 
 // statusOf is the status of hub object obj at the target: its own, or,
 // where it is shared with other targets, the target's report of it.
-func (r *Reporter) statusOf(obj *unstructured.Unstructured, shared bool) map[string]any {
+func (r *Reporter) statusOf(ref Ref, obj *unstructured.Unstructured, shared bool) map[string]any {
 	if !shared {
 		status, _, _ := unstructured.NestedMap(obj.Object, "status")
 		return status
 	}
 	var report map[string]any
-	if raw, ok := obj.GetAnnotations()[workloadv1alpha1.StatusAnnotation(r.key)]; ok {
+	if raw, ok := r.reports.Held(ref.Cluster, ref.Resource.GroupResource(), obj); ok {
 		// Only this syncer writes it: a bad one is written anew.
-		_ = json.Unmarshal([]byte(raw), &report)
+		_ = json.Unmarshal(raw, &report)
 	}
 	return report
 }
@@ -290,7 +290,7 @@ func (r *Reporter) writeStatusOf(ctx context.Context, ref Ref, obj *unstructured
 			return err
 		}
 	}
-	return r.hub.PatchReport(ctx, ref.Resource, r.key, ref.Cluster, ref.Namespace, ref.Name, report)
+	return r.reports.Write(ctx, ref.Resource, ref.Cluster, obj, report)
 }
 
 // WithRejection is status, of hub object h of ref at the target, with

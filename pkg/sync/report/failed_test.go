@@ -25,6 +25,7 @@ import (
 	kubefake "k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/rest"
 	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/cache"
 
 	"github.com/canopy-dev/canopy/pkg/sync/hubclient"
 )
@@ -213,7 +214,7 @@ func reportingTo(t *testing.T, hub *httptest.Server) (*Reporter, Ref, *unstructu
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := New(clients, nil, "root", "pc1", "k")
+	s := New(clients, hubclient.NewReports(clients, "k", cache.NewStore(cache.MetaNamespaceKeyFunc)), nil, "root", "pc1", "k")
 	obj := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "apps/v1", "kind": "Deployment",
 		"metadata": map[string]any{"namespace": "ns1", "name": "invalid", "uid": "u1", "resourceVersion": "1"},

@@ -32,6 +32,8 @@ type Ref struct {
 // once each while it lasts.
 type Reporter struct {
 	hub *hubclient.Clients
+	// reports are the target's reports of the status of shared objects.
+	reports *hubclient.Reports
 	// downKube asks the physical cluster whether a refusal is the
 	// syncer's credential's.
 	downKube      kubernetes.Interface
@@ -55,8 +57,8 @@ type Reporter struct {
 
 // New is the Reporter of the syncer of SyncTarget cluster:name, of key,
 // writing at the hub through hub.
-func New(hub *hubclient.Clients, downKube kubernetes.Interface, cluster logicalcluster.Name, name, key string) *Reporter {
-	return &Reporter{hub: hub, downKube: downKube, targetCluster: cluster, targetName: name, key: key,
+func New(hub *hubclient.Clients, reports *hubclient.Reports, downKube kubernetes.Interface, cluster logicalcluster.Name, name, key string) *Reporter {
+	return &Reporter{hub: hub, reports: reports, downKube: downKube, targetCluster: cluster, targetName: name, key: key,
 		conflicts: map[Ref]conflictRecord{}, refused: map[Ref]types.UID{}, rejections: map[Ref]rejection{}}
 }
 

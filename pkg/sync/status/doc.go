@@ -21,8 +21,12 @@
 // the status as its own, written as a merge patch without a
 // resourceVersion (pkg/sync/patch), since no one else writes the status
 // of such an object and the syncer's last word is the right one. An
-// object assigned to several targets gets the status in an annotation
-// per target, which the hub aggregates (pkg/controller/statusaggregation);
-// each target writes only its own annotation, so no two conflict. An
-// object that was shared and is no longer loses its report.
+// object assigned to several targets gets the status in a StatusReport
+// per target (pkg/statusreport), which the hub aggregates
+// (pkg/controller/statusaggregation); each target writes only its own
+// report, so no two conflict, and none rewrites the shared object. The
+// annotation in which a syncer of an earlier release reported goes. An
+// object that was shared and is no longer loses its report. An object
+// that is not namespaced keeps its reports in annotations, one per
+// target.
 package status

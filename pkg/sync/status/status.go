@@ -3,6 +3,7 @@ package status
 import (
 	"encoding/json"
 	"maps"
+	"reflect"
 	"strconv"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -54,18 +55,22 @@ func FromDownstream(hub, down *unstructured.Unstructured, key string) (map[strin
 // Writes are the writes at the hub that carry a status up. The zero
 // value writes nothing.
 type Writes struct {
-	// Report, when SetReport, is the target's report of the status to
-	// set on the hub object, as workloadv1alpha1.StatusAnnotation of the
-	// target's key; nil removes it.
+	// Report, when SetReport, is the target's report of the status of
+	// the hub object, its StatusReport (hubclient.Reports); nil removes
+	// it.
 	SetReport bool
 	Report    []byte
+	// DropAnnotation removes the target's status annotation from the
+	// hub object, which a syncer of an earlier release wrote where the
+	// report is now a StatusReport of its own.
+	DropAnnotation bool
 	// Status is the merge patch, for the status subresource, of the hub
 	// object's own status; nil writes none.
 	Status []byte
 }
 
 // None tells whether w writes nothing.
-func (w Writes) None() bool { return !w.SetReport && w.Status == nil }
+func (w Writes) None() bool { return !w.SetReport && !w.DropAnnotation && w.Status == nil }
 
 // Decide is what the syncer of the target of key writes at hub object
 // hub so that it carries status: the target's report of it, where the
@@ -73,9 +78,14 @@ func (w Writes) None() bool { return !w.SetReport && w.Status == nil }
 // status, removing a report left from when it was shared. revision is
 // the rollout revision the target runs, if a rollout gave it one: a
 // shared report names it, for the hub to tell a report of the revision it
-// rolls out from one of the revision before.
-func Decide(hub *unstructured.Unstructured, status map[string]any, key, revision string) (Writes, error) {
+// rolls out from one of the revision before. held is the target's report
+// as the hub has it, and hasReport whether it has one.
+func Decide(hub *unstructured.Unstructured, status map[string]any, key, revision string, held []byte, hasReport bool) (Writes, error) {
 	var w Writes
+	// A namespaced object's report is a StatusReport; the annotation is
+	// a syncer's of an earlier release.
+	_, annotated := hub.GetAnnotations()[workloadv1alpha1.StatusAnnotation(key)]
+	w.DropAnnotation = annotated && hub.GetNamespace() != ""
 	shared := len(workloadv1alpha1.Targets(hub.GetLabels())) > 1
 	reported := status
 	if shared && revision != "" {
@@ -89,10 +99,10 @@ func Decide(hub *unstructured.Unstructured, status map[string]any, key, revision
 	if err != nil {
 		return w, err
 	}
-	last, hasReport := hub.GetAnnotations()[workloadv1alpha1.StatusAnnotation(key)]
 	switch {
-	case shared && last != string(report):
-		return Writes{SetReport: true, Report: report}, nil
+	case shared && (!hasReport || !sameJSON(held, report)):
+		w.SetReport, w.Report = true, report
+		return w, nil
 	case shared:
 		return w, nil
 	case hasReport:
@@ -101,4 +111,15 @@ func Decide(hub *unstructured.Unstructured, status map[string]any, key, revision
 	current, _, _ := unstructured.NestedMap(hub.Object, "status")
 	w.Status, err = patch.Status(current, status)
 	return w, err
+}
+
+// sameJSON tells whether JSON documents a and b say the same, whatever
+// the order of their fields: the hub gives a report back as it encodes
+// it.
+func sameJSON(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
 }

@@ -61,28 +61,36 @@ func TestDecide(t *testing.T) {
 	const key, other = "k1", "k2"
 	status := map[string]any{"replicas": int64(2), "readyReplicas": int64(2)}
 	report, _ := json.Marshal(status)
+	// held are the reports the hub holds, by hub object.
+	held := map[*unstructured.Unstructured]string{}
 	hub := func(targets []string, own map[string]any, reported string) *unstructured.Unstructured {
 		labels := map[string]any{}
 		for _, k := range targets {
 			labels[workloadv1alpha1.StateLabel(k)] = workloadv1alpha1.StateSync
 		}
-		annotations := map[string]any{}
-		if reported != "" {
-			annotations[workloadv1alpha1.StatusAnnotation(key)] = reported
-		}
 		u := &unstructured.Unstructured{Object: map[string]any{
 			"apiVersion": "apps/v1", "kind": "Deployment",
-			"metadata": map[string]any{"namespace": "ns1", "name": "web", "labels": labels, "annotations": annotations},
+			"metadata": map[string]any{"namespace": "ns1", "name": "web", "labels": labels},
 		}}
 		if own != nil {
 			u.Object["status"] = own
 		}
+		if reported != "" {
+			held[u] = reported
+		}
 		return u
+	}
+	// annotated is h with the report of an earlier release's syncer, in
+	// the annotation.
+	annotated := func(h *unstructured.Unstructured) *unstructured.Unstructured {
+		h.SetAnnotations(map[string]string{workloadv1alpha1.StatusAnnotation(key): `{"replicas":1}`})
+		return h
 	}
 	for _, tc := range []struct {
 		name       string
 		hub        *unstructured.Unstructured
 		wantReport bool
+		wantDrop   bool
 		revision   string
 		report     []byte
 		wantStatus string
@@ -100,11 +108,14 @@ func TestDecide(t *testing.T) {
 		{name: "alone, a rollout's revision", hub: hub([]string{key}, nil, ""), revision: "r1",
 			wantStatus: `{"status":{"readyReplicas":2,"replicas":2}}`},
 		{name: "alone again, report left", hub: hub([]string{key}, status, string(report)), wantReport: true},
+		{name: "shared, reported, annotation left", hub: annotated(hub([]string{key, other}, nil, string(report))), wantDrop: true},
+		{name: "shared, reported in a different order", hub: hub([]string{key, other}, nil, `{"replicas":2,"readyReplicas":2}`)},
 		{name: "alone again, report left, status behind", hub: hub([]string{key}, nil, string(report)), wantReport: true,
 			wantStatus: `{"status":{"readyReplicas":2,"replicas":2}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w, err := Decide(tc.hub, status, key, tc.revision)
+			reported, ok := held[tc.hub]
+			w, err := Decide(tc.hub, status, key, tc.revision, []byte(reported), ok)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -114,7 +125,10 @@ func TestDecide(t *testing.T) {
 			if string(w.Status) != tc.wantStatus {
 				t.Errorf("status patch %s, want %s", w.Status, tc.wantStatus)
 			}
-			if w.None() != (!tc.wantReport && tc.wantStatus == "") {
+			if w.DropAnnotation != tc.wantDrop {
+				t.Errorf("annotation dropped: %v, want %v", w.DropAnnotation, tc.wantDrop)
+			}
+			if w.None() != (!tc.wantReport && !tc.wantDrop && tc.wantStatus == "") {
 				t.Errorf("None() = %v", w.None())
 			}
 		})

@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"slices"
 	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // The labels and annotations by which hub objects are assigned to targets
@@ -241,4 +243,17 @@ func UsableFrom(targetCluster string, logicalClusters []string, cluster string) 
 // within tells whether logical cluster cluster is root or below it.
 func within(cluster, root string) bool {
 	return cluster == root || strings.HasPrefix(cluster, root+":")
+}
+
+// StatusReportName is the name of the StatusReport of the target of key
+// on the object name of resource (as deployments.apps): the object's
+// name, cut so that the whole fits in a name, and the first 16 hex
+// digits of the SHA-256 of resource/name/key, so that each target's
+// syncer and the hub find a report without a list, and no two targets'
+// reports on one object, nor one target's on two objects, share it.
+func StatusReportName(resource, name, key string) string {
+	sum := sha256.Sum256([]byte(resource + "/" + name + "/" + key))
+	suffix := "-" + hex.EncodeToString(sum[:8])
+	// A cut name ending in a dot or dash would make an invalid one.
+	return strings.TrimRight(name[:min(len(name), validation.DNS1123SubdomainMaxLength-len(suffix))], ".-") + suffix
 }

@@ -20,7 +20,7 @@ func Resource(resource string) schema.GroupResource {
 // AddToScheme registers this package's types, with the meta types every
 // version of a group has, in s.
 func AddToScheme(s *runtime.Scheme) error {
-	s.AddKnownTypes(SchemeGroupVersion, &SyncTarget{}, &SyncTargetList{})
+	s.AddKnownTypes(SchemeGroupVersion, &SyncTarget{}, &SyncTargetList{}, &StatusReport{}, &StatusReportList{})
 	metav1.AddToGroupVersion(s, SchemeGroupVersion)
 	return nil
 }

@@ -3,6 +3,7 @@ package v1alpha1
 import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 )
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
@@ -155,4 +156,47 @@ type SyncTargetList struct {
 	metav1.ListMeta `json:"metadata,omitempty"`
 
 	Items []SyncTarget `json:"items"`
+}
+
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+
+// StatusReport is a target's report of the status at the target of a hub
+// object placed on several targets, which its syncer writes, one object
+// per target and hub object, in the hub object's namespace and owned by
+// it (pkg/statusreport). It takes the place of the annotation
+// StatusAnnotation(key) on the hub object, which every target's syncer
+// wrote on the one object they share.
+type StatusReport struct {
+	metav1.TypeMeta `json:",inline"`
+	// +optional
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec StatusReportSpec `json:"spec"`
+}
+
+// StatusReportSpec names the reported object and the reporting target,
+// and holds the report.
+type StatusReportSpec struct {
+	// Resource is the reported object's resource, as deployments.apps.
+	Resource string `json:"resource"`
+	// Name is the reported object's name, in the report's namespace.
+	Name string `json:"name"`
+	// Target is the key of the reporting target.
+	Target string `json:"target"`
+	// Status is the object's status at the target, as the annotation
+	// held it: its observedGeneration mapped to the hub's generation and
+	// the rollout revision the target runs (ReportRevisionField).
+	// +optional
+	Status runtime.RawExtension `json:"status,omitempty"`
+}
+
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+
+// StatusReportList is a list of StatusReports.
+type StatusReportList struct {
+	metav1.TypeMeta `json:",inline"`
+	// +optional
+	metav1.ListMeta `json:"metadata,omitempty"`
+
+	Items []StatusReport `json:"items"`
 }

@@ -31,6 +31,21 @@ func (in ObjectOverride) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in StatusReport) OpenAPIModelName() string {
+	return "dev.canopy.workload.v1alpha1.StatusReport"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in StatusReportList) OpenAPIModelName() string {
+	return "dev.canopy.workload.v1alpha1.StatusReportList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in StatusReportSpec) OpenAPIModelName() string {
+	return "dev.canopy.workload.v1alpha1.StatusReportSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in SyncTarget) OpenAPIModelName() string {
 	return "dev.canopy.workload.v1alpha1.SyncTarget"
 }
