@@ -247,13 +247,6 @@ func TestNodes(t *testing.T) {
 		}
 		return n
 	}
-	var (
-		syncer1   = &user.DefaultInfo{Name: workloadv1alpha1.SyncerUser("k1")}
-		syncer2   = &user.DefaultInfo{Name: workloadv1alpha1.SyncerUser("k2")}
-		admin     = &user.DefaultInfo{Name: "alice", Groups: []string{user.AllAuthenticated}}
-		master    = &user.DefaultInfo{Name: "root", Groups: []string{user.SystemPrivilegedGroup}}
-		collector = &user.DefaultInfo{Name: loopback.User("garbage-collector"), Groups: []string{loopback.Group}}
-	)
 	for _, tc := range []struct {
 		name        string
 		op          admission.Operation
@@ -372,13 +365,6 @@ func TestStatusReportWrites(t *testing.T) {
 		}
 		return r
 	}
-	var (
-		syncer1    = &user.DefaultInfo{Name: workloadv1alpha1.SyncerUser("k1")}
-		syncer2    = &user.DefaultInfo{Name: workloadv1alpha1.SyncerUser("k2")}
-		admin      = &user.DefaultInfo{Name: "alice", Groups: []string{user.AllAuthenticated}}
-		master     = &user.DefaultInfo{Name: "root", Groups: []string{user.SystemPrivilegedGroup}}
-		controller = &user.DefaultInfo{Name: loopback.User("garbage-collector"), Groups: []string{loopback.Group}}
-	)
 	for _, tc := range []struct {
 		name     string
 		op       admission.Operation
@@ -398,8 +384,8 @@ func TestStatusReportWrites(t *testing.T) {
 		{"delete by a tenant", admission.Delete, report("k1"), nil, admin, false},
 		{"create by system:masters", admission.Create, nil, report("k1"), master, false},
 		{"delete by system:masters", admission.Delete, report("k1"), nil, master, true},
-		{"delete by the hub's controllers", admission.Delete, report("k1"), nil, controller, true},
-		{"update by the hub's controllers", admission.Update, report("k1"), report("k1"), controller, true},
+		{"delete by the hub's controllers", admission.Delete, report("k1"), nil, collector, true},
+		{"update by the hub's controllers", admission.Update, report("k1"), report("k1"), collector, true},
 		{"without identity", admission.Create, nil, report("k1"), nil, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -417,3 +403,13 @@ func TestStatusReportWrites(t *testing.T) {
 		})
 	}
 }
+
+// The users the tables write as: two targets' syncers, a tenant,
+// system:masters and one of the hub's controllers.
+var (
+	syncer1   = &user.DefaultInfo{Name: workloadv1alpha1.SyncerUser("k1")}
+	syncer2   = &user.DefaultInfo{Name: workloadv1alpha1.SyncerUser("k2")}
+	admin     = &user.DefaultInfo{Name: "alice", Groups: []string{user.AllAuthenticated}}
+	master    = &user.DefaultInfo{Name: "root", Groups: []string{user.SystemPrivilegedGroup}}
+	collector = &user.DefaultInfo{Name: loopback.User("garbage-collector"), Groups: []string{loopback.Group}}
+)
