@@ -44,6 +44,12 @@ type Options struct {
 	// TracerProvider makes a span of each statement run for a traced
 	// request. Default: a no-op provider, which records nothing.
 	TracerProvider trace.TracerProvider
+
+	// deaf keeps a PostgreSQL backend from listening for announced
+	// commits, so that, like one on SQLite, it polls only every
+	// PollInterval or when kicked. Tests set it to hold a process's
+	// poller behind the database, as a hub cut off for a while is.
+	deaf bool
 }
 
 func (o *Options) setDefaults() {

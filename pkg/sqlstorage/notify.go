@@ -33,7 +33,7 @@ const (
 // one writes, and learns of another's commit as soon as it lands rather
 // than at its next poll.
 func (b *Backend) listenLoop(ctx context.Context) {
-	if b.d.announce == "" {
+	if b.d.announce == "" || b.opts.deaf {
 		return
 	}
 	cfg, err := pgx.ParseConfig(b.d.dsn)
