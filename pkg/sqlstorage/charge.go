@@ -19,9 +19,11 @@ import (
 type Charge struct {
 	// key is the quota's storage key.
 	key string
-	// pay is the quota's new stored value given its stored value and
-	// revision, or the error that refuses the create.
-	pay func(ctx context.Context, stored []byte, rev int64) ([]byte, error)
+	// store decodes and encodes the quota.
+	store *Store
+	// pay changes the quota to charge the create, or returns the error
+	// that refuses it.
+	pay func(obj runtime.Object) error
 }
 
 // Charge is a charge to the object of s at key (as the registry's key
@@ -33,26 +35,32 @@ func (s *Store) Charge(key string, pay func(obj runtime.Object) error) (Charge, 
 	if err != nil {
 		return Charge{}, err
 	}
-	return Charge{key: k, pay: func(ctx context.Context, stored []byte, rev int64) ([]byte, error) {
-		data, _, err := s.transformer.TransformFromStorage(ctx, stored, authenticatedData(k))
-		if err != nil {
-			return nil, storage.NewInternalError(err)
-		}
-		obj := s.newFunc()
-		if err := s.decode(data, obj, rev); err != nil {
-			return nil, storage.NewInternalError(err)
-		}
-		if err := pay(obj); err != nil {
-			return nil, err
-		}
-		if err := s.versioner.PrepareObjectForStorage(obj); err != nil {
-			return nil, storage.NewInternalError(err)
-		}
-		if data, err = runtime.Encode(s.codec, obj); err != nil {
-			return nil, storage.NewInternalError(err)
-		}
-		return s.transformer.TransformToStorage(ctx, data, authenticatedData(k))
-	}}, nil
+	return Charge{key: k, store: s, pay: pay}, nil
+}
+
+// decode is the quota as stored, at revision rev.
+func (c Charge) decode(ctx context.Context, stored []byte, rev int64) (runtime.Object, error) {
+	data, _, err := c.store.transformer.TransformFromStorage(ctx, stored, authenticatedData(c.key))
+	if err != nil {
+		return nil, storage.NewInternalError(err)
+	}
+	obj := c.store.newFunc()
+	if err := c.store.decode(data, obj, rev); err != nil {
+		return nil, storage.NewInternalError(err)
+	}
+	return obj, nil
+}
+
+// encode is the quota's value to store.
+func (c Charge) encode(ctx context.Context, obj runtime.Object) ([]byte, error) {
+	if err := c.store.versioner.PrepareObjectForStorage(obj); err != nil {
+		return nil, err
+	}
+	data, err := runtime.Encode(c.store.codec, obj)
+	if err != nil {
+		return nil, err
+	}
+	return c.store.transformer.TransformToStorage(ctx, data, authenticatedData(c.key))
 }
 
 // Ledger hands the charges that admission makes for a create to the
@@ -108,7 +116,9 @@ func (l *Ledger) update(ctx context.Context, change func(*openTab)) bool {
 // tab is what a transaction's creates have charged to quotas and not yet
 // written: one new version of each quota, written once (settle) before
 // any other write in the batch touches it, and at the end. A batch of
-// creates against one quota thus writes it once, not once per create.
+// creates against one quota thus writes it once, not once per create,
+// and decodes and encodes it once: the write loop, which every write of
+// the process waits on, pays per create only the charge itself.
 type tab struct {
 	quotas map[string]*tabEntry
 	order  []string
@@ -116,7 +126,10 @@ type tab struct {
 
 type tabEntry struct {
 	stored *kvRecord // nil: the quota does not exist
-	value  []byte    // the version with every charge so far paid
+	// obj is the quota with every charge so far paid, decoded by the
+	// first charge (charge), which encodes it as the tab settles.
+	obj    runtime.Object
+	charge Charge
 	// last is the last write that charged it: the quota's new version is
 	// reported with it.
 	last *op
@@ -128,7 +141,9 @@ func (t *tab) pay(ctx context.Context, tx *sql.Tx, d *dialect, o *op) error {
 	if t.quotas == nil {
 		t.quotas = map[string]*tabEntry{}
 	}
-	paid := make(map[string][]byte, len(o.charges))
+	// Each quota o charges is paid on a copy, kept only if every charge
+	// of o is paid.
+	paid := make(map[string]runtime.Object, len(o.charges))
 	for _, c := range o.charges {
 		e, err := t.entry(ctx, tx, d, c.key)
 		if err != nil {
@@ -137,19 +152,26 @@ func (t *tab) pay(ctx context.Context, tx *sql.Tx, d *dialect, o *op) error {
 		if e.stored == nil {
 			continue
 		}
-		value, ok := paid[c.key]
+		obj, ok := paid[c.key]
 		if !ok {
-			value = e.value
+			if e.obj == nil {
+				if e.obj, err = c.decode(ctx, e.stored.value, e.stored.modRev); err != nil {
+					o.refused = err
+					return nil
+				}
+				e.charge = c
+			}
+			obj = e.obj.DeepCopyObject()
 		}
-		if value, err = c.pay(ctx, value, e.stored.modRev); err != nil {
+		if err := c.pay(obj); err != nil {
 			o.refused = err
 			return nil
 		}
-		paid[c.key] = value
+		paid[c.key] = obj
 	}
-	for key, value := range paid {
+	for key, obj := range paid {
 		e := t.quotas[key]
-		e.value, e.last = value, o
+		e.obj, e.last = obj, o
 	}
 	return nil
 }
@@ -164,9 +186,6 @@ func (t *tab) entry(ctx context.Context, tx *sql.Tx, d *dialect, key string) (*t
 		return nil, err
 	}
 	e := &tabEntry{stored: cur}
-	if cur != nil {
-		e.value = cur.value
-	}
 	t.quotas[key] = e
 	t.order = append(t.order, key)
 	return e, nil
@@ -187,6 +206,10 @@ func (t *tab) settle(ctx context.Context, tx *sql.Tx, d *dialect, rev *int64) er
 		if e.last == nil {
 			continue
 		}
+		value, err := e.charge.encode(ctx, e.obj)
+		if err != nil {
+			return fmt.Errorf("encoding quota %s: %w", key, err)
+		}
 		next := *rev + 1
 		res, err := tx.ExecContext(ctx, d.sql(`
 			UPDATE canopy_revisions SET superseded_rev = $1
@@ -200,11 +223,11 @@ func (t *tab) settle(ctx context.Context, tx *sql.Tx, d *dialect, rev *int64) er
 		if _, err := tx.ExecContext(ctx, d.sql(`
 			INSERT INTO canopy_revisions (rev, key, value, create_rev, prev_rev, expires_at)
 			VALUES ($1, $2, $3, $4, $5, NULL)`),
-			next, key, e.value, e.stored.createRev, e.stored.modRev); err != nil {
+			next, key, value, e.stored.createRev, e.stored.modRev); err != nil {
 			return err
 		}
 		*rev = next
-		e.last.paid = append(e.last.paid, event{rev: next, createRev: e.stored.createRev, key: key, value: e.value, prevValue: e.stored.value})
+		e.last.paid = append(e.last.paid, event{rev: next, createRev: e.stored.createRev, key: key, value: value, prevValue: e.stored.value})
 	}
 	t.quotas, t.order = nil, nil
 	return nil
