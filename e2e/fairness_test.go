@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/client-go/rest"
+
 	"github.com/canopy-dev/canopy/pkg/fairness"
 	"github.com/canopy-dev/canopy/pkg/registry/tenancy"
 )
@@ -210,7 +212,10 @@ func writeManifest(t *testing.T, manifest string) string {
 // a line of their own, and those arriving while 100 wait are refused with
 // 429, a Retry-After and a message naming the flag. Another logical
 // cluster's requests all go through meanwhile, and the flooder's go
-// through again once its flood is over.
+// through again once its flood is over. A flood sent in that other
+// logical cluster's name, by a user who is no member and by an anonymous
+// client, is refused by authorization alone and holds up none of its
+// member's requests.
 func TestFairnessShare(t *testing.T) {
 	t.Parallel()
 	h := &hub{bin: buildHub(t), dataDir: t.TempDir(), port: freePort(t), flags: []string{"--max-requests-inflight=4"}}
@@ -229,29 +234,33 @@ func TestFairnessShare(t *testing.T) {
 	}
 	fillConfigMaps(t, server, pki, "root:a", 300)
 
-	// The flood's requests go over one HTTP/2 connection, so that they
-	// all arrive at once.
+	// Each flood's requests go over one HTTP/2 connection, so that they
+	// all arrive at once, while root:b's member lists in root:b, whose
+	// lists must all go through.
+	const flood = 300
+	floodWhileQuiet := func(client *http.Client, cluster string) []answer {
+		codes := make([]answer, flood)
+		var wg sync.WaitGroup
+		for i := range flood {
+			wg.Go(func() {
+				var err error
+				if codes[i], err = tryDo(client, server, list(cluster)); err != nil {
+					t.Errorf("a list of the flood of %s: %v", cluster, err)
+				}
+			})
+		}
+		quiet := bob.httpClient("b")
+		for i := range 20 {
+			if a := do(t, quiet, server, list("b")); a.code != http.StatusOK {
+				t.Errorf("root:b's list %d during a flood of %s: %d %s", i, cluster, a.code, a.body)
+			}
+		}
+		wg.Wait()
+		return codes
+	}
 	flooder := alice.httpClient("a")
 	flooder.Timeout = 2 * time.Minute
-	const flood = 300
-	codes := make([]answer, flood)
-	var wg sync.WaitGroup
-	for i := range flood {
-		wg.Go(func() {
-			var err error
-			if codes[i], err = tryDo(flooder, server, list("a")); err != nil {
-				t.Errorf("a list of the flood: %v", err)
-			}
-		})
-	}
-	quiet := bob.httpClient("b")
-	for i := range 20 {
-		if a := do(t, quiet, server, list("b")); a.code != http.StatusOK {
-			t.Errorf("root:b's list %d during root:a's flood: %d %s", i, a.code, a.body)
-		}
-	}
-	wg.Wait()
-
+	codes := floodWhileQuiet(flooder, "a")
 	served, refused := 0, 0
 	for _, a := range codes {
 		switch a.code {
@@ -275,6 +284,34 @@ func TestFairnessShare(t *testing.T) {
 	}
 	if a := do(t, flooder, server, list("a")); a.code != http.StatusOK {
 		t.Errorf("root:a's list after its flood: %d %s", a.code, a.body)
+	}
+
+	// Flow control comes before authorization. A flood in the name of a
+	// logical cluster its senders may not use must neither queue in that
+	// cluster's flow nor hold its share: root:b's member goes through, and
+	// each request of the flood is refused by authentication or
+	// authorization, or, past the flow's queue of its own, by flow
+	// control, never by root:b's share.
+	anonymous, err := rest.HTTPClientFor(&rest.Config{Host: server, TLSClientConfig: rest.TLSClientConfig{CAFile: filepath.Join(pki, "ca.crt")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	anonymous.Timeout = 2 * time.Minute
+	for _, attacker := range []struct {
+		name    string
+		client  *http.Client
+		refusal int
+	}{
+		{"alice, a member of root:a alone", flooder, http.StatusForbidden},
+		{"an anonymous client", anonymous, http.StatusUnauthorized},
+	} {
+		for i, a := range floodWhileQuiet(attacker.client, "b") {
+			ownQueue := a.code == http.StatusTooManyRequests && !strings.Contains(string(a.body), "root:b")
+			if a.code != attacker.refusal && !ownQueue {
+				t.Errorf("%s's list %d of root:b: %d %s; want %d, or 429 for its own flow", attacker.name, i, a.code, a.body, attacker.refusal)
+				break
+			}
+		}
 	}
 }
 

@@ -49,6 +49,15 @@
 // syncers and probes are not capped. Lines exist only while their logical
 // cluster has requests in flight, and are a replica's, as its seats are.
 //
+// Flow control runs before authorization, so the logical cluster a path
+// names is not yet known to be the requester's: counted there, anyone
+// could fill another tenant's flow and line by naming its logical cluster.
+// A tenant's request is counted in its logical cluster only if the hub's
+// authorizer allows it; one it refuses is a flow of its user's own
+// ("user/<name>"; no logical cluster's name holds a slash), under no
+// share, and is refused as soon as it is dispatched. Each such request is
+// authorized twice, here and by the authorization filter.
+//
 // Upstream's FlowSchemas know two flow distinguishers, ByUser and
 // ByNamespace, and neither is the logical cluster: a user is global to the
 // hub (one person may act in many logical clusters), and a namespace name

@@ -5,6 +5,8 @@ import (
 
 	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apiserver/pkg/authorization/authorizer"
+	genericapifilters "k8s.io/apiserver/pkg/endpoints/filters"
 	utilflowcontrol "k8s.io/apiserver/pkg/util/flowcontrol"
 	fq "k8s.io/apiserver/pkg/util/flowcontrol/fairqueuing"
 	fcrequest "k8s.io/apiserver/pkg/util/flowcontrol/request"
@@ -18,10 +20,12 @@ import (
 // configuration, sharing serverConcurrencyLimit seats among its priority
 // levels, with each request's flow told by its logical cluster, and each
 // logical cluster holding at most sharePercent of the workload level's
-// seats (share.go; 100 or more means no cap). Its Run, which the generic
+// seats (share.go; 100 or more means no cap). A tenant's request that
+// authz refuses is counted as its user's, not its logical cluster's
+// (byCluster.Handle). Its Run, which the generic
 // API server calls once it serves, starts the informers that feed it too.
-func New(serverConcurrencyLimit, sharePercent int) utilflowcontrol.Interface {
-	c := byCluster{share: newShare(serverConcurrencyLimit, sharePercent)}
+func New(serverConcurrencyLimit, sharePercent int, authz authorizer.Authorizer) utilflowcontrol.Interface {
+	c := byCluster{share: newShare(serverConcurrencyLimit, sharePercent), authz: authz}
 	var objects []runtime.Object
 	for _, pl := range priorityLevels() {
 		pl = pl.DeepCopy()
@@ -54,6 +58,7 @@ type byCluster struct {
 	utilflowcontrol.Interface
 	informers kubeinformers.SharedInformerFactory
 	share     *share
+	authz     authorizer.Authorizer
 	// The workload level and its FlowSchema, which a request the share
 	// refuses is answered as classified in.
 	schema *flowcontrolv1.FlowSchema
@@ -71,20 +76,50 @@ func (c byCluster) Handle(ctx context.Context, digest utilflowcontrol.RequestDig
 	noteFn func(fs *flowcontrolv1.FlowSchema, pl *flowcontrolv1.PriorityLevelConfiguration, flowDistinguisher string),
 	workEstimator func() fcrequest.WorkEstimate, queueNoteFn fq.QueueNoteFn, execFn func(),
 ) {
-	if cluster, capped := applies(ctx, digest); capped && c.share != nil {
-		release, err := c.share.acquire(ctx, cluster)
-		if err != nil {
-			c.refuse(ctx, cluster, err, noteFn, execFn)
-			return
+	cluster, inCluster := logicalcluster.ClusterFrom(ctx)
+	flow := string(cluster)
+	if tenant, capped := applies(ctx, digest); capped {
+		switch {
+		case !c.allowed(ctx):
+			// Flow control comes before authorization. Counted in the
+			// logical cluster its path names, a request its user may not
+			// make would let anyone queue in a logical cluster's flow, and
+			// hold its share, by naming it, until authorization refused
+			// the requests once dispatched. It is its user's instead, in
+			// a flow no logical cluster's name can be ("/" is in none),
+			// and under no share: refused at once, it holds a seat only
+			// that long.
+			flow = "user/" + digest.User.GetName()
+		case c.share != nil:
+			release, err := c.share.acquire(ctx, tenant)
+			if err != nil {
+				c.refuse(ctx, tenant, err, noteFn, execFn)
+				return
+			}
+			defer release()
 		}
-		defer release()
 	}
-	if cluster, ok := logicalcluster.ClusterFrom(ctx); ok && digest.RequestInfo != nil {
+	if inCluster && digest.RequestInfo != nil {
 		info := *digest.RequestInfo
-		info.Namespace = string(cluster)
+		info.Namespace = flow
 		digest.RequestInfo = &info
 	}
 	c.Interface.Handle(ctx, digest, noteFn, workEstimator, queueNoteFn, execFn)
+}
+
+// allowed tells whether the request of ctx is one its user may make, as
+// the authorization filter behind flow control will decide. With no
+// authorizer, every request is.
+func (c byCluster) allowed(ctx context.Context) bool {
+	if c.authz == nil {
+		return true
+	}
+	attrs, err := genericapifilters.GetAuthorizerAttributes(ctx)
+	if err != nil {
+		return false
+	}
+	decision, _, err := c.authz.Authorize(ctx, attrs)
+	return err == nil && decision == authorizer.DecisionAllow
 }
 
 // refuse answers a request the share refused, with a Status saying why,

@@ -2,11 +2,13 @@ package fairness
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
 	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	"k8s.io/apiserver/pkg/authentication/user"
+	"k8s.io/apiserver/pkg/authorization/authorizer"
 	"k8s.io/apiserver/pkg/endpoints/request"
 	utilflowcontrol "k8s.io/apiserver/pkg/util/flowcontrol"
 	fcrequest "k8s.io/apiserver/pkg/util/flowcontrol/request"
@@ -18,9 +20,18 @@ import (
 
 // Each request lands in the hub's FlowSchema for its user, and a
 // tenant's flow is its logical cluster, whoever the user and whatever the
-// namespace.
+// namespace, if the user may make the request; otherwise its user's.
 func TestClassification(t *testing.T) {
-	fc := New(20, DefaultSharePercent)
+	// alice is a member of root:a and root:b, bob of root:a alone.
+	members := map[string][]logicalcluster.Name{"alice": {"root:a", "root:b"}, "bob": {"root:a"}}
+	authz := authorizer.AuthorizerFunc(func(ctx context.Context, a authorizer.Attributes) (authorizer.Decision, string, error) {
+		cluster, _ := logicalcluster.ClusterFrom(ctx)
+		if slices.Contains(members[a.GetUser().GetName()], cluster) {
+			return authorizer.DecisionAllow, "", nil
+		}
+		return authorizer.DecisionNoOpinion, "", nil
+	})
+	fc := New(20, DefaultSharePercent, authz)
 	stop := make(chan struct{})
 	defer close(stop)
 	go func() { _ = fc.Run(stop) }()
@@ -37,8 +48,12 @@ func TestClassification(t *testing.T) {
 		{&user.DefaultInfo{Name: "alice", Groups: []string{user.AllAuthenticated}}, "root:a", LevelWorkload, "root:a"},
 		{&user.DefaultInfo{Name: "bob", Groups: []string{user.AllAuthenticated}}, "root:a", LevelWorkload, "root:a"},
 		{&user.DefaultInfo{Name: "alice", Groups: []string{user.AllAuthenticated}}, "root:b", LevelWorkload, "root:b"},
+		{&user.DefaultInfo{Name: "bob", Groups: []string{user.AllAuthenticated}}, "root:b", LevelWorkload, "user/bob"},
+		{&user.DefaultInfo{Name: user.Anonymous, Groups: []string{user.AllUnauthenticated}}, "root:a", LevelWorkload, "user/" + user.Anonymous},
 	} {
-		ctx := logicalcluster.WithCluster(context.Background(), c.cluster)
+		// As the authentication filter and the request-info resolver in
+		// front of flow control leave them.
+		ctx := request.WithRequestInfo(request.WithUser(logicalcluster.WithCluster(context.Background(), c.cluster), c.who), list)
 		var fs, distinguisher string
 		deadline := time.Now().Add(10 * time.Second)
 		for fs != c.flowSchema && time.Now().Before(deadline) {

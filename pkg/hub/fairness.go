@@ -34,5 +34,5 @@ func applyFairness(cfg *genericapiserver.Config, o Options) {
 	if share <= 0 {
 		share = DefaultMaxSeatsPerClusterPercent
 	}
-	cfg.FlowControl = fairness.New(seats, share)
+	cfg.FlowControl = fairness.New(seats, share, cfg.Authorization.Authorizer)
 }
