@@ -169,9 +169,14 @@ func checkPullFails(t *testing.T, ctx context.Context, c *Cluster, pod string) {
 // kwok runs on this machine.
 func checkPodExec(t *testing.T, c *Cluster, pod string) {
 	k := exec.Command("kubectl", "--kubeconfig", c.Kubeconfig, "exec", pod, "-n", "default", "--", "echo", "exec in "+c.Name)
-	out, err := k.CombinedOutput()
+	// Only the command's output is compared: kubectl may log to stderr
+	// about the stream as it closes ("Unknown stream id 1, discarding
+	// message") after an exec that went well.
+	var stderr strings.Builder
+	k.Stderr = &stderr
+	out, err := k.Output()
 	if err != nil || strings.TrimSpace(string(out)) != "exec in "+c.Name {
-		t.Errorf("kubectl exec %s -- echo: %q, %v", pod, out, err)
+		t.Errorf("kubectl exec %s -- echo: %q, %v (stderr %q)", pod, out, err, stderr.String())
 	}
 }
 
