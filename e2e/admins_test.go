@@ -13,6 +13,7 @@ import (
 // cluster there, is its admin, and can choose its admins, who then have
 // rights there and nowhere else, for as long as they are listed.
 func TestAdmins(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("kubectl"); err != nil {
 		t.Fatalf("kubectl must be on PATH: %v", err)
 	}

@@ -42,6 +42,7 @@ func (k kubectl) gone(context string, args ...string) {
 // their logical cluster, and with their owners, and own objects in turn,
 // each in its own logical cluster only.
 func TestCRDLifecycle(t *testing.T) {
+	t.Parallel()
 	h, k, _ := startHubWith(t, "a", "b")
 	for _, context := range []string{"a", "b"} {
 		k.apply(context, widgetsCRD("v1", sizeSchema))
@@ -104,6 +105,7 @@ func TestCRDLifecycle(t *testing.T) {
 // their own logical cluster's definition, through the watch cache their
 // group resource shares with every other logical cluster's.
 func TestCRDSelectableFields(t *testing.T) {
+	t.Parallel()
 	_, k, _ := startHubWith(t, "a", "b")
 	k.apply("a", strings.Replace(widgetsCRD("v1", nameSchema), "    storage: true\n", "    storage: true\n    selectableFields:\n    - jsonPath: .spec.color\n", 1))
 	k.apply("b", widgetsCRD("v1", nameSchema))

@@ -90,6 +90,7 @@ const (
 // the same name in two is two definitions, and each is validated as
 // kube-apiserver validates it, with what the hub cannot serve refused.
 func TestCRDDefinitions(t *testing.T) {
+	t.Parallel()
 	_, k, _ := startHubWith(t, "a", "b")
 	k.apply("a", widgetsCRD("v1", sizeSchema))
 	if _, err := k.run("--context", "b", "get", "crd", "widgets.example.com"); err == nil || !strings.Contains(err.Error(), "NotFound") {
@@ -148,6 +149,7 @@ var gizmosAsWidgets = strings.NewReplacer("name: widgets.", "name: gizmos.", "pl
 // cluster: a kind taken in root:a is free in root:b, and freed in root:a
 // when its definition goes.
 func TestCRDConditions(t *testing.T) {
+	t.Parallel()
 	_, k, _ := startHubWith(t, "a", "b")
 	k.apply("a", widgetsCRD("v1", sizeSchema))
 	k.must("--context", "a", "wait", "--for=condition=Established", "crd/widgets.example.com", "--timeout=10s")
@@ -258,6 +260,7 @@ const widgets = "/apis/example.com/v1/namespaces/default/widgets"
 // defaulting and pruning by it, and root:c, without a definition, serves
 // none.
 func TestCRDServing(t *testing.T) {
+	t.Parallel()
 	h, k, pki := startHubWith(t, "a", "b", "c")
 	client, err := adminClient(pki)
 	if err != nil {
@@ -437,6 +440,7 @@ spec:
 // A definition with several versions and conversion None serves its
 // objects at each, stored at its storage version.
 func TestCRDVersions(t *testing.T) {
+	t.Parallel()
 	h, k, pki := startHubWith(t, "a")
 	client, err := adminClient(pki)
 	if err != nil {
@@ -518,6 +522,7 @@ func (c crClient) discovered(cluster string, aggregated bool) (groups []string, 
 // the hub's groups, so that kubectl uses custom resources by kind and
 // short name there, and only there.
 func TestCRDDiscovery(t *testing.T) {
+	t.Parallel()
 	h, k, pki := startHubWith(t, "a", "b")
 	client, err := adminClient(pki)
 	if err != nil {
@@ -566,6 +571,7 @@ func TestCRDDiscovery(t *testing.T) {
 // OpenAPI v3 in each logical cluster describes the custom resources of
 // its own definitions, for kubectl explain.
 func TestCRDOpenAPI(t *testing.T) {
+	t.Parallel()
 	h, k, pki := startHubWith(t, "a", "b")
 	k.apply("a", widgetsCRD("v1", sizeSchema))
 	k.apply("b", widgetsCRD("v1", nameSchema))

@@ -12,6 +12,7 @@ import (
 // view withholds secrets, and a labeled ClusterRole extends view, edit and
 // admin, which only a full admin of the logical cluster may arrange.
 func TestDefaultRoles(t *testing.T) {
+	t.Parallel()
 	h, admin := startHub(t, buildHub(t), "")
 	pki := filepath.Join(h.dataDir, "pki")
 	bob := userKubeconfig(t, pki, "bob")

@@ -5,10 +5,10 @@
 // Every test starts its own hubs, physical clusters and syncers, on ports
 // and directories of its own, so tests share nothing but the binaries
 // (built once per run) and the PostgreSQL server, in which each has its
-// own database. The longest tests, which spend most of their time waiting
-// out heartbeats, grace periods and outages, or creating thousands of
-// objects, call t.Parallel, so that they overlap instead of adding up in
-// CI; a test that sets environment variables (t.Setenv, as those passing
-// hub flags through hubFlagsEnv do) cannot, and a test that times the hub
-// within a second should not.
+// own database. Tests call t.Parallel, so that their waits (for heartbeats,
+// grace periods, outages and process start-ups) overlap instead of adding
+// up in CI; a test that
+// sets environment variables (t.Setenv, as those passing hub flags
+// through hubFlagsEnv do) cannot, and a test that times the hub within a
+// second should not.
 package e2e

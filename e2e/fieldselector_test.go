@@ -474,6 +474,7 @@ func checkDeploymentEvents(t *testing.T, servers []server) int {
 // chart whose kubeVersion asks for at least 1.30 and refuses one that asks
 // for 1.99.
 func TestServerVersion(t *testing.T) {
+	t.Parallel()
 	_, k, _ := startHubWith(t, "a")
 	out := k.must("--context", "a", "version", "-o", "json")
 	for _, want := range []string{`"major": "1"`, `"minor": "37"`, `"gitVersion": "v1.37.`, "+canopy"} {

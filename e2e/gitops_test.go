@@ -193,6 +193,7 @@ func startKustomizeController(t *testing.T, k kubectl, bin, kubeContext string) 
 // apply, re-applies them after manual drift, and prunes what is removed
 // from the directory. root:b sees nothing of it.
 func TestGitopsFlux(t *testing.T) {
+	t.Parallel()
 	_, k, _ := startHubWith(t, "a", "b")
 	tools := builtTool(t, "kustomize-controller")
 

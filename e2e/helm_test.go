@@ -73,6 +73,7 @@ func (h helm) must(kubeContext string, args ...string) string {
 // --wait is not used: nothing runs workloads at the hub (no syncer here),
 // so the Deployment never becomes available and helm would wait forever.
 func TestHelm(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ component, operation string }{{"helm", "Update"}, {"helm4", "Apply"}} {
 		t.Run(c.component, func(t *testing.T) { testHelm(t, c.component, c.operation) })
 	}

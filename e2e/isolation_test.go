@@ -35,6 +35,7 @@ const seedCanary = "isolation-canary-7f3a"
 // same requests. The matrix follows discovery, so every resource the hub
 // serves is covered as soon as it is served.
 func TestIsolation(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("kubectl"); err != nil {
 		t.Fatalf("kubectl must be on PATH: %v", err)
 	}

@@ -16,6 +16,7 @@ import (
 // binary edits a kubeconfig that the real kubectl then uses, and the same
 // binary answers `kubectl lc` through a kubectl-lc symlink on PATH.
 func TestKubeconfigCommands(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("kubectl"); err != nil {
 		t.Fatalf("kubectl must be on PATH: %v", err)
 	}

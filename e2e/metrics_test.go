@@ -13,6 +13,7 @@ import (
 // the same traffic spread over many more logical clusters leaves the set
 // of series unchanged, so nothing is labelled by logical cluster.
 func TestMetricsCardinality(t *testing.T) {
+	t.Parallel()
 	h := &hub{bin: buildHub(t), dataDir: t.TempDir(), port: freePort(t)}
 	h.start(t)
 	client, err := adminClient(filepath.Join(h.dataDir, "pki"))

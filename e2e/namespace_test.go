@@ -13,6 +13,7 @@ import (
 // checks that its content goes with it, in its own logical cluster only,
 // and that nothing is created in a namespace that does not exist.
 func TestNamespaceDeletion(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("kubectl"); err != nil {
 		t.Fatalf("kubectl must be on PATH: %v", err)
 	}

@@ -13,6 +13,7 @@ import (
 // kubectl releases on the machine drive a logical cluster through the
 // basic get, apply and delete.
 func TestOldKubectl(t *testing.T) {
+	t.Parallel()
 	path, err := exec.LookPath("kubectl")
 	if err != nil {
 		t.Fatalf("kubectl must be on PATH: %v", err)

@@ -34,6 +34,7 @@ type explained struct {
 // selecting region us places it nowhere, saying Constraint for pc3. The
 // Deployment is never created.
 func TestPlacementExplain(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("kubectl"); err != nil {
 		t.Fatalf("kubectl must be on PATH: %v", err)
 	}

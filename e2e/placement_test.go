@@ -11,6 +11,7 @@ import (
 // field errors that say what to fix, the status subresource, and the
 // SyncTarget taints and cordon placement reads.
 func TestPlacementAPI(t *testing.T) {
+	t.Parallel()
 	_, admin, _ := startHubWith(t, "a")
 
 	admin.apply("root", `apiVersion: placement.canopy.dev/v1alpha1

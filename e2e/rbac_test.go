@@ -27,6 +27,7 @@ import (
 // with the real kubectl, that it is allowed there and nowhere else, and
 // that a user who may write roles cannot grant more than it has.
 func TestRBAC(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("kubectl"); err != nil {
 		t.Fatalf("kubectl must be on PATH: %v", err)
 	}

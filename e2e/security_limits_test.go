@@ -332,6 +332,7 @@ func serveLargest(t *testing.T, h *hub, client *http.Client, url string) {
 // cluster and to a logical cluster, and checks that the hub answers as
 // kube-apiserver does, or with a 4xx where it answers 5xx.
 func TestKubeDifferential(t *testing.T) {
+	t.Parallel()
 	servers := kubeAndHub(t, "pc1", "team")
 	configMaps := "/api/v1/namespaces/default/configmaps"
 	for _, s := range servers {
@@ -411,6 +412,7 @@ func TestKubeDifferential(t *testing.T) {
 // answered the same whether it exists or not, over every kind of request;
 // system:masters is told it does not exist.
 func TestLogicalClusterExistence(t *testing.T) {
+	t.Parallel()
 	h, admin, pki := startHubWith(t, "team")
 	server := "https://127.0.0.1:" + strconv.Itoa(h.port)
 	// root:team defines widgets, which only its members may learn.

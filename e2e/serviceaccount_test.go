@@ -20,6 +20,7 @@ import (
 // in root:a, with what its RoleBinding grants there, and nowhere else, and
 // no longer once the ServiceAccount is deleted.
 func TestServiceAccountTokens(t *testing.T) {
+	t.Parallel()
 	h, admin, pki := startHubWith(t, "a", "b")
 	for _, context := range []string{"a", "b", "root"} {
 		admin.must("--context", context, "create", "configmap", "data-"+context, "--from-literal", "k=v")

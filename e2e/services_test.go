@@ -97,6 +97,7 @@ ports: [{name: http, port: 8080}]
 // Kubernetes' defaults, validation, tables, status subresources,
 // server-side apply, discovery and namespace deletion.
 func TestServices(t *testing.T) {
+	t.Parallel()
 	onEachDatastore(t, func(t *testing.T, h *hub, k kubectl) {
 		k.addContexts(h, filepath.Join(h.dataDir, "pki"), "admin")
 		k.createLogicalCluster("root", "a")
@@ -253,6 +254,7 @@ func (k kubectl) with(context, ns string) kubectl {
 // none, and a deleted Service's IP goes to the next. A headless Service
 // stays headless, and a taken IP given by hand is refused.
 func TestServiceClusterIPs(t *testing.T) {
+	t.Parallel()
 	h := &hub{bin: buildHub(t), dataDir: t.TempDir(), datastore: pgtest.Shared(t).NewDatabase(t), port: freePort(t),
 		flags: []string{"--service-cluster-ip-range", "10.0.0.0/28"}}
 	h.start(t)

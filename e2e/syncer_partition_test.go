@@ -164,6 +164,7 @@ func TestSyncerPartition(t *testing.T) {
 // nothing of one logical cluster reaches the other's physical cluster,
 // and each logical cluster lists at the hub only its own pods.
 func TestSyncerTwoClusters(t *testing.T) {
+	t.Parallel()
 	h, admin, _ := startHubWith(t, "a", "b")
 	syncerBin := buildSyncer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)

@@ -19,6 +19,7 @@ import (
 // the pods it copies up, and its report of their status. Everything else, another target's objects
 // included, is a 403 saying why.
 func TestSyncerScope(t *testing.T) {
+	t.Parallel()
 	h, admin := startHub(t, buildHub(t), "")
 	pki := filepath.Join(h.dataDir, "pki")
 	admin.addContexts(h, pki, "admin")

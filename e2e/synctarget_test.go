@@ -85,6 +85,7 @@ func heartbeat(t time.Time) string {
 // kubeconfig in it lets the syncer read the wildcard and report its
 // target, and nothing more.
 func TestSyncTargetCreate(t *testing.T) {
+	t.Parallel()
 	if _, err := pcluster.EnsureBinaries(); err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 // its user and groups in every logical cluster, and grants there only
 // what that logical cluster's RBAC does.
 func TestStaticTokens(t *testing.T) {
+	t.Parallel()
 	tokens := filepath.Join(t.TempDir(), "tokens.csv")
 	if err := os.WriteFile(tokens, []byte("s3cret,carol,uid-carol,\"devs,qa\"\n"), 0o600); err != nil {
 		t.Fatal(err)

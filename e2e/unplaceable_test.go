@@ -18,6 +18,7 @@ import (
 // other reason a lone target may have not to take an object (a taint,
 // spec.logicalClusters), a Deployment created shows it.
 func TestUnplaceable(t *testing.T) {
+	t.Parallel()
 	h, admin, pki := startHubWith(t, "a")
 	bob := userKubeconfig(t, pki, "bob")
 	bob.addContexts(h, pki, "bob")

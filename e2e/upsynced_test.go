@@ -13,6 +13,7 @@ import (
 // change nor delete it, while its own syncer can, and that an ordinary pod
 // is theirs to change.
 func TestUpsyncedPodsReadOnly(t *testing.T) {
+	t.Parallel()
 	h, admin, pki := startHubWith(t, "a")
 	users := map[string]kubectl{}
 	for _, name := range []string{"alice", workloadv1alpha1.SyncerUser("k1"), workloadv1alpha1.SyncerUser("k2")} {

@@ -26,6 +26,7 @@ const wildcardColumns = `jsonpath={range .items[*]}{.metadata.annotations.canopy
 // canopy:wildcard-readers granted list and watch in root, and checks that
 // no one else reads there and that nothing is written there.
 func TestWildcard(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("kubectl"); err != nil {
 		t.Fatalf("kubectl must be on PATH: %v", err)
 	}

@@ -28,6 +28,7 @@ spec:
 // in a child logical cluster, on each datastore, as in a Kubernetes
 // cluster without controllers: stored, defaulted and validated only.
 func TestWorkloads(t *testing.T) {
+	t.Parallel()
 	onEachDatastore(t, func(t *testing.T, h *hub, k kubectl) {
 		pki := filepath.Join(h.dataDir, "pki")
 		k.addContexts(h, pki, "admin")
