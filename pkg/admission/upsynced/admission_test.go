@@ -30,16 +30,8 @@ func TestDecisions(t *testing.T) {
 		return pod(map[string]string{"app": "web", workloadv1alpha1.UpsyncedLabel: key})
 	}
 	plain := pod(map[string]string{"app": "web"})
-	var (
-		syncer1 = &user.DefaultInfo{Name: workloadv1alpha1.SyncerUser("k1")}
-		syncer2 = &user.DefaultInfo{Name: workloadv1alpha1.SyncerUser("k2")}
-		admin   = &user.DefaultInfo{Name: "alice", Groups: []string{user.AllAuthenticated}}
-		master  = &user.DefaultInfo{Name: "root", Groups: []string{user.SystemPrivilegedGroup}}
-		// The garbage collector deletes copies whose owners are gone.
-		collector = &user.DefaultInfo{Name: loopback.User("garbage-collector"), Groups: []string{loopback.Group}}
-		// A user named like the key alone is no syncer.
-		named1 = &user.DefaultInfo{Name: "k1"}
-	)
+	// A user named like the key alone is no syncer.
+	named1 := &user.DefaultInfo{Name: "k1"}
 	for _, tc := range []struct {
 		name          string
 		op            admission.Operation
@@ -405,7 +397,8 @@ func TestStatusReportWrites(t *testing.T) {
 }
 
 // The users the tables write as: two targets' syncers, a tenant,
-// system:masters and one of the hub's controllers.
+// system:masters and one of the hub's controllers, the garbage collector,
+// which deletes copies whose owners are gone.
 var (
 	syncer1   = &user.DefaultInfo{Name: workloadv1alpha1.SyncerUser("k1")}
 	syncer2   = &user.DefaultInfo{Name: workloadv1alpha1.SyncerUser("k2")}
