@@ -377,19 +377,13 @@ func TestMain(m *testing.M) {
 // of its own and the admin's kubectl.
 func onEachDatastore(t *testing.T, test func(t *testing.T, h *hub, k kubectl)) {
 	t.Helper()
-	onEachDatastoreWith(t, nil, test)
-}
-
-// onEachDatastoreWith is onEachDatastore with hubs started with flags.
-func onEachDatastoreWith(t *testing.T, flags []string, test func(t *testing.T, h *hub, k kubectl)) {
-	t.Helper()
 	if _, err := exec.LookPath("kubectl"); err != nil {
 		t.Fatalf("kubectl must be on PATH: %v", err)
 	}
 	bin := buildHub(t)
 	for _, ds := range datastores {
 		t.Run(ds.name, func(t *testing.T) {
-			h, k := startHub(t, bin, ds.url(t), flags...)
+			h, k := startHub(t, bin, ds.url(t))
 			test(t, h, k)
 		})
 	}

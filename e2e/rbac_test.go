@@ -241,9 +241,15 @@ rules:
 
 // apply creates or updates the objects of manifest in the logical cluster
 // of context.
+//
+// It may take two minutes rather than run's 20 s: kubectl sends a request
+// or two per object, and a manifest of hundreds, on a busy machine, takes
+// longer than 20 s without anything being wrong.
 func (k kubectl) apply(context, manifest string) {
 	k.t.Helper()
-	k.must("--context", context, "apply", "-f", writeFile(k.t, manifest))
+	if _, err := k.runWithin(2*time.Minute, "--context", context, "apply", "-f", writeFile(k.t, manifest)); err != nil {
+		k.t.Fatal(err)
+	}
 }
 
 // eventually runs kubectl until it succeeds, for up to 10s.

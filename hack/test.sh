@@ -72,7 +72,41 @@ fi
 
 # CI keeps only the end of the output, so failed tests and packages (a panic
 # or a timeout fails a package without a --- FAIL line) are named just above
-# the count.
+# the count, each failed test with the last lines it logged: parallel tests'
+# lines are interleaved, and go test heads each run of them with the name
+# of the test they belong to.
+awk '
+	match($0, /^=== (RUN|CONT|NAME) +/) { test = substr($0, RLENGTH + 1); next }
+	/^[[:space:]]+[^[:space:]]+_test\.go:[0-9]+: / {
+		line = $0
+		sub(/^[[:space:]]+/, "", line)
+		n = ++count[test]
+		said[test, n] = line
+		next
+	}
+	# A message of several lines goes on, indented deeper.
+	/^[[:space:]][[:space:]][[:space:]][[:space:]][[:space:]]+[^-[:space:]]/ && count[test] && length(said[test, count[test]]) < 400 {
+		line = $0
+		sub(/^[[:space:]]+/, "", line)
+		said[test, count[test]] = said[test, count[test]] " / " line
+		next
+	}
+	match($0, /^[[:space:]]*--- FAIL: [^ ]+/) {
+		name = substr($0, RSTART, RLENGTH)
+		sub(/^[[:space:]]*--- FAIL: /, "", name)
+		failed[++nfailed] = name
+	}
+	END {
+		for (i = 1; i <= nfailed; i++) {
+			name = failed[i]
+			for (n = count[name] > 3 ? count[name] - 2 : 1; n <= count[name]; n++) {
+				line = said[name, n]
+				if (length(line) > 400) line = substr(line, 1, 400) "…"
+				printf "said by %s: %s\n", name, line
+			}
+		}
+	}
+' "$log"
 grep -a -E -- '^[[:space:]]*--- FAIL|^FAIL[[:space:]]' "$log" | sed 's/^[[:space:]]*/failed: /' || true
 # Subtests are indented, so leading whitespace is allowed.
 awk '

@@ -222,6 +222,14 @@ func (c *Cluster) create(ctx context.Context, bins Binaries, opts Options) error
 	if c.Config, err = clientcmd.BuildConfigFromFlags("", c.Kubeconfig); err != nil {
 		return err
 	}
+	// The certificates' data, not their files: client-go reloads a client
+	// certificate named by file for as long as its cached transport lives,
+	// which is the whole test process, and logs an error each time once
+	// the cluster's directory is removed.
+	if err := rest.LoadTLSFiles(c.Config); err != nil {
+		return err
+	}
+	c.Config.CertFile, c.Config.KeyFile, c.Config.CAFile = "", "", ""
 	if c.Client, err = kubernetes.NewForConfig(c.Config); err != nil {
 		return err
 	}
