@@ -13,6 +13,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/canopy-dev/canopy/e2e/pcluster"
@@ -293,4 +294,81 @@ func TestResourceQuotaAcrossReplicas(t *testing.T) {
 		out, _ := k.run("--context", "root", "get", "resourcequota", "q", "-n", "race", "-o", "jsonpath={.status.used.count/configmaps}")
 		return out == strconv.Itoa(hard), out
 	})
+}
+
+// TestResourceQuotaKeepsManagedFields checks that admission's charges to a
+// quota keep who manages what in it, as kube-apiserver's do: a charge by
+// upstream's Evaluator (a PersistentVolumeClaim made by server-side apply)
+// and one paid in the create's transaction (a POST) leave the applier
+// owning the quota's spec and a merge patch's manager its label, and an
+// update after them is recorded too. A charge that dropped the managed
+// fields left every later update unrecorded, since the field manager
+// tracks no update of an object that has none: differential testing saw
+// an annotation written with a 200 shown as no one's.
+func TestResourceQuotaKeepsManagedFields(t *testing.T) {
+	t.Parallel()
+	onEachDatastore(t, func(t *testing.T, h *hub, k kubectl) {
+		ctx := context.Background()
+		client := kubernetes.NewForConfigOrDie(k.restConfig("root"))
+		k.must("--context", "root", "create", "namespace", "claims")
+		k.must("--context", "root", "apply", "--server-side", "--field-manager", "applier", "-f", writeFile(t, `apiVersion: v1
+kind: ResourceQuota
+metadata: {name: q, namespace: claims}
+spec:
+  hard: {count/persistentvolumeclaims: "4", services.loadbalancers: "10"}
+`))
+		quotas := client.CoreV1().ResourceQuotas("claims")
+		if _, err := quotas.Patch(ctx, "q", types.MergePatchType, []byte(`{"metadata":{"labels":{"l":"patched"}}}`), metav1.PatchOptions{FieldManager: "labeler"}); err != nil {
+			t.Fatal(err)
+		}
+		used := func() string {
+			return k.must("--context", "root", "get", "resourcequota", "q", "-n", "claims", "-o", "jsonpath={.status.used.count/persistentvolumeclaims}")
+		}
+		waitFor(t, 30*time.Second, "quota q to have a status", func() (bool, string) {
+			got := used()
+			return got == "0", got
+		})
+		const claim = `{"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": %q, "namespace": "claims"},
+		  "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}}`
+		k.must("--context", "root", "apply", "--server-side", "-f", writeFile(t, fmt.Sprintf(claim, "applied")))
+		k.must("--context", "root", "create", "-f", writeFile(t, fmt.Sprintf(claim, "created")))
+		if got := used(); got != "2" {
+			t.Fatalf("quota q counts %s claims after two were made, want 2", got)
+		}
+		want := map[string]string{
+			"applier": `{"f:spec":{"f:hard":{"f:count/persistentvolumeclaims":{},"f:services.loadbalancers":{}}}}`,
+			"labeler": `{"f:metadata":{"f:labels":{".":{},"f:l":{}}}}`,
+		}
+		q, err := quotas.Get(ctx, "q", metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		assertOwners(t, "after two charges", q, want)
+
+		q.Annotations["a"] = "updated"
+		q, err = quotas.Update(ctx, q, metav1.UpdateOptions{FieldManager: "updater"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want["updater"] = `{"f:metadata":{"f:annotations":{".":{},"f:a":{}}}}`
+		assertOwners(t, "after an update of its annotations", q, want)
+	})
+}
+
+// assertOwners checks that each manager of want owns what want says in
+// obj's managedFields, with the main resource; other managers, such as
+// those of the status, may own fields too.
+func assertOwners(t *testing.T, when string, obj metav1.Object, want map[string]string) {
+	t.Helper()
+	got := map[string]string{}
+	for _, e := range obj.GetManagedFields() {
+		if e.Subresource == "" {
+			got[e.Manager] = string(e.FieldsV1.Raw)
+		}
+	}
+	for m, fields := range want {
+		if got[m] != fields {
+			t.Errorf("%s: manager %s owns %q, want %s (managers: %v)", when, m, got[m], fields, got)
+		}
+	}
 }

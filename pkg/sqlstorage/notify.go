@@ -26,6 +26,9 @@ const notifyChannel = "canopy_revisions"
 const (
 	safetyPollInterval = time.Second
 	relistenDelay      = time.Second
+	// listenerApplicationName tells the listener's session from the
+	// pool's to whoever reads pg_stat_activity.
+	listenerApplicationName = "canopy-listener"
 )
 
 // listenLoop keeps a LISTEN connection open, on a database that has
@@ -41,6 +44,9 @@ func (b *Backend) listenLoop(ctx context.Context) {
 		klog.ErrorS(err, "Cannot listen for commits; polling instead")
 		return
 	}
+	// The listener's session names itself in pg_stat_activity, whose
+	// query column shows its LISTEN only until its first ping.
+	cfg.RuntimeParams["application_name"] = listenerName(cfg.RuntimeParams["application_name"])
 	for ctx.Err() == nil {
 		err := b.listen(ctx, cfg)
 		b.listening.Store(false)
@@ -55,6 +61,15 @@ func (b *Backend) listenLoop(ctx context.Context) {
 		case <-time.After(relistenDelay):
 		}
 	}
+}
+
+// listenerName is the application name of the listener's session: the
+// one the DSN gives the hub's sessions, if any, marked as the listener's.
+func listenerName(dsnName string) string {
+	if dsnName == "" {
+		return listenerApplicationName
+	}
+	return dsnName + " " + listenerApplicationName
 }
 
 // listen listens on one connection until it fails, ctx ends or a safety

@@ -39,7 +39,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // listenerStarts is when each session listening on the database began.
 func listenerStarts(t *testing.T, b *Backend) []time.Time {
 	t.Helper()
-	rows, err := b.db.Query(`SELECT backend_start FROM pg_stat_activity WHERE datname = current_database() AND query = $1`, "LISTEN "+notifyChannel)
+	rows, err := b.db.Query(`SELECT backend_start FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1`, listenerApplicationName)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,8 +101,9 @@ func TestListenerLostOrDeaf(t *testing.T) {
 	b := listeningBackend(t, url)
 	other := newPodStore(openBackend(t, url))
 
-	if _, err := b.db.Exec(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = $1`,
-		"LISTEN "+notifyChannel); err != nil {
+	killed := time.Now()
+	if _, err := b.db.Exec(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1`,
+		listenerApplicationName); err != nil {
 		t.Fatal(err)
 	}
 	pod := &example.Pod{ObjectMeta: metav1.ObjectMeta{Name: "after-kill", Namespace: "ns"}}
@@ -111,7 +112,7 @@ func TestListenerLostOrDeaf(t *testing.T) {
 	}
 	rev := ordCurrentRV(t, other)
 	waitFor(t, "the write after the listener's end to reach the backend", func() bool { return b.lastSeen() >= rev })
-	waitFor(t, "the backend to listen again", b.listening.Load)
+	waitForListener(t, b, killed, "the backend to listen again")
 
 	// A commit made the old way: the counter moved, nothing announced.
 	since := time.Now()
@@ -134,7 +135,14 @@ func TestListenerLostOrDeaf(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, "a safety poll to read the unannounced commit", func() bool { return b.lastSeen() >= last+1 })
-	waitFor(t, "the backend to connect its listener anew", func() bool {
+	waitForListener(t, b, since, "the backend to connect its listener anew")
+}
+
+// waitForListener waits until b listens on a session that began after
+// since.
+func waitForListener(t *testing.T, b *Backend, since time.Time, what string) {
+	t.Helper()
+	waitFor(t, what, func() bool {
 		for _, s := range listenerStarts(t, b) {
 			if s.After(since) && b.listening.Load() {
 				return true

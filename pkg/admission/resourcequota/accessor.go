@@ -6,7 +6,9 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	upstream "k8s.io/apiserver/pkg/admission/plugin/resourcequota"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
@@ -55,8 +57,8 @@ func newAccessor(quotas *informer.Informer, status rest.Updater) *accessor {
 // namespace is key, so that the Evaluator's retry, which looks quotas up
 // again by the namespace of one, finds the same. The copies have no
 // managed fields: the Evaluator copies each quota again per request it
-// checks, and a status write takes the stored quota's managed fields
-// whatever it is given.
+// checks, and UpdateQuotaStatus writes the stored quota's managed fields
+// whatever it is given (storedManagedFields).
 func (a *accessor) GetQuotas(key string) ([]corev1.ResourceQuota, error) {
 	cluster, ns := parseKey(key)
 	objs := a.quotas.InNamespace(cluster, ns)
@@ -101,7 +103,7 @@ func (a *accessor) UpdateQuotaStatus(q *corev1.ResourceQuota) error {
 	out.Namespace = ns
 	ctx, cancel := context.WithTimeout(logicalcluster.WithCluster(genericapirequest.WithNamespace(context.Background(), ns), cluster), writeTimeout)
 	defer cancel()
-	written, _, err := a.status.Update(ctx, q.Name, rest.DefaultUpdatedObjectInfo(out),
+	written, _, err := a.status.Update(ctx, q.Name, rest.DefaultUpdatedObjectInfo(out, storedManagedFields),
 		rest.ValidateAllObjectFunc, rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{})
 	if err != nil {
 		return err
@@ -112,4 +114,25 @@ func (a *accessor) UpdateQuotaStatus(q *corev1.ResourceQuota) error {
 	}
 	a.updated.Add(key+"/"+q.Name, updated)
 	return nil
+}
+
+// storedManagedFields gives the status write obj the managed fields of
+// old, the quota as stored. The write goes to the storage directly, past
+// the handler's field manager, which would have kept them, and GetQuotas's
+// copies have none: written without them, the quota would lose every
+// manager's fields, and the field manager records no manager of a later
+// update of an object that has none, so a client's update would show as
+// no one's. The write applies only at the resourceVersion the copy was
+// made of, so these are that version's managed fields.
+func storedManagedFields(_ context.Context, obj, old runtime.Object) (runtime.Object, error) {
+	o, err := meta.Accessor(obj)
+	if err != nil {
+		return nil, err
+	}
+	stored, err := meta.Accessor(old)
+	if err != nil {
+		return nil, err
+	}
+	o.SetManagedFields(stored.GetManagedFields())
+	return obj, nil
 }
