@@ -48,8 +48,15 @@ func TestPodStreams(t *testing.T) {
 			}{
 				{"exec", "", []string{"exec", pod, "--", "echo", "hello", "from", "exec"}},
 				// kwok leaves a command's stdin open after kubectl's ends,
-				// so the command reads no more than it is sent.
-				{"exec -i", "line one\nline two\n", []string{"exec", "-i", pod, "--", "head", "-n", "2"}},
+				// so the command reads no more than it is sent. It then
+				// outlives kubectl's sending: kwok closes the connection
+				// as soon as the command ends, and a frame kubectl sends
+				// after that (stdin's end, a ping) makes the physical
+				// cluster's kube-apiserver fail its write to kwok and drop
+				// the connection before it has relayed the command's
+				// output: kubectl then prints nothing and exits 0, against
+				// pc1 directly as through the hub.
+				{"exec -i", "line one\nline two\n", []string{"exec", "-i", pod, "--", "sh", "-c", "head -n 2; sleep 1"}},
 				{"exec -c", "", []string{"exec", pod, "-c", "web", "--", "sh", "-c", "echo out; echo err >&2"}},
 				// kubectl finds a pod of the Deployment by its selector.
 				{"exec deploy/web", "", []string{"exec", "deploy/web", "--", "echo", "hello", "from", "a", "pod", "of", "web"}},

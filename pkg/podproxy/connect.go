@@ -95,11 +95,12 @@ func (c *Connecter) Connect(ctx context.Context, name string, opts runtime.Objec
 	// The proxy dials the upgrade's connection itself, with this
 	// transport's dialer: a stream through the tunnel, whose error is a
 	// Status (503 when the syncer is not connected) that the responder
-	// passes on.
+	// passes on. Once the stream fails a write, the proxy still relays
+	// what the syncer sent last (tunnel.ProxyBackend).
 	dialer := c.pods.tunnels
-	transport := &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+	transport := &http.Transport{DialContext: tunnel.DialProxyBackend(func(ctx context.Context, _, _ string) (net.Conn, error) {
 		return dialer.Dial(ctx, t)
-	}}
+	})}
 	return proxy.NewUpgradeAwareHandler(location, transport, false, true, proxy.NewErrorResponder(responder)), nil
 }
 

@@ -26,6 +26,9 @@
 // So Dialer.Dial gives a raw byte stream, which upgrades such as exec's
 // use as they are, and RoundTripper an http.RoundTripper over it.
 // kube-apiserver proxies to kubelets the same way, with one hop more.
+// Where an upgrade is proxied, at the hub and at the syncer, a backend
+// that closed while the client still sends has its last output relayed
+// all the same (ProxyBackend).
 // Both ends ping every 10 s, so a tunnel whose peer vanished without
 // closing it ends within 20 s; a killed syncer's kernel closes it at
 // once. A syncer that reconnects replaces its previous tunnel.

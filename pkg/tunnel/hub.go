@@ -234,11 +234,13 @@ func (e *endpoint) relay(t Target) http.Handler {
 		}
 		defer conn.Close()
 		done := make(chan struct{}, 2)
-		for _, c := range [][2]net.Conn{{stream, conn}, {conn, stream}} {
+		// Half-close is not relayed: the first direction to end ends
+		// both, as in UpgradeAwareHandler, which the replicas proxy with.
+		// A stream whose writes fail ends the relay only once what the
+		// syncer sent last is relayed too (ProxyBackend).
+		for _, c := range [][2]net.Conn{{ProxyBackend(stream), conn}, {conn, stream}} {
 			go func() {
 				_, _ = io.Copy(c[0], c[1])
-				// Half-close is not relayed: the first direction to end
-				// ends both, as an HTTP/1.1 connection does.
 				done <- struct{}{}
 			}()
 		}

@@ -85,6 +85,12 @@ func NewPodProxy(hub, down *rest.Config, target tunnel.Target) (*PodProxy, error
 	if err != nil {
 		return nil, err
 	}
+	// The physical cluster's API server closes an upgrade's connection as
+	// soon as the kubelet ends the command, while the hub may still be
+	// sending: once a write fails, the proxy still relays what the API
+	// server sent last (tunnel.ProxyBackend).
+	upgrading := connection.Clone()
+	upgrading.DialContext = tunnel.DialProxyBackend(connection.DialContext)
 	return &PodProxy{
 		target: target,
 		hub: func(cluster logicalcluster.Name) (kubernetes.Interface, error) {
@@ -95,7 +101,7 @@ func NewPodProxy(hub, down *rest.Config, target tunnel.Target) (*PodProxy, error
 		down:      downClient,
 		host:      host,
 		transport: rt,
-		upgrade:   proxy.NewUpgradeRequestRoundTripper(connection, wrapper),
+		upgrade:   proxy.NewUpgradeRequestRoundTripper(upgrading, wrapper),
 	}, nil
 }
 
