@@ -11,10 +11,12 @@
 // alternates a get and a list of a handful of ConfigMaps.
 //
 // The flood runs in a process of its own (this test binary run again, see
-// load_test.go): its clients decode lists of 500 as fast as they can,
-// which in the steady client's process would delay the steady client, a
-// cost of the client and not of the hub. It runs at each CPU priority
-// (nice) of CANOPY_BENCH_NICE, 0 as the hub or 19 as a batch job.
+// load_test.go), and its clients read each list whole without decoding
+// it: reading and decoding lists of 500 as fast as they come is a cost of
+// the client, not of the hub, which in the steady client's process would
+// delay the steady client, and on this machine takes CPU that clients on
+// other machines would not take from the hub. It runs at each CPU
+// priority (nice) of CANOPY_BENCH_NICE, 0 as the hub or 19 as a batch job.
 //
 // Every phase is measured in every round, the rounds interleaved so that
 // the load of the rest of a shared machine hits them alike, and the
