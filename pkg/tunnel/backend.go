@@ -4,6 +4,8 @@ import (
 	"context"
 	"net"
 	"sync/atomic"
+
+	utilnet "k8s.io/apimachinery/pkg/util/net"
 )
 
 // ProxyBackend is conn as the backend connection of a proxied upgrade
@@ -21,11 +23,8 @@ import (
 // gone fails its reads too.
 func ProxyBackend(conn net.Conn) net.Conn { return &proxyBackend{Conn: conn} }
 
-// DialFunc dials as http.Transport's DialContext does.
-type DialFunc func(ctx context.Context, network, address string) (net.Conn, error)
-
 // DialProxyBackend is dial, its connections made ProxyBackends.
-func DialProxyBackend(dial DialFunc) DialFunc {
+func DialProxyBackend(dial utilnet.DialFunc) utilnet.DialFunc {
 	return func(ctx context.Context, network, address string) (net.Conn, error) {
 		conn, err := dial(ctx, network, address)
 		if err != nil {
