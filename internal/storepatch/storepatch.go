@@ -13,6 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apiserver/pkg/registry/rest"
+
+	"github.com/canopy-dev/canopy/pkg/registry"
 )
 
 // Apply applies the patch data, of type pt (a JSON merge patch or a
@@ -20,7 +22,8 @@ import (
 // (the store, or its status subresource). A resourceVersion in the patch
 // is a precondition, as in the API; a JSON patch that does not apply,
 // one of its tests failing, is answered as the API does: 422, with no
-// more said.
+// more said. The patch applies to the object as the API has a client see
+// it, without the hub's bookkeeping (registry.ClientUpdate).
 func Apply(ctx context.Context, store rest.Storage, updater rest.Updater, name string, pt types.PatchType, data []byte) error {
 	apply := func(original []byte) ([]byte, error) { return jsonpatch.MergePatch(original, data) }
 	switch pt {
@@ -40,7 +43,7 @@ func Apply(ctx context.Context, store rest.Storage, updater rest.Updater, name s
 	default:
 		return fmt.Errorf("patch type %s, want %s or %s", pt, types.MergePatchType, types.JSONPatchType)
 	}
-	_, _, err := updater.Update(ctx, name, rest.DefaultUpdatedObjectInfo(nil, func(_ context.Context, _, existing runtime.Object) (runtime.Object, error) {
+	_, _, err := updater.Update(ctx, name, registry.ClientUpdate(rest.DefaultUpdatedObjectInfo(nil, func(_ context.Context, _, existing runtime.Object) (runtime.Object, error) {
 		original, err := json.Marshal(existing)
 		if err != nil {
 			return nil, err
@@ -51,6 +54,6 @@ func Apply(ctx context.Context, store rest.Storage, updater rest.Updater, name s
 		}
 		obj := store.New()
 		return obj, json.Unmarshal(patched, obj)
-	}), rest.ValidateAllObjectFunc, rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{})
+	})), rest.ValidateAllObjectFunc, rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{})
 	return err
 }

@@ -238,9 +238,12 @@ type patchOp struct {
 //
 // A test of null holds where the field is absent, as the API encodes an
 // empty map or list; the others compare JSON values, strings and
-// integers here, which encoding/json writes as the API does.
+// integers here, which encoding/json writes as the API does. The API
+// patches the object as a client sees it, without the hub's
+// logicalcluster.Annotation (pkg/registry's ClientUpdate).
 func decidedFrom(m metav1.Object) []patchOp {
 	test := func(path string, value any) patchOp { return patchOp{Op: "test", Path: path, Value: value} }
+	annotations := clientAnnotations(m.GetAnnotations())
 	spec := test("/metadata/generation", m.GetGeneration())
 	if m.GetGeneration() == 0 {
 		spec = test("/metadata/resourceVersion", m.GetResourceVersion())
@@ -249,10 +252,18 @@ func decidedFrom(m metav1.Object) []patchOp {
 		test("/metadata/uid", m.GetUID()),
 		spec,
 		test("/metadata/labels", orNull(len(m.GetLabels()), m.GetLabels())),
-		test("/metadata/annotations", orNull(len(m.GetAnnotations()), m.GetAnnotations())),
+		test("/metadata/annotations", orNull(len(annotations), annotations)),
 		test("/metadata/finalizers", orNull(len(m.GetFinalizers()), m.GetFinalizers())),
 		test("/metadata/deletionTimestamp", nil),
 	}
+}
+
+// clientAnnotations are annotations without the hub's
+// logicalcluster.Annotation.
+func clientAnnotations(annotations map[string]string) map[string]string {
+	out := maps.Clone(annotations)
+	delete(out, logicalcluster.Annotation)
+	return out
 }
 
 // orNull is v, of length n, or nil if it is empty.
@@ -284,7 +295,7 @@ func assignmentPatch(m metav1.Object, to assignment) ([]byte, error) {
 		ops = append(ops, patchOp{Op: "add", Path: "/metadata/labels", Value: to.labels})
 	}
 	if !maps.Equal(m.GetAnnotations(), to.annotations) {
-		ops = append(ops, patchOp{Op: "add", Path: "/metadata/annotations", Value: to.annotations})
+		ops = append(ops, patchOp{Op: "add", Path: "/metadata/annotations", Value: clientAnnotations(to.annotations)})
 	}
 	return json.Marshal(ops)
 }
