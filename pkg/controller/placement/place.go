@@ -281,9 +281,10 @@ func orNull(n int, v any) any {
 // The condition is not m's resourceVersion, which would make the patch
 // conflict with any write of the object, such as status aggregation's
 // write of its status, which the same reports that move a rollout call
-// for: with it, placement's write past a healthy wave conflicted at most
-// waves of bench/rollout, and waited for the next event, a few hundred
-// milliseconds. The API applies a JSON patch to the object it is about
+// for: with it, at 50 targets in bench/rollout, 40 to 56 of placement's
+// writes of the object per run conflicted, the write past a healthy wave
+// at 19 of 27 waves, and each waited for the next event, a few hundred
+// milliseconds on a loaded machine. The API applies a JSON patch to the object it is about
 // to replace, inside the store's compare-and-swap, and again on every
 // retry of it: so the patch lands on top of a write that changed
 // nothing placement reads, and fails its test, to be decided again from
