@@ -17,7 +17,9 @@
 # CANOPY_BENCH_PARENTS (16), CANOPY_BENCH_IDLE (5s: how long each
 # replica's idle CPU is measured, after as long to settle),
 # CANOPY_BENCH_PROFILE (0: seconds of CPU profile of each replica, into
-# CANOPY_BENCH_OUT, from the first create and the first LogicalCluster),
+# CANOPY_BENCH_OUT, from the first create, the first create through replica
+# 1 alone and the first LogicalCluster), CANOPY_BENCH_SHARE_CORES (0; 1
+# gives each replica GOMAXPROCS of the cores divided among the replicas),
 # CANOPY_HUB (a prebuilt hub binary; unset
 # builds cmd/hub), CANOPY_BENCH_OUT (where the replicas' logs go; default
 # ${TMPDIR:-/tmp}/canopy-bench-ha). Extra arguments go to go test.

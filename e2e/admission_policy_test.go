@@ -133,7 +133,10 @@ spec:
 // root:org applies in root:org:team too, where its cluster-admin can
 // neither remove nor escape it; and that the API refuses expressions that
 // do not compile, naming the field.
-func TestAdmissionPolicies(t *testing.T) { onEachDatastore(t, testAdmissionPolicies) }
+func TestAdmissionPolicies(t *testing.T) {
+	t.Parallel()
+	onEachDatastore(t, testAdmissionPolicies)
+}
 
 func testAdmissionPolicies(t *testing.T, h *hub, admin kubectl) {
 	pki := filepath.Join(h.dataDir, "pki")
@@ -310,9 +313,9 @@ func (k kubectl) refusedEventually(want string, args ...string) {
 // the failed validation in the audit log, as kube-apiserver does, and
 // lets the request through.
 func TestAdmissionPolicyAudit(t *testing.T) {
+	t.Parallel()
 	log := filepath.Join(t.TempDir(), "audit.log")
-	t.Setenv(hubFlagsEnv, "--audit-log-path "+log)
-	_, admin, _ := startHubWith(t, "a")
+	_, admin, _ := startHubFlags(t, []string{"--audit-log-path", log}, "a")
 	// The Deny binding, for probes only, is watched after the Audit one:
 	// once it applies, so does the other.
 	admin.apply("a", `apiVersion: admissionregistration.k8s.io/v1

@@ -22,9 +22,9 @@ import (
 // once: who made it, the verb, the object, its logical cluster, and the
 // object sent and stored. Reads and SyncTarget heartbeats are not in it.
 func TestAuditPlacementChanges(t *testing.T) {
+	t.Parallel()
 	log := filepath.Join(t.TempDir(), "audit.log")
-	t.Setenv(hubFlagsEnv, "--audit-log-path "+log)
-	h, admin, pki := startHubWith(t, "a")
+	h, admin, pki := startHubFlags(t, []string{"--audit-log-path", log}, "a")
 	alice := userKubeconfig(t, pki, "alice", "team-a")
 	alice.addContexts(h, pki, "alice")
 	admin.grantEverything("a", "alice")
@@ -149,6 +149,7 @@ spec:
 // own: the log has what that policy records, at its level, and not what
 // the default one would.
 func TestAuditPolicyFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	log := filepath.Join(dir, "audit.log")
 	policy := filepath.Join(dir, "policy.yaml")
@@ -165,8 +166,7 @@ rules:
 		t.Fatal(err)
 	}
 	config := writeFile(t, "audit-log-path: "+log+"\naudit-policy-file: "+policy+"\n")
-	t.Setenv(hubFlagsEnv, "--config "+config)
-	_, admin, _ := startHubWith(t, "a")
+	_, admin, _ := startHubFlags(t, []string{"--config", config}, "a")
 	// Not apply, which reads the object first.
 	admin.must("--context", "a", "create", "-f", writeFile(t, `apiVersion: placement.canopy.dev/v1alpha1
 kind: PlacementConstraint
@@ -192,6 +192,7 @@ spec:
 // audit.k8s.io/v1 Policies: it stops at once, naming the flag, the file
 // and what is wrong.
 func TestAuditPolicyMalformed(t *testing.T) {
+	t.Parallel()
 	bin := buildHub(t)
 	for _, tc := range []struct{ name, policy, want string }{
 		{"an unknown level", "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Everything\n", "Unsupported value"},

@@ -14,6 +14,7 @@ import (
 // TestConfigFile starts a hub from a config file alone, which must set
 // flags of every kind, and checks that the command line still wins.
 func TestConfigFile(t *testing.T) {
+	t.Parallel()
 	bin := buildHub(t)
 	h := &hub{bin: bin, dataDir: t.TempDir(), port: freePort(t), config: filepath.Join(t.TempDir(), "hub.yaml")}
 	config := fmt.Sprintf("data-dir: %s\nsecure-port: %d\nbind-address: 127.0.0.1\nexternal-hostname: localhost\ntls-san:\n- hub.example.com\n- 10.1.2.3\n", h.dataDir, h.port)

@@ -7,8 +7,10 @@
 // (built once per run) and the PostgreSQL server, in which each has its
 // own database. Tests call t.Parallel, so that their waits (for heartbeats,
 // grace periods, outages and process start-ups) overlap instead of adding
-// up in CI; a test that
-// sets environment variables (t.Setenv, as those passing hub flags
-// through hubFlagsEnv do) cannot, and a test that times the hub within a
-// second should not.
+// up in CI. They give hub and syncer flags, and the environment of a hub
+// or a kubectl command, to the helpers that start them (startHubFlags,
+// syncerSetup, the env fields of hub and kubectl), never to the test
+// process: t.Setenv would forbid t.Parallel and reach every test's
+// processes. A test that times the hub within a second runs alone
+// instead (TestSyncTargetHeartbeatTimeout).
 package e2e

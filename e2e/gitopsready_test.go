@@ -16,6 +16,7 @@ import (
 // and conditions are covered by crd_test.go, kubectlflow_test.go,
 // isolation_test.go and gitops_test.go.
 func TestGitopsReadiness(t *testing.T) {
+	t.Parallel()
 	h, k, _ := startHubWith(t, "a", "b")
 	in := func(args ...string) string { t.Helper(); return k.must(append([]string{"--context", "a"}, args...)...) }
 
@@ -90,7 +91,6 @@ func TestGitopsReadiness(t *testing.T) {
 
 	// kubectl apply --prune with an applyset prunes what left the set, of
 	// any kind, and nothing else.
-	t.Setenv("KUBECTL_APPLYSET", "true")
 	dir := t.TempDir()
 	files := map[string]string{
 		"keep.yaml":   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: keep\n",
@@ -104,7 +104,9 @@ func TestGitopsReadiness(t *testing.T) {
 	}
 	applySet := func() string {
 		t.Helper()
-		return in("apply", "-n", "default", "--prune", "--applyset=shop", "-f", dir)
+		withApplySet := k
+		withApplySet.env = []string{"KUBECTL_APPLYSET=true"}
+		return withApplySet.must("--context", "a", "apply", "-n", "default", "--prune", "--applyset=shop", "-f", dir)
 	}
 	applySet()
 	if got := in("get", "secret", "shop", "-n", "default", "-o", `jsonpath={.metadata.annotations.applyset\.kubernetes\.io/contains-group-kinds}`); got != "ConfigMap,Widget.example.com" {

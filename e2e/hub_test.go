@@ -36,7 +36,9 @@ type hub struct {
 	datastore string
 	// flags are more flags for hub start.
 	flags []string
-	port  int
+	// env is more environment for the hub process, as OTEL_* variables.
+	env  []string
+	port int
 	// config, when set, is a --config file that sets the data directory
 	// and port: the hub is started with it and flags alone.
 	config string
@@ -77,18 +79,13 @@ func mustBuild(t *testing.T, build func() (string, error)) string {
 	return bin
 }
 
-// hubFlagsEnv names an environment variable of more flags, separated by
-// spaces, for the hubs startHub starts: a test sets it with t.Setenv for
-// a helper that starts its hub, as setUpSyncer.
-const hubFlagsEnv = "CANOPY_E2E_HUB_FLAGS"
-
 // startHub starts a hub from bin on a data directory of its own, on the
 // embedded store when datastore is empty, with more flags for hub start,
 // and returns it with a kubectl for the admin whose kubeconfig is a copy
 // the test may change freely.
 func startHub(t *testing.T, bin, datastore string, flags ...string) (*hub, kubectl) {
 	t.Helper()
-	h := &hub{bin: bin, dataDir: t.TempDir(), datastore: datastore, port: freePort(t), flags: append(strings.Fields(os.Getenv(hubFlagsEnv)), flags...)}
+	h := &hub{bin: bin, dataDir: t.TempDir(), datastore: datastore, port: freePort(t), flags: flags}
 	h.start(t)
 	return h, h.admin(t)
 }
@@ -114,10 +111,16 @@ func (h *hub) admin(t *testing.T) kubectl {
 // directory.
 func startHubWith(t *testing.T, names ...string) (*hub, kubectl, string) {
 	t.Helper()
+	return startHubFlags(t, nil, names...)
+}
+
+// startHubFlags is startHubWith with more flags for hub start.
+func startHubFlags(t *testing.T, flags []string, names ...string) (*hub, kubectl, string) {
+	t.Helper()
 	if _, err := exec.LookPath("kubectl"); err != nil {
 		t.Fatalf("kubectl must be on PATH: %v", err)
 	}
-	h, admin := startHub(t, buildHub(t), "")
+	h, admin := startHub(t, buildHub(t), "", flags...)
 	pki := filepath.Join(h.dataDir, "pki")
 	admin.addContexts(h, pki, "admin")
 	for _, name := range names {
@@ -147,6 +150,7 @@ func (h *hub) launch(t *testing.T) {
 	t.Helper()
 	h.log.Reset()
 	h.cmd = exec.Command(h.bin, h.args()...)
+	h.cmd.Env = append(os.Environ(), h.env...)
 	h.cmd.Stdout, h.cmd.Stderr = &h.log, &h.log
 	if err := h.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -264,6 +268,8 @@ type kubectl struct {
 	home       string
 	// bin is the kubectl binary; empty means the one on PATH.
 	bin string
+	// env is more environment for kubectl, as KUBECTL_APPLYSET.
+	env []string
 }
 
 func (k kubectl) binary() string {
@@ -271,6 +277,12 @@ func (k kubectl) binary() string {
 		return "kubectl"
 	}
 	return k.bin
+}
+
+// environ is the environment kubectl runs with: the test's, with k's own
+// home and env.
+func (k kubectl) environ() []string {
+	return append(os.Environ(), append([]string{"HOME=" + k.home}, k.env...)...)
 }
 
 func (k kubectl) run(args ...string) (string, error) {
@@ -283,7 +295,7 @@ func (k kubectl) runWithin(timeout time.Duration, args ...string) (string, error
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, k.binary(), append([]string{"--kubeconfig", k.kubeconfig}, args...)...)
-	cmd.Env = append(os.Environ(), "HOME="+k.home)
+	cmd.Env = k.environ()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -308,7 +320,7 @@ func (k kubectl) start(args ...string) func() string {
 	k.t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, k.binary(), append([]string{"--kubeconfig", k.kubeconfig}, args...)...)
-	cmd.Env = append(os.Environ(), "HOME="+k.home)
+	cmd.Env = k.environ()
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		k.t.Fatal(err)

@@ -50,7 +50,10 @@ func (k kubectl) createLogicalClusterFor(context, name, user string) {
 // system:masters may; and that what a tenant admin may impersonate gets
 // that identity's rights in root:a, and nothing of another logical
 // cluster's ServiceAccount of the same name.
-func TestReservedIdentities(t *testing.T) { onEachDatastore(t, testReservedIdentities) }
+func TestReservedIdentities(t *testing.T) {
+	t.Parallel()
+	onEachDatastore(t, testReservedIdentities)
+}
 
 func testReservedIdentities(t *testing.T, h *hub, admin kubectl) {
 	pki := filepath.Join(h.dataDir, "pki")
@@ -305,7 +308,10 @@ spec:
 // that exempts system:masters, though the admin tries to impersonate it,
 // and a mutation the admin's own mutation cannot undo, whichever was
 // stored first, checked by an inherited validation of the final object.
-func TestInheritedPoliciesHold(t *testing.T) { onEachDatastore(t, testInheritedPoliciesHold) }
+func TestInheritedPoliciesHold(t *testing.T) {
+	t.Parallel()
+	onEachDatastore(t, testInheritedPoliciesHold)
+}
 
 func testInheritedPoliciesHold(t *testing.T, h *hub, admin kubectl) {
 	pki := filepath.Join(h.dataDir, "pki")

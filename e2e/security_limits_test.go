@@ -182,7 +182,10 @@ func memoryKiB(t *testing.T, pid int, field string) int64 {
 // or larger than the hub's limits, by any kind of write; the deepest and
 // largest one it may store costs the hub little to serve, however it is
 // asked for; and a restarted hub is ready only once it can serve it.
-func TestCustomResourceLimits(t *testing.T) { onEachDatastore(t, testCustomResourceLimits) }
+func TestCustomResourceLimits(t *testing.T) {
+	t.Parallel()
+	onEachDatastore(t, testCustomResourceLimits)
+}
 
 func testCustomResourceLimits(t *testing.T, h *hub, admin kubectl) {
 	pki := filepath.Join(h.dataDir, "pki")

@@ -34,7 +34,10 @@ import (
 // created again under the same name does not revive it; and of the
 // credentials rotation issues, the older ones are refused once a newer
 // one was used, or at once with rotate --revoke.
-func TestSecuritySyncerCredential(t *testing.T) { onEachDatastore(t, testSecuritySyncerCredential) }
+func TestSecuritySyncerCredential(t *testing.T) {
+	t.Parallel()
+	onEachDatastore(t, testSecuritySyncerCredential)
+}
 
 func testSecuritySyncerCredential(t *testing.T, h *hub, admin kubectl) {
 	pki := filepath.Join(h.dataDir, "pki")

@@ -13,7 +13,6 @@ import (
 
 	auditv1 "k8s.io/apiserver/pkg/apis/audit/v1"
 
-	"github.com/canopy-dev/canopy/e2e/pcluster"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 )
 
@@ -28,9 +27,9 @@ import (
 // follows discovery, covers the three subresources for every verb too.
 // kubectl top says pc1 serves no metrics API.
 func TestPodStreams(t *testing.T) {
+	t.Parallel()
 	auditLog := filepath.Join(t.TempDir(), "audit.log")
-	t.Setenv(hubFlagsEnv, "--audit-log-path "+auditLog)
-	h, admin, pc1, key, _ := setUpSyncerHub(t, pcluster.Options{})
+	h, admin, pc1, key, _ := setUpSyncerHub(t, syncerSetup{hubFlags: []string{"--audit-log-path", auditLog}})
 	admin.apply("a", workloadManifest(key, "nginx:1.27"))
 	pod := runningCopy(t, admin, "a")
 	direct := kubectl{t: t, kubeconfig: pc1.Kubeconfig, home: t.TempDir()}

@@ -29,10 +29,10 @@ import (
 // downstream is a condition on the hub Deployment while it lasts, which
 // a restart does not write again.
 func TestSyncerObservability(t *testing.T) {
+	t.Parallel()
 	receiver := startOTLPReceiver(t)
-	t.Setenv(hubFlagsEnv, "--otlp-endpoint "+receiver.addr)
-	t.Setenv(syncerFlagsEnv, "--otlp-endpoint "+receiver.addr)
-	admin, pc1, key, syncer := setUpSyncer(t)
+	otlp := []string{"--otlp-endpoint", receiver.addr}
+	_, admin, pc1, key, syncer := setUpSyncerHub(t, syncerSetup{hubFlags: otlp, syncerFlags: otlp})
 	admin.apply("a", workloadManifest(key, "nginx:1.27"))
 	if out, err := admin.runWithin(90*time.Second, "--context", "a", "rollout", "status", "deploy/web", "-n", "ns1", "--timeout=60s"); err != nil {
 		t.Fatalf("rollout status at the hub: %v\n%s", err, out)

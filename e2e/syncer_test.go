@@ -311,15 +311,24 @@ func setUpSyncer(t *testing.T) (kubectl, *pcluster.Cluster, string, *syncerProce
 // flags added to the syncer's.
 func setUpSyncerWith(t *testing.T, audit bool, flags ...string) (kubectl, *pcluster.Cluster, string, *syncerProcess) {
 	t.Helper()
-	_, admin, pc1, key, p := setUpSyncerHub(t, pcluster.Options{Audit: audit}, flags...)
+	_, admin, pc1, key, p := setUpSyncerHub(t, syncerSetup{cluster: pcluster.Options{Audit: audit}, syncerFlags: flags})
 	return admin, pc1, key, p
 }
 
-// setUpSyncerHub is setUpSyncerWith, and the hub too, with pc1 shaped by
-// opts but for its nodes.
-func setUpSyncerHub(t *testing.T, opts pcluster.Options, flags ...string) (*hub, kubectl, *pcluster.Cluster, string, *syncerProcess) {
+// syncerSetup is what a test changes of what setUpSyncerHub starts.
+type syncerSetup struct {
+	// cluster shapes pc1, but for its nodes.
+	cluster pcluster.Options
+	// hubFlags and syncerFlags are more flags for hub start and for the
+	// syncer.
+	hubFlags, syncerFlags []string
+}
+
+// setUpSyncerHub is setUpSyncer, shaped by s, returning the hub too.
+func setUpSyncerHub(t *testing.T, s syncerSetup) (*hub, kubectl, *pcluster.Cluster, string, *syncerProcess) {
 	t.Helper()
-	h, admin, syncerBin := startSyncersHub(t)
+	h, admin, syncerBin := startSyncersHub(t, s.hubFlags...)
+	opts := s.cluster
 	opts.Nodes = []pcluster.Node{
 		{Name: "pc1-a", Labels: map[string]string{"region": "eu", "zone": "eu-a"}},
 		{Name: "pc1-b", Labels: map[string]string{"region": "eu", "zone": "eu-b"}},
@@ -335,7 +344,7 @@ metadata:
 `)
 	key := workloadv1alpha1.TargetKey("root", "pc1")
 	syncer := syncerKubeconfig(t, h, "root", "pc1")
-	p := runSyncer(t, syncerBin, syncer.kubeconfig, pc1.Kubeconfig, "root:pc1", flags...)
+	p := runSyncer(t, syncerBin, syncer.kubeconfig, pc1.Kubeconfig, "root:pc1", s.syncerFlags...)
 	return h, admin, pc1, key, p
 }
 
@@ -346,22 +355,16 @@ func downNS(target, cluster, namespace string) string {
 	return workloadv1alpha1.DownstreamNamespace(workloadv1alpha1.TargetKey("root", target), cluster, namespace)
 }
 
-// startSyncersHub starts a hub with logical clusters root:a and root:b,
-// after checking kubectl and the physical clusters' binaries are there,
-// and returns it, its admin and the syncer's binary.
-func startSyncersHub(t *testing.T) (*hub, kubectl, string) {
+// startSyncersHub starts a hub with logical clusters root:a and root:b
+// and more flags for hub start, after checking the physical clusters'
+// binaries are there, and returns it, its admin and the syncer's binary.
+func startSyncersHub(t *testing.T, hubFlags ...string) (*hub, kubectl, string) {
 	t.Helper()
-	if _, err := exec.LookPath("kubectl"); err != nil {
-		t.Fatalf("kubectl must be on PATH: %v", err)
-	}
 	if _, err := pcluster.EnsureBinaries(); err != nil {
 		t.Fatal(err)
 	}
 	syncerBin := buildSyncer(t)
-	h, admin := startHub(t, buildHub(t), "")
-	admin.addContexts(h, filepath.Join(h.dataDir, "pki"), "admin")
-	admin.createLogicalCluster("root", "a")
-	admin.createLogicalCluster("root", "b")
+	h, admin, _ := startHubFlags(t, hubFlags, "a", "b")
 	return h, admin, syncerBin
 }
 
@@ -511,11 +514,6 @@ func (b *lockedBuffer) Reset() {
 // downstream namespace they made.
 const namespaceGracePeriod = 3 * time.Second
 
-// syncerFlagsEnv names an environment variable of more flags, separated
-// by spaces, for the syncers runSyncer runs: a test sets it with
-// t.Setenv for a helper that runs its syncer, as setUpSyncer.
-const syncerFlagsEnv = "CANOPY_E2E_SYNCER_FLAGS"
-
 // runSyncer runs the syncer of target, with more flags if given, until
 // the test ends, and logs what it printed if the test failed. It serves
 // its metrics on a port of its own, not the default one that every
@@ -524,9 +522,8 @@ func runSyncer(t *testing.T, bin, hubKubeconfig, clusterKubeconfig, target strin
 	t.Helper()
 	metrics := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	args := append([]string{bin, "--hub-kubeconfig", hubKubeconfig, "--cluster-kubeconfig", clusterKubeconfig, "--sync-target", target,
-		"--namespace-grace-period", namespaceGracePeriod.String(), "--metrics-bind-address", metrics}, strings.Fields(os.Getenv(syncerFlagsEnv))...)
-	p := &syncerProcess{t: t, args: append(args, flags...),
-		log: &lockedBuffer{}, metrics: metrics}
+		"--namespace-grace-period", namespaceGracePeriod.String(), "--metrics-bind-address", metrics}, flags...)
+	p := &syncerProcess{t: t, args: args, log: &lockedBuffer{}, metrics: metrics}
 	p.start()
 	t.Cleanup(func() {
 		if p.cmd != nil {

@@ -22,7 +22,7 @@ import (
 // physical cluster serves no metrics.
 func TestPodTop(t *testing.T) {
 	t.Parallel()
-	h, admin, pc1, key, _ := setUpSyncerHub(t, pcluster.Options{MetricsServer: true})
+	h, admin, pc1, key, _ := setUpSyncerHub(t, syncerSetup{cluster: pcluster.Options{MetricsServer: true}})
 	usage := "      labels: {app: web}\n      annotations: {kwok.x-k8s.io/usage-cpu: 250m, kwok.x-k8s.io/usage-memory: 64Mi}\n"
 	manifest := strings.Replace(workloadManifest(key, "nginx:1.27"), "      labels: {app: web}\n", usage, 1)
 	admin.apply("a", manifest)

@@ -85,14 +85,16 @@ func stringAttr(attrs []*commonv1.KeyValue, key string) string {
 // down to the SQL statement of a kubectl create; without it the hub sends
 // nothing, even with the OTLP exporter's environment variables set.
 func TestTracing(t *testing.T) {
+	t.Parallel()
 	bin := buildHub(t)
 	receiver := startOTLPReceiver(t)
 
 	t.Run("off", func(t *testing.T) {
-		t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+receiver.addr)
-		t.Setenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://"+receiver.addr)
 		receiver.reset()
-		h, k := startHub(t, bin, "")
+		h := &hub{bin: bin, dataDir: t.TempDir(), port: freePort(t),
+			env: []string{"OTEL_EXPORTER_OTLP_ENDPOINT=http://" + receiver.addr, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=http://" + receiver.addr}}
+		h.start(t)
+		k := h.admin(t)
 		k.createLogicalCluster("root", "untraced")
 		k.must("--server", fmt.Sprintf("https://127.0.0.1:%d/clusters/root:untraced", h.port), "create", "configmap", "c", "--from-literal=k=v")
 		// Stopping flushes whatever a tracer provider would hold.

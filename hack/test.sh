@@ -51,6 +51,16 @@ fi
 log="${TMPDIR:-/tmp}/canopy-test.log"
 status=0
 
+# The tests' files, and so the command lines of every process they start,
+# are under a directory of this run's own. A package killed by its timeout
+# runs no cleanup, and kwokctl detaches its clusters' processes beyond the
+# reach of their parent's death, so what is still running under it at the
+# end is stopped then, rather than loading the next run. The directory
+# stays if a failed test left its hubs' logs in it.
+run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/canopy-test.XXXXXX")
+trap 'pkill -KILL -f -- "$run_tmp/" || true; rmdir "$run_tmp" 2>/dev/null || true' EXIT
+export TMPDIR=$run_tmp
+
 # hack/tools/image is a module of its own, so ./... misses its test, which
 # builds the syncer image with hack/image.sh and checks what is in it. It
 # runs beside the rest, whose e2e tests spend much of their time waiting

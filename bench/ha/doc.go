@@ -20,6 +20,13 @@
 //     be closed and opened again, each with a TLS handshake the replicas
 //     pay for. It also reports how many creates shared a transaction (the
 //     group commit's size, read from the rows' xmin);
+//   - following, with two replicas or more: the same clients create half
+//     as many ConfigMaps through the first replica alone, and the CPU the
+//     others use meanwhile is what following another replica's writes
+//     costs each replica: reading them from the database, decoding them,
+//     caching them and handing them to its informers, which every replica
+//     does for every write so that it can serve consistent reads and
+//     watches;
 //   - watch delivery: one client creates ConfigMaps one at a time through
 //     replica A while watches on replica A and on replica B see them; the
 //     time from sending each create to its event on A is the same-replica
@@ -49,7 +56,11 @@
 // work keeps busy the rates say how large a share of it the processes
 // got; the CPU per operation says what a replica costs the others.
 // $CANOPY_BENCH_PROFILE takes CPU profiles of every replica as the
-// creates and the LogicalClusters start.
+// creates, the creates through the first replica and the LogicalClusters
+// start. $CANOPY_BENCH_SHARE_CORES=1 sets each replica's GOMAXPROCS to its
+// share of the machine's cores, as a CPU limit would (Go reads the
+// cgroup's): by default each of three replicas runs as many threads as the
+// machine has cores.
 //
 // Every figure is taken on the same machine as the replicas, the database
 // and the clients, so more replicas share the same cores: the goal that 3

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,6 +23,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
@@ -49,6 +51,7 @@ const (
 	envOut     = "CANOPY_BENCH_OUT"            // directory for the replicas' logs (a temp dir)
 	envIdle    = "CANOPY_BENCH_IDLE"           // how long each replica's idle CPU is measured (5s)
 	envProfile = "CANOPY_BENCH_PROFILE"        // seconds of CPU profile of each replica from the first create, and from the first LogicalCluster (0: none)
+	envShare   = "CANOPY_BENCH_SHARE_CORES"    // 1: each replica's GOMAXPROCS is the machine's cores divided among the replicas (0: Go's default, every core)
 )
 
 // Goals, reported and not enforced.
@@ -68,7 +71,14 @@ type result struct {
 	CreatesPerSec float64
 	// CreatesPerCommit is how many creates shared a transaction, on
 	// average: the group commits' size.
-	CreatesPerCommit     float64
+	CreatesPerCommit float64
+	// FollowCPU is, with two replicas or more, what the replicas but the
+	// first used while every create went through the first: the cost of
+	// following writes made through another replica, which every replica
+	// pays for every write of the others.
+	FollowCPU            cpuUse
+	Follows              int
+	FollowTook           time.Duration
 	Same, Cross          benchreport.Latencies
 	LCs                  int
 	LCsPerSec            float64
@@ -87,6 +97,7 @@ type settings struct {
 	clients, creates, watchWrites, lcs, parents int
 	idle                                        time.Duration
 	profileSecs                                 int
+	shareCores                                  bool
 }
 
 func BenchmarkReplicas(b *testing.B) {
@@ -101,6 +112,7 @@ func BenchmarkReplicas(b *testing.B) {
 		out:         knob.Dir(b, envOut),
 		idle:        knob.Duration(b, envIdle, 5*time.Second),
 		profileSecs: knob.Int(b, envProfile, 0),
+		shareCores:  knob.Int(b, envShare, 0) == 1,
 	}
 	loadStart := benchreport.LoadAverage()
 
@@ -129,7 +141,7 @@ func BenchmarkReplicas(b *testing.B) {
 // round; tag names the round in the replicas' log files.
 func measureCount(b *testing.B, s settings, dsn string, n int, tag string) result {
 	r := result{Replicas: n, Creates: s.creates, LCs: s.lcs, Load: benchreport.LoadAverage(), Takeover: -1, TakeoverLC: -1}
-	c := startReplicas(b, s.bin, dsn, n, s.clients, s.out, tag)
+	c := startReplicas(b, s.bin, dsn, n, s.clients, s.out, tag, s.shareCores)
 	c.postgres = postmaster(b)
 	logf("%d replica(s) serving, load average %s", n, r.Load)
 	r.IdleMSPerSec = measureIdle(c, s.idle)
@@ -142,6 +154,10 @@ func measureCount(b *testing.B, s settings, dsn string, n int, tag string) resul
 	logf("creates: %.0f/s (%d errors), %.1f a transaction; CPU: replicas %v, PostgreSQL %v, bench %v, machine busy %v of %v",
 		r.CreatesPerSec, r.CreateErrors, r.CreatesPerCommit, r.CreatesCPU.Hubs, r.CreatesCPU.Postgres, r.CreatesCPU.Bench, r.CreatesCPU.MachineBusy, r.CreatesCPU.Machine)
 	profiled()
+	if n > 1 {
+		r.Follows = s.creates / 2
+		r.FollowCPU, r.FollowTook = measureFollow(b, c, s, r.Follows, tag)
+	}
 	if s.watchWrites > 0 {
 		r.Same, r.Cross = measureWatch(b, c, s.watchWrites)
 		logf("watch delivery: same replica p50 %.1f ms p99 %.1f ms; cross-replica p50 %.1f ms p99 %.1f ms",
@@ -192,8 +208,9 @@ type replicas struct {
 
 // startReplicas runs hub init on dsn and starts n replicas with its
 // identity key, their logs in out named with tag, and a balancer in front
-// of them, for clients at once.
-func startReplicas(b *testing.B, bin, dsn string, n, clients int, out, tag string) *replicas {
+// of them, for clients at once. With shareCores, each replica's GOMAXPROCS
+// is its share of the machine's cores, as a CPU limit would make it.
+func startReplicas(b *testing.B, bin, dsn string, n, clients int, out, tag string, shareCores bool) *replicas {
 	b.Helper()
 	key := filepath.Join(b.TempDir(), "identity.key")
 	if o, err := exec.Command(bin, "init", "--datastore", dsn, "--identity-key-file", key, "--data-dir", b.TempDir()).CombinedOutput(); err != nil {
@@ -201,6 +218,10 @@ func startReplicas(b *testing.B, bin, dsn string, n, clients int, out, tag strin
 	}
 	c := &replicas{}
 	addrs := make([]string, n)
+	if shareCores {
+		// The replicas inherit it; this process's own was set as it started.
+		b.Setenv("GOMAXPROCS", strconv.Itoa(max(1, runtime.NumCPU()/n)))
+	}
 	for i := range n {
 		h := proc.StartHub(b, bin, dsn, filepath.Join(out, fmt.Sprintf("%s-hub-%d-of-%d.log", tag, i+1, n)), "--identity-key-file", key)
 		c.hubs = append(c.hubs, h)
@@ -271,14 +292,38 @@ func (c *replicas) dynamic(b *testing.B, hub int, path string) *dynamic.DynamicC
 // measureCreates creates count ConfigMaps in root through the balancer
 // with clients at once, and returns the successful creates per second.
 func measureCreates(b *testing.B, c *replicas, clients, count int) (float64, int64) {
-	ctx := context.Background()
 	cms := c.kube(b, -1, "root").CoreV1().ConfigMaps(metav1.NamespaceDefault)
+	took, failed := createConfigMaps(cms, clients, count, "create")
+	return float64(int64(count)-failed) / took.Seconds(), failed
+}
+
+// createConfigMaps creates count ConfigMaps named prefix-<i> through cms
+// with clients at once, and returns how long that took and how many
+// failed.
+func createConfigMaps(cms typedcorev1.ConfigMapInterface, clients, count int, prefix string) (time.Duration, int64) {
+	ctx := context.Background()
 	data := map[string]string{"data": strings.Repeat("x", 256)}
-	took, failed := proc.Pool(clients, count, func(i int) error {
-		_, err := cms.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("create-%d", i)}, Data: data}, metav1.CreateOptions{})
+	return proc.Pool(clients, count, func(i int) error {
+		_, err := cms.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("%s-%d", prefix, i)}, Data: data}, metav1.CreateOptions{})
 		return err
 	}, logf)
-	return float64(int64(count)-failed) / took.Seconds(), failed
+}
+
+// measureFollow creates count ConfigMaps through the first replica alone,
+// with the clients, and returns the CPU the replicas used meanwhile: the
+// others' is what following another replica's writes costs, with a CPU
+// profile of each if profiles are asked for. It returns how long the
+// creates took too.
+func measureFollow(b *testing.B, c *replicas, s settings, count int, tag string) (cpuUse, time.Duration) {
+	cms := c.kube(b, 0, "root").CoreV1().ConfigMaps(metav1.NamespaceDefault)
+	cpu0 := cpuSnapshot(c)
+	profiled := profile(c, s.out, tag+"-follow", s.profileSecs)
+	took, failed := createConfigMaps(cms, s.clients, count, "follow")
+	used := cpuSnapshot(c).since(cpu0)
+	profiled()
+	logf("follow: %d creates through replica 1 at %.0f/s (%d failed); CPU: replicas %v, PostgreSQL %v",
+		count, float64(int64(count)-failed)/took.Seconds(), failed, used.Hubs, used.Postgres)
+	return used, took
 }
 
 // createsPerCommit is how many of measureCreates' ConfigMaps each

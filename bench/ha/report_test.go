@@ -102,6 +102,19 @@ func printReport(w io.Writer, results [][]result, clients int, loadStart string)
 			return perK(r.CreatesCPU.Hubs[i], r.Creates), true
 		}, "%.3f", "")
 	}
+	// What a replica spends following writes served by another, beyond
+	// its idle CPU over the same time.
+	row("  CPU s per 1k creates another replica served, each", func(r result) (float64, bool) {
+		followers := len(r.FollowCPU.Hubs) - 1
+		if followers < 1 || len(r.IdleMSPerSec) <= followers {
+			return 0, false
+		}
+		used := r.FollowCPU.hubs() - r.FollowCPU.Hubs[0]
+		for _, ms := range r.IdleMSPerSec[1 : followers+1] {
+			used -= time.Duration(ms * r.FollowTook.Seconds() * float64(time.Millisecond))
+		}
+		return perK(used, r.Follows*followers), true
+	}, "%.3f", "")
 	row("  CPU s per 1k creates, PostgreSQL", always(func(r result) float64 { return perK(r.CreatesCPU.Postgres, r.Creates) }), "%.3f", "")
 	row("  CPU s per 1k creates, clients and balancer", always(func(r result) float64 { return perK(r.CreatesCPU.Bench, r.Creates) }), "%.3f", "")
 	row("  CPU s per 1k creates, all of them", always(func(r result) float64 {
