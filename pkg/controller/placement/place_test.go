@@ -3,6 +3,7 @@ package placement
 import (
 	"encoding/json"
 	"maps"
+	"slices"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -45,21 +46,9 @@ func TestAssignmentPatchSetsOnlyWhatDiffers(t *testing.T) {
 		}
 	}
 	wantTested := []string{"/metadata/uid", "/metadata/generation", "/metadata/labels", "/metadata/annotations", "/metadata/finalizers", "/metadata/deletionTimestamp"}
-	if !equal(tested, wantTested) || !equal(set, []string{"/metadata/labels"}) {
+	if !slices.Equal(tested, wantTested) || !slices.Equal(set, []string{"/metadata/labels"}) {
 		t.Errorf("patch %s tests %v and sets %v, want %v and [/metadata/labels]", data, tested, set, wantTested)
 	}
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // Placement's write lands on an object whose status changed since it was
