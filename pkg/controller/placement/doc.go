@@ -53,9 +53,13 @@
 // object is tried again after a backoff that doubles with each refusal,
 // up to five minutes, and at once when it changes.
 //
-// The write is a JSON merge patch of those labels and annotations alone,
-// with the resourceVersion read as a precondition, which conflicts, and
-// is decided again, if anything changed meanwhile. It does not touch
+// The write is a JSON patch of those labels and annotations alone, whose
+// tests are a precondition on what the decision read of the object: its
+// UID, labels, annotations, finalizers and generation (or, for a kind
+// that keeps none, its resourceVersion). A write of anything else, as
+// status aggregation's of the status, does not conflict with it; a
+// change of any of these fails the patch, and the object is decided
+// again on the change's event (assignmentPatch). It does not touch
 // the fields users and their tools write, so they do not fight over
 // them: kubectl apply computes its patch from its last-applied
 // annotation, which does not name placement's labels, and leaves them;
