@@ -238,13 +238,17 @@ func (c *Cluster) create(ctx context.Context, bins Binaries, opts Options) error
 	}
 	// Pods are refused until the service account controller has made the
 	// default service account, so a cluster is not ready before it exists.
-	return poll(ctx, "the default service account", func() (bool, error) {
+	err = poll(ctx, "the default service account", func() (bool, error) {
 		_, err := c.Client.CoreV1().ServiceAccounts("default").Get(ctx, "default", metav1.GetOptions{})
 		if apierrors.IsNotFound(err) {
 			return false, nil
 		}
 		return err == nil, err
 	})
+	if err != nil || !opts.MetricsServer {
+		return err
+	}
+	return c.serveMetrics(ctx, bins)
 }
 
 // kwokctlConfig is kwokctl's configuration for one cluster: every binary

@@ -21,4 +21,7 @@
 // minutes cold on a loaded two-core machine, 3.5 CPU-minutes) next to it,
 // and kwok serves each node's /metrics/resource from the usage the pods'
 // annotations give (UsageAnnotations), so kubectl top reads known values.
+// kwokctl starts it without waiting for the kube-apiserver, and it exits
+// when it finds none listening; Create starts it again until the cluster
+// serves metrics.k8s.io.
 package pcluster

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -198,12 +199,24 @@ func checkPodLogs(t *testing.T, ctx context.Context, c *Cluster, pod string) {
 
 // TestMetricsServer runs a cluster with metrics-server and checks that
 // `kubectl top pod` reads the usage kwok simulates from the pod's
-// annotations, the harness the hub's metrics are compared with.
+// annotations, the harness the hub's metrics are compared with. Its
+// metrics-server is killed first, as if it had exited on a kube-apiserver
+// not yet listening: the cluster serves metrics all the same, from the
+// process started again, which stopping the cluster ends.
 func TestMetricsServer(t *testing.T) {
 	t.Parallel()
+	var restarted int
+	// Registered before Start, so it runs after Start's cleanup stopped
+	// the cluster.
+	t.Cleanup(func() {
+		if restarted != 0 && Alive(restarted) {
+			t.Errorf("metrics-server started again (pid %d) still runs after its cluster stopped", restarted)
+		}
+	})
 	c := Start(t, "metrics", Options{Nodes: []Node{{Name: "metrics-a"}}, MetricsServer: true})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
+	restarted = killMetricsServer(t, ctx, c)
 	pod := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: "busy", Annotations: UsageAnnotations("250m", "64Mi")},
 		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c1", Image: "busy:1"}, {Name: "c2", Image: "busy:1"}}},
@@ -213,22 +226,66 @@ func TestMetricsServer(t *testing.T) {
 	}
 	// metrics-server answers once it has scraped the pod twice, which
 	// takes up to two resolutions (15s each).
-	var out []byte
-	err := poll(ctx, "kubectl top pod to report the pod", func() (bool, error) {
-		var err error
-		out, err = exec.CommandContext(ctx, "kubectl", "--kubeconfig", c.Kubeconfig, "top", "pod", "busy", "-n", "default", "--containers", "--no-headers").CombinedOutput()
-		return err == nil, nil
-	})
-	if err != nil {
-		t.Fatalf("%v; kubectl top pod last said %q", err, out)
-	}
+	out := eventuallyTop(t, ctx, c, "pod", "busy", "-n", "default", "--containers")
 	// Memory is the annotation's; CPU is a rate metrics-server computes
 	// from kwok's counter between two scrapes, so within a few percent.
 	for _, container := range []string{"c1", "c2"} {
-		if !hasUsage(string(out), container, 250, "64Mi") {
+		if !hasUsage(out, container, 250, "64Mi") {
 			t.Errorf("kubectl top pod --containers said %q, want container %s at about 250m and 64Mi", out, container)
 		}
 	}
+	if out := eventuallyTop(t, ctx, c, "node", "metrics-a"); !strings.HasPrefix(out, "metrics-a ") {
+		t.Errorf("kubectl top node said %q, want a line of node metrics-a", out)
+	}
+}
+
+// eventuallyTop runs kubectl top with args against c until it succeeds,
+// and returns what it printed.
+func eventuallyTop(t *testing.T, ctx context.Context, c *Cluster, args ...string) string {
+	var out []byte
+	err := poll(ctx, "kubectl top "+strings.Join(args, " ")+" to succeed", func() (bool, error) {
+		var err error
+		top := append(append([]string{"--kubeconfig", c.Kubeconfig, "top"}, args...), "--no-headers")
+		out, err = exec.CommandContext(ctx, "kubectl", top...).CombinedOutput()
+		return err == nil, nil
+	})
+	if err != nil {
+		t.Fatalf("%v; it last said %q", err, out)
+	}
+	return string(out)
+}
+
+// killMetricsServer kills c's metrics-server, has the cluster serve
+// metrics again the way Create does, and returns the pid of the
+// metrics-server started in its place.
+func killMetricsServer(t *testing.T, ctx context.Context, c *Cluster) int {
+	killed := c.PIDs["metrics-server"]
+	if killed == 0 {
+		t.Fatalf("no pid for metrics-server among %v", c.PIDs)
+	}
+	if err := syscall.Kill(killed, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	err := poll(ctx, "metrics-server to exit", func() (bool, error) { return !Alive(killed), nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	bins, err := EnsureBinaries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.serveMetrics(ctx, bins); err != nil {
+		t.Fatal(err)
+	}
+	started := c.PIDs["metrics-server"]
+	if started == killed || !Alive(started) {
+		t.Fatalf("metrics-server's pid is %d after %d was killed, want a new, live process", started, killed)
+	}
+	pids, err := readPIDs(clusterDir(c.workdir, c.Name))
+	if err != nil || pids["metrics-server"] != started {
+		t.Fatalf("kwokctl's pid files name metrics-server %d (%v), want %d, the pid Stop must end", pids["metrics-server"], err, started)
+	}
+	return started
 }
 
 // hasUsage reports whether kubectl top pod --containers printed a line of
