@@ -58,6 +58,9 @@ status=0
 # end is stopped then, rather than loading the next run. The directory
 # stays if a failed test left its hubs' logs in it.
 run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/canopy-test.XXXXXX")
+# mktemp makes it 0700; tests run as root start PostgreSQL as the postgres
+# user (internal/pgtest), which must reach its directory inside.
+chmod 0755 "$run_tmp"
 trap 'pkill -KILL -f -- "$run_tmp/" || true; rmdir "$run_tmp" 2>/dev/null || true' EXIT
 export TMPDIR=$run_tmp
 
