@@ -20,7 +20,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -238,17 +237,7 @@ func (c *Cluster) create(ctx context.Context, bins Binaries, opts Options) error
 	}
 	// Pods are refused until the service account controller has made the
 	// default service account, so a cluster is not ready before it exists.
-	err = poll(ctx, "the default service account", func() (bool, error) {
-		_, err := c.Client.CoreV1().ServiceAccounts("default").Get(ctx, "default", metav1.GetOptions{})
-		if apierrors.IsNotFound(err) {
-			return false, nil
-		}
-		return err == nil, err
-	})
-	if err != nil || !opts.MetricsServer {
-		return err
-	}
-	return c.serveMetrics(ctx, bins)
+	return c.settle(ctx, bins, opts.MetricsServer)
 }
 
 // kwokctlConfig is kwokctl's configuration for one cluster: every binary

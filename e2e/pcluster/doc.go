@@ -21,7 +21,11 @@
 // minutes cold on a loaded two-core machine, 3.5 CPU-minutes) next to it,
 // and kwok serves each node's /metrics/resource from the usage the pods'
 // annotations give (UsageAnnotations), so kubectl top reads known values.
-// kwokctl starts it without waiting for the kube-apiserver, and it exits
-// when it finds none listening; Create starts it again until the cluster
-// serves metrics.k8s.io.
+//
+// kwokctl starts every component at once and never restarts one, yet
+// metrics-server exits when it finds no kube-apiserver listening, and
+// kube-controller-manager when the kube-apiserver is not healthy within
+// 10 s, which a loaded machine makes likely. Create starts whatever exited
+// again until the cluster can make pods and, with metrics-server, serves
+// metrics.k8s.io.
 package pcluster

@@ -216,7 +216,7 @@ func TestMetricsServer(t *testing.T) {
 	c := Start(t, "metrics", Options{Nodes: []Node{{Name: "metrics-a"}}, MetricsServer: true})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	restarted = killMetricsServer(t, ctx, c)
+	restarted = killComponent(t, ctx, c, "metrics-server", true, nil)
 	pod := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: "busy", Annotations: UsageAnnotations("250m", "64Mi")},
 		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c1", Image: "busy:1"}, {Name: "c2", Image: "busy:1"}}},
@@ -239,6 +239,38 @@ func TestMetricsServer(t *testing.T) {
 	}
 }
 
+// TestControllerManagerExited kills a cluster's kube-controller-manager,
+// as if it had given up on a kube-apiserver slow to serve, and deletes the
+// default service account, which only it makes again. Settling the
+// cluster, as Create does, must start it again, so that pods can be made;
+// stopping the cluster must end the new process.
+func TestControllerManagerExited(t *testing.T) {
+	t.Parallel()
+	var restarted int
+	// Registered before Start, so it runs after Start's cleanup stopped
+	// the cluster.
+	t.Cleanup(func() {
+		if restarted != 0 && Alive(restarted) {
+			t.Errorf("kube-controller-manager started again (pid %d) still runs after its cluster stopped", restarted)
+		}
+	})
+	c := Start(t, "kcm", Options{Nodes: []Node{{Name: "kcm-a"}}})
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	restarted = killComponent(t, ctx, c, "kube-controller-manager", false, func() {
+		if err := c.Client.CoreV1().ServiceAccounts("default").Delete(ctx, "default", metav1.DeleteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: "after"},
+		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "busy:1"}}},
+	}
+	if _, err := c.Client.CoreV1().Pods("default").Create(ctx, pod, metav1.CreateOptions{}); err != nil {
+		t.Errorf("creating a pod once the cluster settled: %v", err)
+	}
+}
+
 // eventuallyTop runs kubectl top with args against c until it succeeds,
 // and returns what it printed.
 func eventuallyTop(t *testing.T, ctx context.Context, c *Cluster, args ...string) string {
@@ -255,35 +287,37 @@ func eventuallyTop(t *testing.T, ctx context.Context, c *Cluster, args ...string
 	return string(out)
 }
 
-// killMetricsServer kills c's metrics-server, has the cluster serve
-// metrics again the way Create does, and returns the pid of the
-// metrics-server started in its place.
-func killMetricsServer(t *testing.T, ctx context.Context, c *Cluster) int {
-	killed := c.PIDs["metrics-server"]
+// killComponent kills c's component name, has c settle the way Create
+// does, and returns the pid of the component started in its place.
+func killComponent(t *testing.T, ctx context.Context, c *Cluster, name string, metrics bool, before func()) int {
+	killed := c.PIDs[name]
 	if killed == 0 {
-		t.Fatalf("no pid for metrics-server among %v", c.PIDs)
+		t.Fatalf("no pid for %s among %v", name, c.PIDs)
 	}
 	if err := syscall.Kill(killed, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	err := poll(ctx, "metrics-server to exit", func() (bool, error) { return !Alive(killed), nil })
+	err := poll(ctx, name+" to exit", func() (bool, error) { return !Alive(killed), nil })
 	if err != nil {
 		t.Fatal(err)
+	}
+	if before != nil {
+		before()
 	}
 	bins, err := EnsureBinaries()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.serveMetrics(ctx, bins); err != nil {
+	if err := c.settle(ctx, bins, metrics); err != nil {
 		t.Fatal(err)
 	}
-	started := c.PIDs["metrics-server"]
+	started := c.PIDs[name]
 	if started == killed || !Alive(started) {
-		t.Fatalf("metrics-server's pid is %d after %d was killed, want a new, live process", started, killed)
+		t.Fatalf("%s's pid is %d after %d was killed, want a new, live process", name, started, killed)
 	}
 	pids, err := readPIDs(clusterDir(c.workdir, c.Name))
-	if err != nil || pids["metrics-server"] != started {
-		t.Fatalf("kwokctl's pid files name metrics-server %d (%v), want %d, the pid Stop must end", pids["metrics-server"], err, started)
+	if err != nil || pids[name] != started {
+		t.Fatalf("kwokctl's pid files name %s %d (%v), want %d, the pid Stop must end", name, pids[name], err, started)
 	}
 	return started
 }
