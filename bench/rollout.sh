@@ -10,14 +10,14 @@
 #    doc.go): the time from the hub's write past a healthy wave, and from
 #    the wave's last copy running available, to the next wave's first
 #    downstream write, p50/p99, and the hub's CPU-seconds per rollout. By default the
-#    issue's 50 targets in 10 waves, on 5 physical clusters of 10 targets.
+#    issue's 50 targets in 10 waves, on 2 physical clusters of 25 targets.
 #
 #   bench/rollout.sh                                  # both parts
 #   CANOPY_BENCH_TARGETS=6 CANOPY_BENCH_CLUSTERS=2 CANOPY_BENCH_WAVES=3 bench/rollout.sh
 #   CANOPY_BENCH_PART=look bench/rollout.sh           # or e2e: one part
 #
 # Knobs of part 2 (environment): CANOPY_BENCH_TARGETS (50),
-# CANOPY_BENCH_CLUSTERS (5), CANOPY_BENCH_WAVES (10), CANOPY_BENCH_ROLLOUTS
+# CANOPY_BENCH_CLUSTERS (2), CANOPY_BENCH_WAVES (10), CANOPY_BENCH_ROLLOUTS
 # (3), CANOPY_BENCH_TIMEOUT (5m per rollout), CANOPY_HUB and CANOPY_SYNCER (prebuilt binaries),
 # CANOPY_BENCH_OUT (logs and the physical clusters' state; default
 # ${TMPDIR:-/tmp}/canopy-bench-rollout). Extra arguments go to go test.

@@ -31,7 +31,7 @@ import (
 // Knobs, all optional.
 const (
 	envTargets  = "CANOPY_BENCH_TARGETS"  // SyncTargets, each with its syncer (50)
-	envClusters = "CANOPY_BENCH_CLUSTERS" // physical clusters the targets share (5)
+	envClusters = "CANOPY_BENCH_CLUSTERS" // physical clusters the targets share (2)
 	envWaves    = "CANOPY_BENCH_WAVES"    // waves of the rollout (10)
 	envRollouts = "CANOPY_BENCH_ROLLOUTS" // image changes rolled out (3)
 	envTimeout  = "CANOPY_BENCH_TIMEOUT"  // wait for each rollout to complete (5m)
@@ -59,7 +59,7 @@ func (c config) wave(i int) int { return i * c.waves / c.targets }
 func BenchmarkRolloutEndToEnd(b *testing.B) {
 	c := config{
 		targets:  max(2, knob.Int(b, envTargets, 50)),
-		clusters: max(1, knob.Int(b, envClusters, 5)),
+		clusters: max(1, knob.Int(b, envClusters, 2)),
 		waves:    knob.Int(b, envWaves, 10),
 		rollouts: max(1, knob.Int(b, envRollouts, 3)),
 		timeout:  knob.Duration(b, envTimeout, 5*time.Minute),
@@ -74,6 +74,9 @@ func BenchmarkRolloutEndToEnd(b *testing.B) {
 		r := run(ctx, b, c)
 		b.ReportMetric(r.FromWrite.P50.Seconds(), "write-to-next-p50-s")
 		b.ReportMetric(r.FromWrite.P99.Seconds(), "write-to-next-p99-s")
+		// The goal: p99 under 1 s.
+		b.ReportMetric(r.FromReported.P50.Seconds(), "report-to-next-p50-s")
+		b.ReportMetric(r.FromReported.P99.Seconds(), "report-to-next-p99-s")
 		b.ReportMetric(r.HubCPU.Seconds()/float64(c.rollouts), "hub-cpu-s/rollout")
 		printReport(os.Stdout, c, r, loadStart)
 	}
@@ -201,8 +204,13 @@ func run(ctx context.Context, b *testing.B, c config) result {
 		}
 		r.HubCPU += after - before
 		took += time.Since(start)
-		all.add(o.waves(b, c, names, to))
-		logf("rollout %d of %d to revision %s complete", i+1, c.rollouts, to)
+		w := o.waves(b, c, names, to)
+		all.add(w)
+		// Per rollout, so that a run whose later rollouts cost more, or
+		// whose machine was busy for a while, shows it.
+		reported := benchreport.Summarize(w.fromReported)
+		logf("rollout %d of %d to revision %s complete in %.1f s, hub CPU %.2f s, from the last healthy report p50 %.0f ms, max %.0f ms",
+			i+1, c.rollouts, to, time.Since(start).Seconds(), (after - before).Seconds(), benchreport.MS(reported.P50), benchreport.MS(reported.Max))
 	}
 	r.FromWrite, r.FromReported = benchreport.Summarize(all.fromWrite), benchreport.Summarize(all.fromReported)
 	r.FromHealthy, r.Reporting = benchreport.Summarize(all.fromHealthy), benchreport.Summarize(all.reporting)
