@@ -26,7 +26,7 @@ func TestKubeconfigCommands(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, name, args...)
-		cmd.Env = append(os.Environ(), append([]string{"HOME=" + k.home}, env...)...)
+		cmd.Env = append(k.environ(), env...)
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		if err := cmd.Run(); err != nil {

@@ -76,7 +76,7 @@ func TestPodStreams(t *testing.T) {
 			// exec -it needs a terminal: script gives kubectl one.
 			tty := func(k kubectl, args ...string) string {
 				cmd := exec.Command("script", "-qec", strings.Join(append([]string{k.binary(), "--kubeconfig", k.kubeconfig}, args...), " "), "/dev/null")
-				cmd.Env = append(cmd.Environ(), "HOME="+k.home)
+				cmd.Env = k.environ()
 				out, err := cmd.CombinedOutput()
 				if err != nil {
 					t.Errorf("kubectl %s in a terminal: %v\n%s", strings.Join(args, " "), err, out)
@@ -199,7 +199,7 @@ func kubectlVersion(t *testing.T, version string) string {
 // stdout.
 func runStdin(k kubectl, stdin string, args ...string) (string, error) {
 	cmd := exec.Command(k.binary(), append([]string{"--kubeconfig", k.kubeconfig}, args...)...)
-	cmd.Env = append(cmd.Environ(), "HOME="+k.home)
+	cmd.Env = k.environ()
 	cmd.Stdin = strings.NewReader(stdin)
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -472,7 +472,7 @@ type follower struct {
 func followLogs(t *testing.T, k kubectl, args ...string) *follower {
 	t.Helper()
 	cmd := exec.Command(k.binary(), append([]string{"--kubeconfig", k.kubeconfig}, args...)...)
-	cmd.Env = append(os.Environ(), "HOME="+k.home)
+	cmd.Env = k.environ()
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
