@@ -205,18 +205,11 @@ func checkPodLogs(t *testing.T, ctx context.Context, c *Cluster, pod string) {
 // process started again, which stopping the cluster ends.
 func TestMetricsServer(t *testing.T) {
 	t.Parallel()
-	var restarted int
-	// Registered before Start, so it runs after Start's cleanup stopped
-	// the cluster.
-	t.Cleanup(func() {
-		if restarted != 0 && Alive(restarted) {
-			t.Errorf("metrics-server started again (pid %d) still runs after its cluster stopped", restarted)
-		}
-	})
+	restarted := endsWithCluster(t, "metrics-server")
 	c := Start(t, "metrics", Options{Nodes: []Node{{Name: "metrics-a"}}, MetricsServer: true})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	restarted = killComponent(t, ctx, c, "metrics-server", true, nil)
+	*restarted = killComponent(t, ctx, c, "metrics-server", true, nil)
 	pod := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: "busy", Annotations: UsageAnnotations("250m", "64Mi")},
 		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c1", Image: "busy:1"}, {Name: "c2", Image: "busy:1"}}},
@@ -246,18 +239,11 @@ func TestMetricsServer(t *testing.T) {
 // stopping the cluster must end the new process.
 func TestControllerManagerExited(t *testing.T) {
 	t.Parallel()
-	var restarted int
-	// Registered before Start, so it runs after Start's cleanup stopped
-	// the cluster.
-	t.Cleanup(func() {
-		if restarted != 0 && Alive(restarted) {
-			t.Errorf("kube-controller-manager started again (pid %d) still runs after its cluster stopped", restarted)
-		}
-	})
+	restarted := endsWithCluster(t, "kube-controller-manager")
 	c := Start(t, "kcm", Options{Nodes: []Node{{Name: "kcm-a"}}})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	restarted = killComponent(t, ctx, c, "kube-controller-manager", false, func() {
+	*restarted = killComponent(t, ctx, c, "kube-controller-manager", false, func() {
 		if err := c.Client.CoreV1().ServiceAccounts("default").Delete(ctx, "default", metav1.DeleteOptions{}); err != nil {
 			t.Fatal(err)
 		}
@@ -285,6 +271,20 @@ func eventuallyTop(t *testing.T, ctx context.Context, c *Cluster, args ...string
 		t.Fatalf("%v; it last said %q", err, out)
 	}
 	return string(out)
+}
+
+// endsWithCluster returns where a test records the pid of component
+// name once started again, and checks that this process does not outlive
+// the cluster. Called before Start, its check runs after Start's cleanup
+// has stopped the cluster.
+func endsWithCluster(t *testing.T, name string) *int {
+	pid := new(int)
+	t.Cleanup(func() {
+		if *pid != 0 && Alive(*pid) {
+			t.Errorf("%s started again (pid %d) still runs after its cluster stopped", name, *pid)
+		}
+	})
+	return pid
 }
 
 // killComponent kills c's component name, has c settle the way Create
