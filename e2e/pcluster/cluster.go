@@ -235,8 +235,6 @@ func (c *Cluster) create(ctx context.Context, bins Binaries, opts Options) error
 	if err := c.createNodes(ctx, opts.Nodes, opts.MetricsServer); err != nil {
 		return err
 	}
-	// Pods are refused until the service account controller has made the
-	// default service account, so a cluster is not ready before it exists.
 	return c.settle(ctx, bins, opts.MetricsServer)
 }
 

@@ -33,28 +33,31 @@ const componentStarts = 3
 // check (signal 0) takes for running.
 func (c *Cluster) settle(ctx context.Context, bins Binaries, metrics bool) error {
 	starts := 0
-	err := poll(ctx, "the default service account", func() (bool, error) {
-		if running, err := c.running(ctx, bins, &starts); !running || err != nil {
-			return false, err
+	// whileRunning looks at done only once every component runs.
+	whileRunning := func(done func() (bool, error)) func() (bool, error) {
+		return func() (bool, error) {
+			if running, err := c.running(ctx, bins, &starts); !running || err != nil {
+				return false, err
+			}
+			return done()
 		}
+	}
+	err := poll(ctx, "the default service account", whileRunning(func() (bool, error) {
 		_, err := c.Client.CoreV1().ServiceAccounts("default").Get(ctx, "default", metav1.GetOptions{})
 		if apierrors.IsNotFound(err) {
 			return false, nil
 		}
 		return err == nil, err
-	})
+	}))
 	if err != nil || !metrics {
 		return err
 	}
 	var last metav1.Condition
-	err = poll(ctx, "APIService "+metricsAPIService+" to be Available", func() (bool, error) {
-		if running, err := c.running(ctx, bins, &starts); !running || err != nil {
-			return false, err
-		}
+	err = poll(ctx, "APIService "+metricsAPIService+" to be Available", whileRunning(func() (bool, error) {
 		var err error
 		last, err = c.metricsAvailable(ctx)
 		return last.Status == metav1.ConditionTrue, err
-	})
+	}))
 	if err != nil {
 		return fmt.Errorf("%w; its Available condition last said %s: %s", err, last.Reason, last.Message)
 	}
