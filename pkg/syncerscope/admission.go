@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -202,9 +203,9 @@ func (p *Admission) denyNode(ctx context.Context, t target, cluster logicalclust
 	if err != nil {
 		return "", fmt.Errorf("listing the pods copied up by the syncer of SyncTarget %s: %w", t, err)
 	}
-	if slices.ContainsFunc(copied, func(pod *unstructured.Unstructured) bool {
-		node, _, _ := unstructured.NestedString(pod.Object, "spec", "nodeName")
-		return node == name
+	if slices.ContainsFunc(copied, func(o Object) bool {
+		pod, ok := o.(*corev1.Pod)
+		return ok && pod.Spec.NodeName == name
 	}) {
 		return "", nil
 	}
@@ -226,7 +227,7 @@ func (p *Admission) works(ctx context.Context, t target, accepted map[schema.Gro
 			if err != nil {
 				return false, fmt.Errorf("listing %s in namespace %s: %w", gr, namespace, err)
 			}
-			if slices.ContainsFunc(objs, func(o *unstructured.Unstructured) bool { return t.assigned(o) || t.holds(o) }) {
+			if slices.ContainsFunc(objs, func(o Object) bool { return t.assigned(o) || t.holds(o) }) {
 				return true, nil
 			}
 		}
@@ -288,4 +289,12 @@ func changed(path string, a, b map[string]any) []string {
 	}
 	slices.Sort(paths)
 	return paths
+}
+
+func toUnstructured(obj runtime.Object) (*unstructured.Unstructured, error) {
+	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		return nil, err
+	}
+	return &unstructured.Unstructured{Object: m}, nil
 }

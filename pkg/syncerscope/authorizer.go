@@ -8,7 +8,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/selection"
@@ -253,8 +252,8 @@ func (a *Authorizer) referenced(ctx context.Context, t target, accepted map[sche
 		if err != nil {
 			return false, fmt.Errorf("listing %s assigned to SyncTarget %s: %w", r, t, err)
 		}
-		if slices.ContainsFunc(objs, func(o *unstructured.Unstructured) bool {
-			spec, ok := podspec.OfUnstructured(o.Object)
+		if slices.ContainsFunc(objs, func(o Object) bool {
+			spec, ok := podspec.Of(o)
 			return ok && o.GetDeletionTimestamp() == nil && slices.Contains(podspec.References(spec), want)
 		}) {
 			return true, nil

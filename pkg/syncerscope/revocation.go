@@ -10,7 +10,6 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/endpoints/handlers/responsewriters"
@@ -62,7 +61,7 @@ func credentialsNotBefore(st *workloadv1alpha1.SyncTarget) time.Time {
 
 // latestGetter reads the datastore's latest version of an object.
 type latestGetter interface {
-	GetLatest(ctx context.Context, resource schema.GroupResource, namespace, name string) (*unstructured.Unstructured, error)
+	GetLatest(ctx context.Context, resource schema.GroupResource, namespace, name string) (Object, error)
 }
 
 // syncTarget is t's SyncTarget, nil if there is none: as the watch cache
@@ -83,16 +82,16 @@ func syncTarget(ctx context.Context, objects Objects, t target) (*workloadv1alph
 	return st, nil
 }
 
-func readSyncTarget(u *unstructured.Unstructured, err error) (*workloadv1alpha1.SyncTarget, error) {
+func readSyncTarget(o Object, err error) (*workloadv1alpha1.SyncTarget, error) {
 	if apierrors.IsNotFound(err) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading SyncTarget: %w", err)
 	}
-	st := &workloadv1alpha1.SyncTarget{}
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, st); err != nil {
-		return nil, fmt.Errorf("reading SyncTarget %s: %w", u.GetName(), err)
+	st, ok := o.(*workloadv1alpha1.SyncTarget)
+	if !ok {
+		return nil, fmt.Errorf("reading SyncTarget %s: its store holds a %T", o.GetName(), o)
 	}
 	return st, nil
 }

@@ -8,9 +8,10 @@ import (
 	"testing"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -164,8 +165,8 @@ func TestAdmitCredentialNotBefore(t *testing.T) {
 func TestDenyCopy(t *testing.T) {
 	t0 := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 	tgt, _, _ := targetOf(syncer("u1", t0))
-	deployment := func(ns, name string, assigned, held bool) *unstructured.Unstructured {
-		u := &unstructured.Unstructured{}
+	deployment := func(ns, name string, assigned, held bool) Object {
+		u := &appsv1.Deployment{}
 		u.SetNamespace(ns)
 		u.SetName(name)
 		if assigned {
@@ -228,31 +229,31 @@ func TestDenyCopy(t *testing.T) {
 }
 
 // podOn is pod name in ns, copied up by the syncer of key, on node.
-func podOn(ns, name, node, key string) *unstructured.Unstructured {
-	u := &unstructured.Unstructured{Object: map[string]any{"kind": "Pod", "spec": map[string]any{"nodeName": node}}}
+func podOn(ns, name, node, key string) Object {
+	u := &corev1.Pod{Spec: corev1.PodSpec{NodeName: node}}
 	u.SetNamespace(ns)
 	u.SetName(name)
 	u.SetLabels(map[string]string{workloadv1alpha1.UpsyncedLabel: key})
 	return u
 }
 
-// fakeObjects are deployments, and pods of kind Pod, by
+// fakeObjects are deployments and pods by
 // "<cluster>/<namespace>/<name>", and SyncTarget root:pc1 under
 // "root/pc1".
-type fakeObjects map[string]*unstructured.Unstructured
+type fakeObjects map[string]Object
 
-func (f fakeObjects) Get(ctx context.Context, gr schema.GroupResource, namespace, name string) (*unstructured.Unstructured, error) {
+func (f fakeObjects) Get(ctx context.Context, gr schema.GroupResource, namespace, name string) (Object, error) {
 	cluster, _ := logicalcluster.ClusterFrom(ctx)
 	if gr == syncTargets {
-		return toUnstructured(pc1("u1", time.Time{}, time.Time{}))
+		return pc1("u1", time.Time{}, time.Time{}), nil
 	}
-	if o := f[fmt.Sprintf("%s/%s/%s", cluster, namespace, name)]; o != nil && gr == appsDeployments && o.GetKind() != "Pod" {
+	if o := f[fmt.Sprintf("%s/%s/%s", cluster, namespace, name)]; o != nil && gr == appsDeployments && !isPod(o) {
 		return o, nil
 	}
 	return nil, apierrors.NewNotFound(gr, name)
 }
 
-func (f fakeObjects) List(ctx context.Context, gr schema.GroupResource, namespace string, selector labels.Selector) ([]*unstructured.Unstructured, error) {
+func (f fakeObjects) List(ctx context.Context, gr schema.GroupResource, namespace string, selector labels.Selector) ([]Object, error) {
 	if gr != appsDeployments && gr != pods {
 		return nil, errors.New("only deployments are accepted")
 	}
@@ -261,13 +262,18 @@ func (f fakeObjects) List(ctx context.Context, gr schema.GroupResource, namespac
 	if namespace == "" {
 		prefix = string(cluster) + "/"
 	}
-	var out []*unstructured.Unstructured
+	var out []Object
 	for k, o := range f {
-		if o != nil && (o.GetKind() == "Pod") == (gr == pods) && strings.HasPrefix(k, prefix) && selector.Matches(labels.Set(o.GetLabels())) {
+		if o != nil && isPod(o) == (gr == pods) && strings.HasPrefix(k, prefix) && selector.Matches(labels.Set(o.GetLabels())) {
 			out = append(out, o)
 		}
 	}
 	return out, nil
+}
+
+func isPod(o Object) bool {
+	_, ok := o.(*corev1.Pod)
+	return ok
 }
 
 var appsDeployments = schema.GroupResource{Group: "apps", Resource: "deployments"}
@@ -279,19 +285,19 @@ type laggingCache struct {
 	cached, latest *workloadv1alpha1.SyncTarget
 }
 
-func (l laggingCache) Get(_ context.Context, gr schema.GroupResource, _, name string) (*unstructured.Unstructured, error) {
+func (l laggingCache) Get(_ context.Context, gr schema.GroupResource, _, name string) (Object, error) {
 	return stored(gr, name, l.cached)
 }
 
-func (l laggingCache) GetLatest(_ context.Context, gr schema.GroupResource, _, name string) (*unstructured.Unstructured, error) {
+func (l laggingCache) GetLatest(_ context.Context, gr schema.GroupResource, _, name string) (Object, error) {
 	return stored(gr, name, l.latest)
 }
 
-func stored(gr schema.GroupResource, name string, st *workloadv1alpha1.SyncTarget) (*unstructured.Unstructured, error) {
+func stored(gr schema.GroupResource, name string, st *workloadv1alpha1.SyncTarget) (Object, error) {
 	if st == nil {
 		return nil, apierrors.NewNotFound(gr, name)
 	}
-	return toUnstructured(st)
+	return st, nil
 }
 
 // TestSyncTargetPastTheCache checks that a credential the watch cache
