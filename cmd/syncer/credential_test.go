@@ -121,9 +121,16 @@ func newTestCA(t *testing.T) testCA {
 
 // writeKubeconfig writes at path a kubeconfig whose server is url, trusted
 // as server's certificate, and whose client certificate is a new one for
-// user with serial, issued by ca: as the kubelet updates a Secret's
-// volume, a new file renamed over.
+// user with serial, issued by ca.
 func (ca testCA) writeKubeconfig(t *testing.T, path string, server *httptest.Server, url, user string, serial int64) {
+	t.Helper()
+	certPEM, keyPEM := ca.issue(t, user, serial)
+	replaceFile(t, path, kubeconfig(t, server, url, &clientcmdapi.AuthInfo{ClientCertificateData: certPEM, ClientKeyData: keyPEM}))
+}
+
+// issue is a new client certificate for user with serial, issued by ca,
+// and its key, in PEM.
+func (ca testCA) issue(t *testing.T, user string, serial int64) (certPEM, keyPEM []byte) {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -135,17 +142,35 @@ func (ca testCA) writeKubeconfig(t *testing.T, path string, server *httptest.Ser
 	if err != nil {
 		t.Fatal(err)
 	}
-	keyPEM, err := keyutil.MarshalPrivateKeyToPEM(key)
+	keyPEM, err = keyutil.MarshalPrivateKeyToPEM(key)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), keyPEM
+}
+
+// kubeconfig is a kubeconfig whose server is url, trusted as server's
+// certificate, and whose user is user.
+func kubeconfig(t *testing.T, server *httptest.Server, url string, user *clientcmdapi.AuthInfo) []byte {
+	t.Helper()
 	cfg := clientcmdapi.NewConfig()
 	cfg.Clusters["hub"] = &clientcmdapi.Cluster{Server: url,
 		CertificateAuthorityData: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: server.Certificate().Raw})}
-	cfg.AuthInfos[user] = &clientcmdapi.AuthInfo{ClientCertificateData: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), ClientKeyData: keyPEM}
-	cfg.Contexts["hub"] = &clientcmdapi.Context{Cluster: "hub", AuthInfo: user}
+	cfg.AuthInfos["syncer"] = user
+	cfg.Contexts["hub"] = &clientcmdapi.Context{Cluster: "hub", AuthInfo: "syncer"}
 	cfg.CurrentContext = "hub"
-	if err := clientcmd.WriteToFile(*cfg, path+".new"); err != nil {
+	data, err := clientcmd.Write(*cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// replaceFile writes data at path as the kubelet updates a Secret's
+// volume: a new file renamed over.
+func replaceFile(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(path+".new", data, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Rename(path+".new", path); err != nil {
