@@ -94,6 +94,68 @@ func TestHubCredentialReload(t *testing.T) {
 	}
 }
 
+// TestHubCredentialPollParsesChangesOnly checks that a poll parses
+// neither the kubeconfig nor the certificate and key files it names while
+// they hold what they held, even written again, and parses them and
+// takes their new certificate once one of them holds another.
+func TestHubCredentialPollParsesChangesOnly(t *testing.T) {
+	ca := newTestCA(t)
+	server := httptest.NewTLSServer(http.NotFoundHandler())
+	defer server.Close()
+	for name, write := range map[string]func(t *testing.T, path, user string, serial int64){
+		"certificate in the kubeconfig": func(t *testing.T, path, user string, serial int64) {
+			ca.writeKubeconfig(t, path, server, server.URL, user, serial)
+		},
+		// The kubeconfig names its files by relative paths, and is
+		// written again with the same bytes each time.
+		"certificate in files": func(t *testing.T, path, user string, serial int64) {
+			certPEM, keyPEM := ca.issue(t, user, serial)
+			replaceFile(t, path+".crt", certPEM)
+			replaceFile(t, path+".key", keyPEM)
+			replaceFile(t, path, kubeconfig(t, server, server.URL,
+				&clientcmdapi.AuthInfo{ClientCertificate: filepath.Base(path) + ".crt", ClientKey: filepath.Base(path) + ".key"}))
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "kubeconfig")
+			write(t, path, "first", 2)
+			_, credential, err := hubConfig(path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			parses := 0
+			credential.parse = func(path string) (*rest.Config, *tls.Certificate, []fileContent, error) {
+				parses++
+				return readKubeconfig(path)
+			}
+			// poll reloads the credential, and fails unless it has
+			// parsed the files wantParses times in all since hubConfig
+			// and presents the certificate of user.
+			poll := func(wantParses int, user string) {
+				t.Helper()
+				if err := credential.reload(); err != nil {
+					t.Fatal(err)
+				}
+				if parses != wantParses {
+					t.Errorf("the files were parsed %d times, want %d", parses, wantParses)
+				}
+				leaf, err := x509.ParseCertificate(credential.cert.Load().Certificate[0])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if leaf.Subject.CommonName != user {
+					t.Errorf("the certificate in use is %q's, want %q's", leaf.Subject.CommonName, user)
+				}
+			}
+			poll(0, "first")
+			poll(0, "first")
+			write(t, path, "second", 3)
+			poll(1, "second")
+			poll(1, "second")
+		})
+	}
+}
+
 // testCA is a CA that issues the syncer's client certificates in tests.
 type testCA struct {
 	cert *x509.Certificate
