@@ -33,7 +33,8 @@ type RolloutState struct {
 	// it last turned healthy, zero while one is not.
 	Since        time.Time `json:"since"`
 	HealthySince time.Time `json:"healthySince,omitzero"`
-	// Message says what the rollout waits for, or why it stopped.
+	// Message says what the rollout waits for (as of the step's start,
+	// for its first waitsQuiet), or why it stopped.
 	Message string `json:"message,omitempty"`
 }
 
@@ -67,6 +68,14 @@ func (p *Policy) Advance(s RolloutState, steps []Step, healthy func(key string) 
 	return out
 }
 
+// waitsQuiet is how long into a step the message of what it waits for
+// stays as the step's start wrote it. Each report of a wave's target can
+// change what the wave waits for, and each change written is a write of
+// the rolled-out object, which reaches every target's syncer: a wave that
+// goes well is then written once, as it starts and as it ends, and one
+// still waiting after waitsQuiet has its message brought up to date.
+const waitsQuiet = 5 * time.Second
+
 func (p *Policy) advance(out *Progress, steps []Step, healthy func(key string) (bool, string), now time.Time, soak, deadline time.Duration, onFailure placementv1alpha1.RolloutFailurePolicy) {
 	s := &out.State
 	var done []string
@@ -85,10 +94,16 @@ func (p *Policy) advance(out *Progress, steps []Step, healthy func(key string) (
 			}
 		}
 		if why != "" {
+			wasHealthy := !s.HealthySince.IsZero()
 			s.HealthySince = time.Time{}
 			if now.Sub(s.Since) < deadline {
-				s.Message = fmt.Sprintf("wave %s (step %d of %d) waits: %s", step.Wave, s.Step+1, len(steps), why)
 				out.RecheckAt = s.Since.Add(deadline)
+				waits := fmt.Sprintf("wave %s (step %d of %d) waits: ", step.Wave, s.Step+1, len(steps))
+				if strings.HasPrefix(s.Message, waits) && !wasHealthy && now.Sub(s.Since) < waitsQuiet {
+					out.RecheckAt = s.Since.Add(min(deadline, waitsQuiet))
+					return
+				}
+				s.Message = waits + why
 				return
 			}
 			s.Message = fmt.Sprintf("wave %s (step %d of %d) not healthy within %s: %s", step.Wave, s.Step+1, len(steps), deadline, why)

@@ -162,3 +162,48 @@ func TestAdvance(t *testing.T) {
 		}
 	}
 }
+
+// TestAdvanceWaitsQuiet checks that what a wave waits for is written as
+// the wave starts and then held for waitsQuiet, however often its
+// targets' reports change it, with a look due once it is up; that a
+// wave turning unhealthy again while soaking says so at once; and that
+// a later step, or a wave still waiting past waitsQuiet, brings the
+// message up to date.
+func TestAdvanceWaitsQuiet(t *testing.T) {
+	p := rolloutPolicy(t, placementv1alpha1.RolloutStrategy{
+		Waves:            []placementv1alpha1.RolloutWave{{Name: "canary", Targets: placementv1alpha1.TargetSelector{Expression: "name == 'pc1'"}}},
+		SoakTime:         &metav1.Duration{Duration: 10 * time.Second},
+		ProgressDeadline: &metav1.Duration{Duration: time.Minute},
+	})
+	steps := p.RolloutSteps(pcs())
+	reason := "not reported"
+	healthy := false
+	health := func(string) (bool, string) { return healthy, reason }
+	start := p.Advance(RolloutState{From: "r1", To: "r2", Phase: PhaseProgressing, Since: now}, steps, health, now)
+	if !strings.HasSuffix(start.State.Message, "waits: target "+pcs()[0].Key+": not reported") {
+		t.Fatalf("start: %+v", start)
+	}
+	reason = "0 of 1 replicas updated"
+	held := p.Advance(start.State, steps, health, now.Add(2*time.Second))
+	if held.State != start.State || !held.RecheckAt.Equal(now.Add(waitsQuiet)) {
+		t.Errorf("a changed reason within waitsQuiet: %+v; want the state as the step started, a look at %s", held, now.Add(waitsQuiet))
+	}
+	later := p.Advance(held.State, steps, health, now.Add(waitsQuiet))
+	if !strings.HasSuffix(later.State.Message, reason) || !later.RecheckAt.Equal(now.Add(time.Minute)) {
+		t.Errorf("still waiting after waitsQuiet: %+v", later)
+	}
+
+	healthy = true
+	soaking := p.Advance(start.State, steps, health, now.Add(time.Second))
+	healthy, reason = false, "0 of 1 replicas available"
+	again := p.Advance(soaking.State, steps, health, now.Add(2*time.Second))
+	if !strings.HasSuffix(again.State.Message, reason) || !again.State.HealthySince.IsZero() {
+		t.Errorf("unhealthy again while soaking: %+v", again)
+	}
+
+	healthy = true
+	soaked := p.Advance(soaking.State, steps, health, now.Add(11*time.Second))
+	if soaked.State.Step != 1 || soaked.State.Message == start.State.Message {
+		t.Errorf("the next step: %+v", soaked)
+	}
+}
