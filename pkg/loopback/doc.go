@@ -27,4 +27,14 @@
 // carried in its context (WithCluster), and the client's round tripper
 // puts /clusters/<name> in front of the path, as kcp's cluster-aware
 // clients do.
+//
+// A controller's write is conditional on what it read, so that it does
+// not overwrite a change it has not seen. Conditional on the
+// resourceVersion, it conflicts with any write of the object, such as
+// another controller's write of fields it never reads; the controllers
+// that share objects (placement, status aggregation) write JSON patches
+// instead whose tests (Test) hold exactly the fields they read. Such a
+// test that fails comes back as a 422 that looks like a refusal, and
+// Stale tells the two apart, so that a controller leaves the one to the
+// change's watch event and backs off, or says so, on the other.
 package loopback
