@@ -16,19 +16,17 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/types"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
 
-	"github.com/canopy-dev/canopy/internal/sqlitetest"
+	"github.com/canopy-dev/canopy/internal/coretest"
 	"github.com/canopy-dev/canopy/internal/storepatch"
 	placementv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/placement/v1alpha1"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
 	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
-	"github.com/canopy-dev/canopy/pkg/registry"
 	"github.com/canopy-dev/canopy/pkg/registry/apps"
 	"github.com/canopy-dev/canopy/pkg/registry/core"
 	placementregistry "github.com/canopy-dev/canopy/pkg/registry/placement"
@@ -63,34 +61,9 @@ func startController(t *testing.T) *testHub {
 func newTestHub(t *testing.T) *testHub {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	scheme := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{core.AddToScheme, apps.AddToScheme, workload.AddToScheme, placementregistry.AddToScheme} {
-		if err := add(scheme); err != nil {
-			t.Fatal(err)
-		}
-	}
-	metav1.AddToGroupVersion(scheme, schema.GroupVersion{Version: "v1"})
-	f := &registry.Factory{Backend: sqlitetest.Open(t), Serializer: serializer.NewCodecFactory(scheme)}
-	var groups []registry.Group
-	for _, build := range []func() (registry.Group, error){
-		func() (registry.Group, error) { return core.NewStorage(f, scheme, nil) },
-		func() (registry.Group, error) { return apps.NewStorage(f, scheme) },
-		func() (registry.Group, error) { return workload.NewStorage(f, scheme) },
-		func() (registry.Group, error) { return placementregistry.NewStorage(f, scheme) },
-	} {
-		g, err := build()
-		if err != nil {
-			t.Fatal(err)
-		}
-		groups = append(groups, g)
-	}
-	stores := map[string]*genericregistry.Store{}
-	for _, g := range groups {
-		for _, s := range g.Stores {
-			t.Cleanup(s.DestroyFunc)
-			stores[s.DefaultQualifiedResource.Resource] = s
-		}
-	}
+	groups, scheme := coretest.OpenGroups(t, []func(*runtime.Scheme) error{core.AddToScheme, apps.AddToScheme, workload.AddToScheme, placementregistry.AddToScheme},
+		coretest.Core, apps.NewStorage, workload.NewStorage, placementregistry.NewStorage)
+	stores := coretest.ByResource(groups)
 	h := &testHub{
 		t: t, ctx: ctx, scheme: scheme,
 		placements: stores["placements"], syncTargets: stores["synctargets"], namespaces: stores["namespaces"], deployments: stores["deployments"],
