@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/api/equality"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -19,6 +18,7 @@ import (
 	"github.com/canopy-dev/canopy/pkg/controller/clusterwide"
 	"github.com/canopy-dev/canopy/pkg/informer"
 	"github.com/canopy-dev/canopy/pkg/logicalcluster"
+	"github.com/canopy-dev/canopy/pkg/loopback"
 	"github.com/canopy-dev/canopy/pkg/shard"
 	"github.com/canopy-dev/canopy/pkg/statusreport"
 )
@@ -214,19 +214,25 @@ func (c *Controller) process(ctx context.Context, r Resource, i *informer.Inform
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u, r.Store.New()); err != nil {
 		return fmt.Errorf("the aggregated status of %s/%s in %s: %w", k.namespace, k.name, k.cluster, err)
 	}
-	// The status is replaced whole; the resourceVersion read, set in the
-	// patched object, is a precondition: a report that came in meanwhile
-	// conflicts, and queues k again.
-	patch, err := json.Marshal([]map[string]any{
-		{"op": "replace", "path": "/metadata/resourceVersion", "value": m.GetResourceVersion()},
-		{"op": "add", "path": "/status", "value": aggregated},
-	})
+	return c.write(ctx, r, k, obj, aggregated)
+}
+
+// write sets the status of k's object, obj as read, to status, on
+// condition that the object is still, in all the status is made of, obj
+// (statusPatch). A write that finds the object changed since or gone is
+// left to the event of the change, which queues k again
+// (loopback.Stale); one the hub refuses is tried again after a backoff.
+func (c *Controller) write(ctx context.Context, r Resource, k key, obj runtime.Object, status map[string]any) error {
+	patch, err := statusPatch(obj, status)
 	if err != nil {
 		return err
 	}
 	err = c.client.Patch(ctx, r.Resource, k.namespace, k.name, types.JSONPatchType, patch, "status")
-	if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
+	if err == nil {
 		return nil
+	}
+	if stale, serr := loopback.Stale(ctx, err, r.Store, k.name, obj, aggregatedFrom); serr != nil || stale {
+		return serr
 	}
 	return err
 }

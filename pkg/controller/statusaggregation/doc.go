@@ -29,8 +29,13 @@
 // them, which would count every target as gone.
 //
 // The objects are the users', so the aggregated status is written through
-// the API as the controller's own user (pkg/loopback), a JSON patch of the
-// status subresource conditional on the resourceVersion read: the
-// admission policies of the object's logical cluster see it, and the
-// audit log and managedFields name the controller.
+// the API as the controller's own user (pkg/loopback): the admission
+// policies of the object's logical cluster see it, and the audit log and
+// managedFields name the controller. It is a JSON patch of the status
+// subresource whose tests hold what the aggregation read of the object
+// (statusPatch): its targets, their shares and earlier syncers' reports,
+// and the status it replaces. Placement writes the same objects as
+// often, its rollout's annotations, and a write conditional on the
+// resourceVersion would conflict with each of those writes, which change
+// nothing the status is made of.
 package statusaggregation
