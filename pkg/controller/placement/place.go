@@ -6,7 +6,6 @@ import (
 	"maps"
 	"time"
 
-	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -159,16 +158,14 @@ func (c *Controller) carryOut(ctx context.Context, ref objectRef, obj runtime.Ob
 		return false, nil
 	}
 	err := c.write(ctx, ref, obj, out.assignment)
-	switch {
-	case err == nil:
+	if err == nil {
 		c.refusals.Forget(ref)
 		return true, nil
-	case apierrors.IsConflict(err) || apierrors.IsNotFound(err):
-		return false, nil
-	case loopback.Refused(err):
-		if changed, rerr := c.changedSince(ctx, ref, obj); rerr != nil || changed {
-			return false, rerr
-		}
+	}
+	if stale, serr := c.stale(ctx, ref, obj, err); serr != nil || stale {
+		return false, serr
+	}
+	if loopback.Refused(err) {
 		return false, c.refused(ctx, ref, obj, out, err)
 	}
 	return false, err
@@ -189,41 +186,22 @@ func (c *Controller) write(ctx context.Context, ref objectRef, obj runtime.Objec
 	return c.cfg.Client.Patch(ctx, c.resource(ref), ref.namespace, ref.name, types.JSONPatchType, patch)
 }
 
-// changedSince is whether the object of ref, read from the store itself,
-// differs from obj in what placement decides from. The API answers a
-// JSON patch whose test fails as it does any patch that does not apply
-// (422, with no more said), which loopback.Refused counts as a refusal:
-// when the object changed since obj was read, the refusal is that test's,
-// and the change's event decides again, as after a conflict.
-func (c *Controller) changedSince(ctx context.Context, ref objectRef, obj runtime.Object) (bool, error) {
-	current, err := c.cfg.Resources[ref.resource].Store.Get(ctx, ref.name, &metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		return true, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	was, err := meta.Accessor(obj)
-	if err != nil {
-		return false, err
-	}
-	now, err := meta.Accessor(current)
-	if err != nil {
-		return false, err
-	}
-	return !equality.Semantic.DeepEqual(decidedFrom(was), decidedFrom(now)), nil
+// stale is whether err, the answer to placement's write of obj, of ref,
+// says that the object changed since obj was read, in what placement
+// decides from (decidedFrom), or is gone (loopback.Stale).
+func (c *Controller) stale(ctx context.Context, ref objectRef, obj runtime.Object, err error) (bool, error) {
+	return loopback.Stale(ctx, err, c.cfg.Resources[ref.resource].Store, ref.name, obj, func(obj runtime.Object) ([]loopback.PatchOp, error) {
+		m, err := meta.Accessor(obj)
+		if err != nil {
+			return nil, err
+		}
+		return decidedFrom(m), nil
+	})
 }
 
 // resource is the group, version and resource of ref's objects.
 func (c *Controller) resource(ref objectRef) schema.GroupVersionResource {
 	return schema.GroupVersionResource{Group: ref.resource.Group, Version: c.cfg.Resources[ref.resource].Version, Resource: ref.resource.Resource}
-}
-
-// patchOp is one operation of a JSON patch (RFC 6902).
-type patchOp struct {
-	Op    string `json:"op"`
-	Path  string `json:"path"`
-	Value any    `json:"value"`
 }
 
 // decidedFrom are the JSON patch tests that hold while object m is, as
@@ -237,18 +215,17 @@ type patchOp struct {
 // (ConfigMap, Service) is tested on its resourceVersion: any change.
 //
 // A test of null holds where the field is absent, as the API encodes an
-// empty map or list; the others compare JSON values, strings and
-// integers here, which encoding/json writes as the API does. The API
-// patches the object as a client sees it, without the hub's
-// logicalcluster.Annotation (pkg/registry's ClientUpdate).
-func decidedFrom(m metav1.Object) []patchOp {
-	test := func(path string, value any) patchOp { return patchOp{Op: "test", Path: path, Value: value} }
+// empty map or list (loopback.Test). The API patches the object as a
+// client sees it, without the hub's logicalcluster.Annotation
+// (pkg/registry's ClientUpdate).
+func decidedFrom(m metav1.Object) []loopback.PatchOp {
+	test := loopback.Test
 	annotations := clientAnnotations(m.GetAnnotations())
 	spec := test("/metadata/generation", m.GetGeneration())
 	if m.GetGeneration() == 0 {
 		spec = test("/metadata/resourceVersion", m.GetResourceVersion())
 	}
-	return []patchOp{
+	return []loopback.PatchOp{
 		test("/metadata/uid", m.GetUID()),
 		spec,
 		test("/metadata/labels", orNull(len(m.GetLabels()), m.GetLabels())),
@@ -288,15 +265,15 @@ func orNull(n int, v any) any {
 // to replace, inside the store's compare-and-swap, and again on every
 // retry of it: so the patch lands on top of a write that changed
 // nothing placement reads, and fails its test, to be decided again from
-// the event of the change, after one that did. A status write racing
-// with it conflicts instead, as it did, and aggregates again.
+// the event of the change, after one that did. Status aggregation's
+// write of the status, in the same way, tests only what aggregation read.
 func assignmentPatch(m metav1.Object, to assignment) ([]byte, error) {
 	ops := decidedFrom(m)
 	if !maps.Equal(m.GetLabels(), to.labels) {
-		ops = append(ops, patchOp{Op: "add", Path: "/metadata/labels", Value: to.labels})
+		ops = append(ops, loopback.PatchOp{Op: "add", Path: "/metadata/labels", Value: to.labels})
 	}
 	if !maps.Equal(m.GetAnnotations(), to.annotations) {
-		ops = append(ops, patchOp{Op: "add", Path: "/metadata/annotations", Value: clientAnnotations(to.annotations)})
+		ops = append(ops, loopback.PatchOp{Op: "add", Path: "/metadata/annotations", Value: clientAnnotations(to.annotations)})
 	}
 	return json.Marshal(ops)
 }

@@ -2,6 +2,7 @@ package placement
 
 import (
 	"encoding/json"
+	"errors"
 	"maps"
 	"slices"
 	"testing"
@@ -11,11 +12,13 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apiserver/pkg/registry/rest"
 
 	"github.com/canopy-dev/canopy/internal/storepatch"
 	workloadv1alpha1 "github.com/canopy-dev/canopy/pkg/apis/workload/v1alpha1"
+	"github.com/canopy-dev/canopy/pkg/loopback"
 )
 
 func TestAssignmentPatchSetsOnlyWhatDiffers(t *testing.T) {
@@ -29,7 +32,7 @@ func TestAssignmentPatchSetsOnlyWhatDiffers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ops []patchOp
+	var ops []loopback.PatchOp
 	if err := json.Unmarshal(data, &ops); err != nil {
 		t.Fatal(err)
 	}
@@ -54,8 +57,9 @@ func TestAssignmentPatchSetsOnlyWhatDiffers(t *testing.T) {
 // Placement's write lands on an object whose status changed since it was
 // read, as status aggregation writes it on the same reports, and fails on
 // one whose labels, annotations, finalizers or spec changed, as the API
-// answers a JSON patch whose test fails; changedSince tells the one from
-// the other. A ConfigMap, without generation, fails on any change.
+// answers a JSON patch whose test fails; stale tells the one from the
+// other, and from a refusal of the object as read. A ConfigMap, without
+// generation, fails on any change.
 func TestAssignmentPatchPrecondition(t *testing.T) {
 	h := newTestHub(t)
 	c := &Controller{cfg: Config{Resources: h.resources}}
@@ -93,8 +97,9 @@ func TestAssignmentPatchPrecondition(t *testing.T) {
 
 	read := h.deployment("web")
 	update(func(d *appsv1.Deployment) { d.Status.Replicas, d.Status.ObservedGeneration = 2, d.Generation }, true)
-	if changed, err := c.changedSince(h.in("app"), ref, read); err != nil || changed {
-		t.Fatalf("after a status write: changed %v, %v; want unchanged", changed, err)
+	refusal := apierrors.NewForbidden(schema.GroupResource{Group: "apps", Resource: "deployments"}, "web", errors.New("denied"))
+	if stale, err := c.stale(h.in("app"), ref, read, refusal); err != nil || stale {
+		t.Fatalf("a refusal after a status write: stale %v, %v; want the refusal as such", stale, err)
 	}
 	if err := assign(read); err != nil {
 		t.Fatalf("the assignment after a status write: %v", err)
@@ -111,11 +116,12 @@ func TestAssignmentPatchPrecondition(t *testing.T) {
 	} {
 		read := h.deployment("web")
 		update(change, false)
-		if changed, err := c.changedSince(h.in("app"), ref, read); err != nil || !changed {
-			t.Errorf("after a change of its %s: changed %v, %v; want changed", what, changed, err)
-		}
-		if err := assign(read); !apierrors.IsInvalid(err) {
+		err := assign(read)
+		if !apierrors.IsInvalid(err) {
 			t.Errorf("the assignment after a change of its %s: %v, want the API's 422", what, err)
+		}
+		if stale, serr := c.stale(h.in("app"), ref, read, err); serr != nil || !stale {
+			t.Errorf("the 422 after a change of its %s: stale %v, %v; want stale", what, stale, serr)
 		}
 	}
 
