@@ -101,3 +101,13 @@ func TestAggregate(t *testing.T) {
 		}
 	}
 }
+
+// roundTrip is v as JSON decodes it, as the wanted statuses are.
+func roundTrip(v any) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var out any
+	return out, json.Unmarshal(b, &out)
+}

@@ -197,22 +197,23 @@ func (c *Controller) process(ctx context.Context, r Resource, i *informer.Inform
 	if err != nil {
 		return err
 	}
-	// Compared as JSON decodes it, as the reports are.
 	aggregated := Aggregate(c.targets.of(keys, m.GetAnnotations()), reported)
-	want, err := roundTrip(aggregated)
-	if err != nil {
-		return err
-	}
-	have, err := roundTrip(u["status"])
-	if err != nil {
-		return err
-	}
-	if equality.Semantic.DeepEqual(want, have) {
-		return nil
-	}
+	have := u["status"]
 	u["status"] = aggregated
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u, r.Store.New()); err != nil {
+	typed := r.Store.New()
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u, typed); err != nil {
 		return fmt.Errorf("the aggregated status of %s/%s in %s: %w", k.namespace, k.name, k.cluster, err)
+	}
+	// Compared as the object's type holds both, which carries fields the
+	// aggregate leaves out, as a condition's lastUpdateTime, as null:
+	// compared as written, the two always differed, and each pass after
+	// a write wrote the same status again.
+	want, err := runtime.DefaultUnstructuredConverter.ToUnstructured(typed)
+	if err != nil {
+		return err
+	}
+	if equality.Semantic.DeepEqual(want["status"], have) {
+		return nil
 	}
 	return c.write(ctx, r, k, obj, aggregated)
 }
@@ -235,16 +236,4 @@ func (c *Controller) write(ctx context.Context, r Resource, k key, obj runtime.O
 		return serr
 	}
 	return err
-}
-
-func roundTrip(v any) (any, error) {
-	if v == nil {
-		return map[string]any{}, nil
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	var out any
-	return out, json.Unmarshal(b, &out)
 }

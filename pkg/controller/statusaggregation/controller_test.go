@@ -2,6 +2,7 @@ package statusaggregation
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -52,6 +53,7 @@ type racingPatcher struct {
 	store   *genericregistry.Store
 	status  rest.Updater
 	race    func()
+	mu      sync.Mutex
 	answers []error
 }
 
@@ -61,8 +63,17 @@ func (p *racingPatcher) Patch(ctx context.Context, _ schema.GroupVersionResource
 		race()
 	}
 	err := storepatch.Apply(ctx, p.store, p.status, name, pt, data)
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.answers = append(p.answers, err)
 	return err
+}
+
+// writes is how many patches were answered.
+func (p *racingPatcher) writes() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.answers)
 }
 
 // startController makes the stores, with two Ready SyncTargets, and the
@@ -248,5 +259,23 @@ func TestWriteLandsOnUnrelatedChanges(t *testing.T) {
 		if got := h.deployment(tc.name).Status.Replicas; got != tc.want {
 			t.Errorf("the pass after %s: replicas %d, want %d", tc.what, got, tc.want)
 		}
+	}
+}
+
+// TestSameStatusNoWrite checks that a pass over an object whose status is
+// already the aggregate writes nothing, though the aggregate leaves out
+// fields the object's type carries, as a condition's lastUpdateTime.
+func TestSameStatusNoWrite(t *testing.T) {
+	h := startController(t)
+	h.createShared("web")
+	if err := h.process("web"); err != nil {
+		t.Fatal(err)
+	}
+	h.synced("web")
+	if err := h.process("web"); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.patcher.writes(); got != 1 {
+		t.Errorf("two passes over an unchanged object wrote %d times, want 1: %v", got, h.patcher.answers)
 	}
 }
