@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -23,8 +24,17 @@ import (
 	"github.com/canopy-dev/canopy/pkg/statusreport"
 )
 
-// workers is how many objects of a resource are aggregated at once.
-const workers = 2
+const (
+	// workers is how many objects of a resource are aggregated at once.
+	workers = 2
+	// delay gathers the reports of an object's targets that come
+	// together into one write of its status. Every write of the object
+	// reaches each target's syncer, and in a rollout over 50 targets,
+	// where each reports several times, status aggregation wrote the
+	// object more often than placement did. So the aggregated status is
+	// up to a second behind the reports.
+	delay = time.Second
+)
 
 // Resource is a resource whose objects may be assigned to several
 // targets: its store, read, and the resource, served, whose status
@@ -81,6 +91,7 @@ func New(syncTargets, reports *genericregistry.Store, resources map[string]Resou
 			Cluster:   func(k key) logicalcluster.Name { return k.cluster },
 			Ownership: owner,
 			Process:   func(ctx context.Context, k key) error { return c.process(ctx, r, i, k) },
+			Delay:     delay,
 		}
 		l.Watch(i, keys)
 		c.loops[l] = i

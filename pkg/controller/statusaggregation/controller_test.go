@@ -262,6 +262,35 @@ func TestWriteLandsOnUnrelatedChanges(t *testing.T) {
 	}
 }
 
+// TestBurstOfReportsOneWrite checks that reports of an object's targets
+// that come together cost one write of its status, not one each: the
+// controller, running, meets five reports within far less than its
+// delay and writes the status of the last once.
+func TestBurstOfReportsOneWrite(t *testing.T) {
+	h := startController(t)
+	ctx, cancel := context.WithCancel(h.ctx)
+	defer cancel()
+	go h.controller.Run(ctx)
+
+	h.createShared("web")
+	h.waitFor("the first aggregated status", func() bool { return h.deployment("web").Status.Replicas == 3 })
+	before := h.patcher.writes()
+	start := time.Now()
+	for replicas := int32(3); replicas <= 7; replicas++ {
+		h.update(h.deployments, "app", "web", func(obj runtime.Object) {
+			obj.(*appsv1.Deployment).Annotations[workloadv1alpha1.StatusAnnotation(h.k2)] = report(replicas)
+		})
+	}
+	if took := time.Since(start); took > delay/2 {
+		t.Skipf("the five reports took %s, not within half the delay (%s): too slow a machine to tell", took, delay)
+	}
+	h.waitFor("the status of the last report", func() bool { return h.deployment("web").Status.Replicas == 8 })
+	time.Sleep(2 * delay)
+	if got := h.patcher.writes() - before; got != 1 {
+		t.Errorf("five reports together cost %d writes of the status, want 1: %v", got, h.patcher.answers[before:])
+	}
+}
+
 // TestSameStatusNoWrite checks that a pass over an object whose status is
 // already the aggregate writes nothing, though the aggregate leaves out
 // fields the object's type carries, as a condition's lastUpdateTime.
