@@ -15,13 +15,18 @@
 // changes its image R times, each time waiting until the rollout is
 // complete.
 //
-// Watches of the hub object and of each target's copy record, by this
-// process's clock, when the hub's rollout state
-// (workload.canopy.dev/rollout) was first seen past each step, and when
-// each copy was first seen with each revision applied
+// Watches of the hub object, of the targets' StatusReports and of each
+// target's copy record, by this process's clock, when the hub's rollout
+// state (workload.canopy.dev/rollout) was first seen past each step, when
+// each target's report of running each revision healthily was first
+// seen, and when each copy was first seen with each revision applied
 // (workload.canopy.dev/revision) and first seen running it available.
 // Per rollout and wave k before the last:
 //
+//   - from the wave's last healthy report at the hub (the goal):
+//     from the last of wave k's reports seen saying its target runs the
+//     new revision healthily, the moment wave k turned healthy at the
+//     hub, to the first copy of wave k+1 seen with the new revision;
 //   - from the hub's write: from the rollout state first seen past step k
 //     (placement's write that found wave k healthy, which pins wave k+1
 //     to the new revision in the same write) to the first copy of wave
@@ -32,8 +37,10 @@
 //     besides the above, the syncers' status reports and placement's
 //     look at them.
 //
-// It prints p50 / p99 / max of both over all the waves of all rollouts,
-// and the hub's CPU-seconds per rollout (user and system, from
+// It prints p50 / p99 / max of each over all the waves of all rollouts;
+// the goal, p99 under 1 s from the wave's last healthy report seen
+// at the hub, as PASS or MISS (reported, not enforced: a busy machine
+// misses it); and the hub's CPU-seconds per rollout (user and system, from
 // /proc/<pid>/stat, between the image change and the rollout complete),
 // beside its idle CPU over as long, measured for 10 s before the first
 // rollout with every target running the Deployment.
